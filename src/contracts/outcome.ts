@@ -1,0 +1,53 @@
+/** Outcomes: what a provider reports, and the one immutable outcome of an ask. */
+import { type Static, Type } from '@sinclair/typebox';
+import { AskUserAnswersSchema } from './answer.js';
+
+export const ProviderOutcomeSchema = Type.Union([
+  Type.Object(
+    { status: Type.Literal('answered'), answers: AskUserAnswersSchema },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      status: Type.Literal('cancelled'),
+      reason: Type.Union([Type.Literal('user'), Type.Literal('unavailable')]),
+      message: Type.Optional(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      status: Type.Literal('deferred'),
+      interactionId: Type.String({ minLength: 1 }),
+      message: Type.Optional(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type ProviderOutcome = Static<typeof ProviderOutcomeSchema>;
+
+export const AskCancelReasonSchema = Type.Union([
+  Type.Literal('user'),
+  Type.Literal('unavailable'),
+  Type.Literal('invalid-answer'),
+  Type.Literal('provider-error'),
+]);
+export type AskCancelReason = Static<typeof AskCancelReasonSchema>;
+
+export const AskOutcomeSchema = Type.Union([
+  Type.Object({ status: Type.Literal('answered'), answers: AskUserAnswersSchema }),
+  Type.Object({
+    status: Type.Literal('cancelled'),
+    reason: AskCancelReasonSchema,
+    message: Type.Optional(Type.String()),
+  }),
+  Type.Object({
+    status: Type.Literal('deferred'),
+    interactionId: Type.String({ minLength: 1 }),
+    message: Type.Optional(Type.String()),
+  }),
+  Type.Object({ status: Type.Literal('timedOut'), deadlineAt: Type.Number() }),
+  Type.Object({ status: Type.Literal('aborted'), cause: Type.Unknown(), message: Type.String() }),
+]);
+export type AskOutcome = Static<typeof AskOutcomeSchema>;
+export type AskStatus = AskOutcome['status'];
