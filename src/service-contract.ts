@@ -1,0 +1,49 @@
+/** The public shape of the interaction service, its options and the handle of one ask. */
+import type { Observable } from 'rxjs';
+import type { AskAuditEvent, AskState } from './audit.js';
+import type { AskUserQuestionAnswer } from './contracts/answer.js';
+import type { AskOutcome } from './contracts/outcome.js';
+import type { AskUserQuestion } from './contracts/question.js';
+import type { AskUserRequestInput } from './contracts/tool-input.js';
+import type { AskProvider } from './provider.js';
+
+export interface AskOptions {
+  /** Aborting it ends the ask as `aborted` with `signal.reason` as the cause. */
+  signal?: AbortSignal;
+  /** Milliseconds from now until the ask ends as `timedOut`; must be > 0. */
+  timeoutMs?: number;
+  toolCallId?: string;
+  sessionId?: string;
+}
+
+export interface AskSnapshot {
+  askId: string;
+  state: AskState;
+  questions: AskUserQuestion[];
+  createdAt: number;
+  deadlineAt?: number;
+  /** Answers reported so far while pending; `[]` when the service redacts. */
+  progress: AskUserQuestionAnswer[];
+  outcome?: AskOutcome;
+}
+
+export interface AskHandle {
+  readonly id: string;
+  getSnapshot(): AskSnapshot;
+  /** This ask's audit events, from `start` to its final state; completes when it settles. */
+  readonly events$: Observable<AskAuditEvent>;
+  /** Resolves with the outcome; never rejects. Resolves at `deferred` (the ask lives on). */
+  readonly outcome: Promise<AskOutcome>;
+  /** Ends a pending or deferred ask as `cancelled`; after the outcome is fixed, does nothing. */
+  cancel(reason?: 'user' | 'unavailable', message?: string): void;
+}
+
+export interface InteractionService {
+  /** Registers the one provider; a second active one throws `DUPLICATE_PROVIDER`. Returns dispose. */
+  registerProvider(provider: AskProvider): () => void;
+  ask(request: AskUserRequestInput, options?: AskOptions): Promise<AskOutcome>;
+  start(request: AskUserRequestInput, options?: AskOptions): AskHandle;
+  resume(interactionId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome>;
+  drain(cause?: unknown): Promise<void>;
+  readonly events$: Observable<AskAuditEvent>;
+}
