@@ -20,8 +20,9 @@ export interface NormalizedAskRequest extends AskUserRequest {
 
 export interface NormalizeAskUserRequestOptions {
   /**
-   * Lets question entries carry caller-chosen `id` strings (the service path). The tool leaves
-   * it off: a model's questions are always `q1`..`q4`.
+   * The service path: question entries may carry caller-chosen `id` strings and the request may
+   * name its `agent`. The tool leaves it off: a model's questions are always `q1`..`q4`, and
+   * which agent asks is for the host to say, not the model.
    */
   allowIds?: boolean;
 }
@@ -90,7 +91,7 @@ function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
       `The request must be an object with "question" or "questions", got ${describeValue(input)}.`,
     );
   }
-  const top = readTopLevel(input);
+  const top = readTopLevel(input, allowIds);
 
   let entries: readonly unknown[];
   let single = false;
@@ -419,7 +420,7 @@ function checkHintSize(questions: readonly AskUserQuestion[], chars: number): vo
   }
 }
 
-function readTopLevel(input: Record<string, unknown>): TopLevelFields {
+function readTopLevel(input: Record<string, unknown>, allowIds: boolean): TopLevelFields {
   const fields: TopLevelFields = {
     id: undefined,
     question: undefined,
@@ -450,7 +451,6 @@ function readTopLevel(input: Record<string, unknown>): TopLevelFields {
       case 'allowComment':
       case 'intent':
       case 'questions':
-      case 'agent':
       case 'timeout':
       case 'displayMode':
       case 'singleSelectLayout':
@@ -458,9 +458,18 @@ function readTopLevel(input: Record<string, unknown>): TopLevelFields {
       case 'commentToggleKey':
         fields[key] = input[key];
         break;
+      case 'agent':
+        if (allowIds) {
+          fields.agent = input[key];
+          break;
+        }
+        throw invalid(
+          'The request has field "agent"; leave it out, the host says which agent asks.',
+          { field: key },
+        );
       default:
         throw invalid(
-          `The request has unknown field ${JSON.stringify(key)}${suggest(key)}; allowed: question, questions, header, context, options, allowMultiple, allowFreeform, allowComment, intent, displayMode, singleSelectLayout, overlayToggleKey, commentToggleKey, timeout, agent.`,
+          `The request has unknown field ${JSON.stringify(key)}${suggest(key)}; allowed: question, questions, header, context, options, allowMultiple, allowFreeform, allowComment, intent, displayMode, singleSelectLayout, overlayToggleKey, commentToggleKey, timeout${allowIds ? ', agent' : ''}.`,
           { field: key },
         );
     }

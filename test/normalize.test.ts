@@ -84,15 +84,18 @@ describe('normalizeAskUserRequest', () => {
 
     it('carries hints, the timeout and the agent', () => {
       expect(
-        ok({
-          question: 'x',
-          displayMode: 'inline',
-          singleSelectLayout: 'list',
-          overlayToggleKey: 'ctrl+o',
-          commentToggleKey: ' ',
-          timeout: 1500,
-          agent: ' planner ',
-        }),
+        ok(
+          {
+            question: 'x',
+            displayMode: 'inline',
+            singleSelectLayout: 'list',
+            overlayToggleKey: 'ctrl+o',
+            commentToggleKey: ' ',
+            timeout: 1500,
+            agent: ' planner ',
+          },
+          { allowIds: true },
+        ),
       ).toMatchObject({
         agent: 'planner',
         hints: {
@@ -235,7 +238,7 @@ describe('normalizeAskUserRequest', () => {
       expect(fail({ question: 'x', singleSelectLayout: 'grid' }).code).toBe('INVALID_REQUEST');
       expect(fail({ question: 'x', overlayToggleKey: '' }).code).toBe('INVALID_REQUEST');
       expect(fail({ question: 'x', commentToggleKey: 5 }).code).toBe('INVALID_REQUEST');
-      expect(fail({ question: 'x', agent: '' }).code).toBe('INVALID_REQUEST');
+      expect(fail({ question: 'x', agent: '' }, { allowIds: true }).code).toBe('INVALID_REQUEST');
     });
 
     it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY, '100', null])(
@@ -325,6 +328,10 @@ describe('normalizeAskUserRequest', () => {
   });
 
   describe('ids', () => {
+    it('refuses an agent name on the tool path: the host names the agent, not the model', () => {
+      expect(fail({ question: 'x', agent: 'root' }).message).toMatch(/field "agent"; leave it out/);
+    });
+
     it('refuses caller ids on the tool path', () => {
       expect(fail({ questions: [{ id: 'db', question: 'x' }] }).message).toMatch(
         /Question 1 has field "id"; leave it out/,
