@@ -22,7 +22,7 @@ export interface AskSnapshot {
   questions: AskUserQuestion[];
   createdAt: number;
   deadlineAt?: number;
-  /** Answers reported so far while pending; `[]` when the service redacts. */
+  /** Answers reported so far while pending (the owner of the handle sees them unredacted). */
   progress: AskUserQuestionAnswer[];
   outcome?: AskOutcome;
 }

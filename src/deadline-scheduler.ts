@@ -1,0 +1,117 @@
+/** One timer for every deadline of a service: a min-heap keyed by absolute time. */
+import type { Clock } from './clock.js';
+
+export interface Scheduled {
+  deadlineAt: number;
+  /** Position in the heap, -1 when not scheduled; owned by the scheduler. */
+  heapIndex: number;
+}
+
+// Timers longer than this overflow to 1 ms in Node and browsers; re-arm instead.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A timer per ask costs an allocation and a cancellation each; asks share one timer
+ * armed for the earliest deadline. The callback gets every entry whose deadline is due.
+ */
+export class DeadlineScheduler<T extends Scheduled> {
+  readonly #clock: Clock;
+  readonly #onDue: (entry: T, now: number) => void;
+  readonly #heap: T[] = [];
+  #timer: unknown;
+  #armedFor = Number.POSITIVE_INFINITY;
+
+  constructor(clock: Clock, onDue: (entry: T, now: number) => void) {
+    this.#clock = clock;
+    this.#onDue = onDue;
+  }
+
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  add(entry: T): void {
+    entry.heapIndex = this.#heap.length;
+    this.#heap.push(entry);
+    this.#up(entry.heapIndex);
+    if (entry.deadlineAt < this.#armedFor) this.#arm();
+  }
+
+  remove(entry: T): void {
+    const index = entry.heapIndex;
+    if (index < 0) return;
+    const last = this.#heap.pop()!;
+    entry.heapIndex = -1;
+    if (last !== entry) {
+      this.#heap[index] = last;
+      last.heapIndex = index;
+      this.#down(index);
+      this.#up(last.heapIndex);
+    }
+    // The timer stays armed for a removed earliest deadline: firing early is harmless
+    // (nothing is due, it re-arms), and it saves a clear + set on every answered ask.
+    if (this.#heap.length === 0) this.#disarm();
+  }
+
+  #fire = (): void => {
+    this.#timer = undefined;
+    this.#armedFor = Number.POSITIVE_INFINITY;
+    const now = this.#clock.now();
+    let head = this.#heap[0];
+    while (head !== undefined && head.deadlineAt <= now) {
+      this.remove(head);
+      this.#onDue(head, now);
+      head = this.#heap[0];
+    }
+    if (this.#heap.length > 0) this.#arm();
+  };
+
+  #arm(): void {
+    const head = this.#heap[0];
+    if (head === undefined) return;
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    const delay = Math.min(Math.max(head.deadlineAt - this.#clock.now(), 0), MAX_TIMER_MS);
+    this.#armedFor = head.deadlineAt;
+    this.#timer = this.#clock.setTimeout(this.#fire, delay);
+  }
+
+  #disarm(): void {
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#armedFor = Number.POSITIVE_INFINITY;
+  }
+
+  #up(index: number): void {
+    const heap = this.#heap;
+    const entry = heap[index]!;
+    while (index > 0) {
+      const parentIndex = (index - 1) >> 1;
+      const parent = heap[parentIndex]!;
+      if (parent.deadlineAt <= entry.deadlineAt) break;
+      heap[index] = parent;
+      parent.heapIndex = index;
+      index = parentIndex;
+    }
+    heap[index] = entry;
+    entry.heapIndex = index;
+  }
+
+  #down(index: number): void {
+    const heap = this.#heap;
+    const entry = heap[index]!;
+    const length = heap.length;
+    for (;;) {
+      const left = 2 * index + 1;
+      if (left >= length) break;
+      const right = left + 1;
+      const child =
+        right < length && heap[right]!.deadlineAt < heap[left]!.deadlineAt ? right : left;
+      if (heap[child]!.deadlineAt >= entry.deadlineAt) break;
+      heap[index] = heap[child]!;
+      heap[index]!.heapIndex = index;
+      index = child;
+    }
+    heap[index] = entry;
+    entry.heapIndex = index;
+  }
+}

@@ -1,0 +1,31 @@
+/** Keeps what a person answered out of audit and inspection events unless the host allows it. */
+
+export const REDACTED = '[redacted]';
+
+const ANSWER_KEYS = new Set(['answers', 'progress']);
+
+/**
+ * Returns a copy of `value` in which every `answers` / `progress` field (at any depth, in
+ * plain objects and arrays) is replaced by `'[redacted]'`. Other values are shared, not copied.
+ */
+export function redactAnswers<T>(value: T): T {
+  return redactValue(value, 0) as T;
+}
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    // defineProperty: an own `__proto__` key must stay data, never become the prototype.
+    Object.defineProperty(copy, key, {
+      value: ANSWER_KEYS.has(key) ? REDACTED : redactValue(item, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return copy;
+}

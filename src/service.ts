@@ -1,0 +1,725 @@
+/** The interaction service: one provider, one actor per ask, an audit trail, exactly one outcome each. */
+import { Observable, Subject, type Subscriber } from 'rxjs';
+import {
+  type Actor,
+  type AnyActorRef,
+  createActor,
+  fromCallback,
+  type InspectionEvent,
+  type Observer,
+} from 'xstate';
+import {
+  type AskMachineEvent,
+  type AskMachineOutcome,
+  askMachine,
+} from '../machines/ask.machine.js';
+import type { AskAuditEvent, AskState } from './audit.js';
+import { type Clock, systemClock } from './clock.js';
+import type { AskUserQuestionAnswer } from './contracts/answer.js';
+import type { AskOutcome } from './contracts/outcome.js';
+import type { AskUserRequest } from './contracts/request.js';
+import type { AskUserRequestInput } from './contracts/tool-input.js';
+import { DeadlineScheduler } from './deadline-scheduler.js';
+import { describe } from './describe.js';
+import { isUserInteractionError, UserInteractionError } from './errors.js';
+import { normalizeAskUserRequest } from './normalize.js';
+import type { AskProvider, AskProviderContext } from './provider.js';
+import { REDACTED, redactAnswers } from './redact.js';
+import type { AskHandle, AskOptions, AskSnapshot, InteractionService } from './service-contract.js';
+import type { AskStore, PersistedAskSnapshot } from './stores/ask-store.js';
+import { createMemoryAskStore } from './stores/memory-store.js';
+import { validateAskUserAnswers } from './validate-answers.js';
+
+export interface InteractionServiceOptions {
+  /** Time source for deadlines and audit times; xstate's `SimulatedClock` works in tests. */
+  clock?: Clock;
+  /** Receives xstate inspection events of every ask (e.g. `createBrowserInspector().inspect`). */
+  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+  /** Keeps deferred asks (and pending ones) beyond this process; defaults to memory. */
+  store?: AskStore;
+  /** Replace answers by `'[redacted]'` in audit and inspection events. */
+  redact?: boolean;
+  /** Generates ask ids; defaults to `crypto.randomUUID()`. */
+  ids?: () => string;
+}
+
+type AskActor = Actor<typeof askMachine>;
+
+const FINAL_STATES: ReadonlySet<AskState> = new Set([
+  'answered',
+  'cancelled',
+  'timedOut',
+  'aborted',
+]);
+const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+/** Everything the service keeps about one live ask. */
+class AskRecord {
+  state: AskState = 'pending';
+  heapIndex = -1;
+  /** Created when the provider first reads `ctx.signal`. */
+  controller: AbortController | undefined = undefined;
+  /** The event that ended delivery; the provider's abort reason is derived from it. */
+  exitEvent: AskMachineEvent | undefined = undefined;
+  signal: AbortSignal | undefined = undefined;
+  onAbort: (() => void) | undefined = undefined;
+  interactionId: string | undefined = undefined;
+  listeners: Set<Subscriber<AskAuditEvent>> | undefined = undefined;
+  readonly trail: AskAuditEvent[] = [];
+  actor!: AskActor;
+  resolve!: (outcome: AskOutcome) => void;
+  readonly outcome: Promise<AskOutcome>;
+
+  constructor(
+    readonly id: string,
+    readonly request: AskUserRequest,
+    readonly deadlineAt: number,
+    readonly toolCallId: string | undefined,
+    readonly sessionId: string | undefined,
+  ) {
+    this.outcome = new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+  }
+}
+
+/**
+ * Creates the service an agent loop asks through. Register exactly one provider, then `ask`.
+ *
+ * @example
+ * const service = createInteractionService();
+ * service.registerProvider(terminalProvider);
+ * const outcome = await service.ask({ question: 'Deploy now?', options: ['Yes', 'No'] }, { timeoutMs: 60_000 });
+ */
+export function createInteractionService(
+  options: InteractionServiceOptions = {},
+): InteractionService & {
+  /** Restores a persisted ask (pending or deferred) into this service; its deadline still fires. */
+  restore(snapshot: PersistedAskSnapshot): AskHandle;
+  /** The persisted snapshot of a live ask, for a host that keeps pending asks itself. */
+  getPersistedSnapshot(askId: string): PersistedAskSnapshot | undefined;
+} {
+  const service = new Service(options);
+  return service;
+}
+
+class Service implements InteractionService {
+  readonly events$: Observable<AskAuditEvent>;
+  readonly #events = new Subject<AskAuditEvent>();
+  readonly #clock: Clock;
+  readonly #store: AskStore;
+  readonly #redact: boolean;
+  readonly #ids: () => string;
+  readonly #live = new Map<string, AskRecord>();
+  readonly #byInteractionId = new Map<string, AskRecord>();
+  readonly #scheduler: DeadlineScheduler<AskRecord>;
+  readonly #root: AnyActorRef;
+  readonly #machine: typeof askMachine;
+  #provider: AskProvider | undefined;
+  #providerToken: object | undefined;
+
+  constructor(options: InteractionServiceOptions) {
+    if (options.ids !== undefined && typeof options.ids !== 'function') {
+      throw new TypeError(
+        `Expected \`ids\` to be a function returning a string, got ${describe(options.ids)}.`,
+      );
+    }
+    this.#clock = options.clock ?? systemClock;
+    this.#store = options.store ?? createMemoryAskStore();
+    this.#redact = options.redact === true;
+    this.#ids = options.ids ?? (() => globalThis.crypto.randomUUID());
+    this.events$ = this.#events.asObservable();
+    this.#scheduler = new DeadlineScheduler<AskRecord>(this.#clock, (record, now) =>
+      this.#dispatch(record, { type: 'deadline', at: now }),
+    );
+    // One system for all asks: a root actor per ask would build an actor system each time.
+    this.#root = createActor(
+      fromCallback(() => undefined),
+      {
+        clock: this.#clock,
+        ...(options.inspect === undefined ? {} : { inspect: this.#inspector(options.inspect) }),
+      },
+    );
+    this.#root.start();
+    this.#machine = askMachine.provide({
+      actions: {
+        deliver: ({ context }) => {
+          const record = this.#live.get(context.askId);
+          if (record !== undefined) void this.#deliver(record);
+        },
+        stopDelivery: ({ context, event }) => {
+          const record = this.#live.get(context.askId);
+          if (record !== undefined) record.exitEvent = event;
+          // Only a provider that looked at its signal has a controller to abort.
+          record?.controller?.abort(exitCause(context.askId, event));
+        },
+      },
+    });
+  }
+
+  registerProvider(provider: AskProvider): () => void {
+    if (typeof provider !== 'object' || provider === null || typeof provider.ask !== 'function') {
+      throw new TypeError(
+        `Expected a provider with an ask(request, ctx) method, got ${describe(provider)}.`,
+      );
+    }
+    if (this.#provider !== undefined) {
+      throw new UserInteractionError(
+        'DUPLICATE_PROVIDER',
+        'A provider is already registered for this service; exactly one UI owns a question. Dispose the first registration before registering another.',
+      );
+    }
+    const token = {};
+    this.#provider = provider;
+    this.#providerToken = token;
+    return () => {
+      if (this.#providerToken !== token) return;
+      this.#provider = undefined;
+      this.#providerToken = undefined;
+    };
+  }
+
+  async ask(request: AskUserRequestInput, options?: AskOptions): Promise<AskOutcome> {
+    return this.start(request, options).outcome;
+  }
+
+  start(request: AskUserRequestInput, options: AskOptions = {}): AskHandle {
+    const normalized = normalizeAskUserRequest(request, { allowIds: true });
+    if (!normalized.ok) throw normalized.error;
+    if (this.#provider === undefined) {
+      throw new UserInteractionError(
+        'NO_PROVIDER',
+        'No provider is registered, so nobody can be asked. Call service.registerProvider(provider) first.',
+      );
+    }
+    const { timeoutMs: requestTimeout, ...askRequest } = normalized.value;
+    const timeoutMs = options.timeoutMs ?? requestTimeout;
+    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Expected \`timeoutMs\` to be a finite number of milliseconds > 0, got ${describe(timeoutMs)}.`,
+      );
+    }
+    const now = this.#clock.now();
+    const record = new AskRecord(
+      this.#ids(),
+      askRequest,
+      timeoutMs === undefined ? Number.POSITIVE_INFINITY : now + timeoutMs,
+      options.toolCallId,
+      options.sessionId,
+    );
+    const deadlineAt = timeoutMs === undefined ? undefined : record.deadlineAt;
+    record.actor = createActor(this.#machine, {
+      parent: this.#root,
+      input: {
+        askId: record.id,
+        request: askRequest,
+        createdAt: now,
+        ...(deadlineAt === undefined ? {} : { deadlineAt }),
+        ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
+        ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+      },
+    });
+    this.#begin(record, 'start', options.signal);
+    return this.#handle(record);
+  }
+
+  restore(snapshot: PersistedAskSnapshot): AskHandle {
+    const context = (snapshot as { context?: Record<string, unknown> }).context;
+    const value = (snapshot as { value?: unknown }).value;
+    if (
+      typeof context !== 'object' ||
+      context === null ||
+      typeof context.askId !== 'string' ||
+      (value !== 'pending' && value !== 'deferred')
+    ) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Expected a persisted snapshot of a pending or deferred ask, got state ${describe(value)}.`,
+      );
+    }
+    const existing = this.#live.get(context.askId);
+    if (existing !== undefined) return this.#handle(existing);
+    const deadlineAt = typeof context.deadlineAt === 'number' ? context.deadlineAt : undefined;
+    const record = new AskRecord(
+      context.askId,
+      context.request as AskUserRequest,
+      deadlineAt ?? Number.POSITIVE_INFINITY,
+      typeof context.toolCallId === 'string' ? context.toolCallId : undefined,
+      typeof context.sessionId === 'string' ? context.sessionId : undefined,
+    );
+    record.state = value;
+    const outcome = context.outcome as AskMachineOutcome | undefined;
+    if (value === 'deferred' && outcome?.status === 'deferred') {
+      record.interactionId = outcome.interactionId;
+    }
+    record.actor = createActor(this.#machine, {
+      parent: this.#root,
+      snapshot: snapshot as never,
+      // Ignored on restore (the context comes from the snapshot) but required by the types.
+      input: context as never,
+    });
+    this.#begin(record, 'restore', undefined);
+    // Entry actions do not run again on restore: deliver a restored pending ask explicitly.
+    if (value === 'pending') void this.#deliver(record);
+    else record.resolve(outcome as AskOutcome);
+    return this.#handle(record);
+  }
+
+  getPersistedSnapshot(askId: string): PersistedAskSnapshot | undefined {
+    return this.#live.get(askId)?.actor.getPersistedSnapshot() as PersistedAskSnapshot | undefined;
+  }
+
+  async resume(
+    interactionId: string,
+    answers: readonly AskUserQuestionAnswer[],
+  ): Promise<AskOutcome> {
+    if (typeof interactionId !== 'string' || interactionId === '') {
+      throw new UserInteractionError(
+        'UNKNOWN_INTERACTION',
+        `Expected an interaction id (a non-empty string), got ${describe(interactionId)}.`,
+      );
+    }
+    let record = this.#byInteractionId.get(interactionId);
+    if (record === undefined) {
+      const stored = await this.#store.findByInteractionId(interactionId);
+      if (stored?.outcome !== undefined) {
+        this.#emit({
+          askId: stored.askId,
+          type: 'late-answer',
+          at: this.#clock.now(),
+          from: stored.state,
+          to: stored.state,
+          data: { source: 'resume', interactionId },
+        });
+        throw settledError(stored.askId, stored.state);
+      }
+      if (stored?.snapshot === undefined || stored.state !== 'deferred') {
+        throw new UserInteractionError(
+          'UNKNOWN_INTERACTION',
+          `No deferred ask has interaction id "${interactionId}"; it was never deferred here or its store entry was deleted.`,
+          { interactionId },
+        );
+      }
+      // Another process deferred it; a service whose store holds it can resume it.
+      record = this.#byInteractionId.get(interactionId) ?? this.#restoreRecord(stored.snapshot);
+    }
+    if (record.state !== 'deferred') {
+      this.#recordLate(record, 'resume');
+      throw settledError(record.id, record.state);
+    }
+    try {
+      const valid = validateAskUserAnswers(record.request.questions, answers);
+      this.#dispatch(record, { type: 'resume', answers: valid });
+    } catch (error) {
+      if (!isUserInteractionError(error)) throw error;
+      this.#dispatch(record, {
+        type: 'provider.failed',
+        reason: 'invalid-answer',
+        message: error.message,
+      });
+    }
+    return record.outcome.then(() => this.#outcomeOf(record));
+  }
+
+  async drain(cause: unknown = new Error('The interaction service was drained.')): Promise<void> {
+    const pending = [...this.#live.values()].filter((record) => record.state === 'pending');
+    for (const record of pending) {
+      this.#dispatch(record, { type: 'abort', cause, message: messageOf(cause) });
+    }
+    await Promise.all(pending.map((record) => record.outcome));
+  }
+
+  #restoreRecord(snapshot: PersistedAskSnapshot): AskRecord {
+    const handle = this.restore(snapshot);
+    return this.#live.get(handle.id)!;
+  }
+
+  /** Starts the actor and wires the ask to its deadline, abort signal and store. */
+  #begin(record: AskRecord, type: 'start' | 'restore', signal: AbortSignal | undefined): void {
+    this.#live.set(record.id, record);
+    if (record.interactionId !== undefined) this.#byInteractionId.set(record.interactionId, record);
+    record.actor.start();
+    this.#audit(record, type, null, record.state, {
+      ...(record.toolCallId === undefined ? {} : { toolCallId: record.toolCallId }),
+      ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
+      ...(Number.isFinite(record.deadlineAt) ? { deadlineAt: record.deadlineAt } : {}),
+      questions: record.request.questions.length,
+    });
+    if (Number.isFinite(record.deadlineAt)) this.#scheduler.add(record);
+    if (signal !== undefined) {
+      if (signal.aborted) {
+        this.#dispatch(record, {
+          type: 'abort',
+          cause: signal.reason,
+          message: messageOf(signal.reason),
+        });
+        return;
+      }
+      record.signal = signal;
+      record.onAbort = () =>
+        this.#dispatch(record, {
+          type: 'abort',
+          cause: signal.reason,
+          message: messageOf(signal.reason),
+        });
+      signal.addEventListener('abort', record.onAbort, { once: true });
+    }
+  }
+
+  /** Calls the provider (the machine's invoked `deliver` actor) and turns its result into an event. */
+  async #deliver(record: AskRecord): Promise<void> {
+    // Let the actor finish starting: the provider may answer or report progress synchronously.
+    await undefined;
+    if (record.state !== 'pending') return;
+    const provider = this.#provider;
+    if (provider === undefined) {
+      this.#dispatch(record, {
+        type: 'provider.cancelled',
+        reason: 'unavailable',
+        message: 'The provider was unregistered before the question could be delivered.',
+      });
+      return;
+    }
+    const ctx: AskProviderContext = {
+      askId: record.id,
+      // Lazy: an AbortController with a listener costs more heap than the whole ask
+      // record, and many providers settle without ever looking at it.
+      get signal() {
+        if (record.controller === undefined) {
+          record.controller = new AbortController();
+          if (record.exitEvent !== undefined) {
+            record.controller.abort(exitCause(record.id, record.exitEvent));
+          }
+        }
+        return record.controller.signal;
+      },
+      reportProgress: (answers) => {
+        if (record.state !== 'pending') return;
+        this.#dispatch(record, {
+          type: 'provider.progress',
+          answers: Array.isArray(answers) ? [...answers] : [],
+        });
+      },
+    };
+    if (record.toolCallId !== undefined) ctx.toolCallId = record.toolCallId;
+    if (record.sessionId !== undefined) ctx.sessionId = record.sessionId;
+    if (Number.isFinite(record.deadlineAt)) ctx.deadlineAt = record.deadlineAt;
+
+    let result: unknown;
+    try {
+      result = await provider.ask(record.request, ctx);
+    } catch (error) {
+      // A provider that rejects after the ask settled is only honouring its aborted signal.
+      if (record.state !== 'pending') return;
+      this.#dispatch(record, {
+        type: 'provider.failed',
+        reason: 'provider-error',
+        message: `The provider failed: ${messageOf(error)}`,
+      });
+      return;
+    }
+    if (record.state !== 'pending') {
+      this.#recordLate(record, 'provider', result);
+      return;
+    }
+    this.#dispatch(record, providerEvent(record, result));
+  }
+
+  /** Sends one event to the ask's actor, then audits and settles whatever it changed. */
+  #dispatch(record: AskRecord, event: AskMachineEvent): void {
+    const from = record.state;
+    if (FINAL_STATES.has(from)) return;
+    record.actor.send(event);
+    const to = record.actor.getSnapshot().value as AskState;
+    if (to === from && event.type !== 'provider.progress') return; // not accepted here
+    record.state = to;
+    this.#audit(record, event.type, from, to, eventData(event, record.request.questions.length));
+    if (to === 'deferred') this.#defer(record);
+    else if (FINAL_STATES.has(to)) this.#settle(record);
+  }
+
+  #defer(record: AskRecord): void {
+    const outcome = this.#outcomeOf(record);
+    if (outcome.status === 'deferred') {
+      record.interactionId = outcome.interactionId;
+      this.#byInteractionId.set(outcome.interactionId, record);
+    }
+    this.#releaseSignal(record);
+    void this.#store.save({
+      askId: record.id,
+      state: 'deferred',
+      ...(record.interactionId === undefined ? {} : { interactionId: record.interactionId }),
+      ...(Number.isFinite(record.deadlineAt) ? { deadlineAt: record.deadlineAt } : {}),
+      updatedAt: this.#clock.now(),
+      snapshot: record.actor.getPersistedSnapshot() as PersistedAskSnapshot,
+    });
+    record.resolve(outcome);
+  }
+
+  #settle(record: AskRecord): void {
+    const outcome = this.#outcomeOf(record);
+    this.#scheduler.remove(record);
+    this.#releaseSignal(record);
+    this.#live.delete(record.id);
+    if (record.interactionId !== undefined) {
+      this.#byInteractionId.delete(record.interactionId);
+      // Kept so that a second resume, here or in another process, is told ASK_SETTLED.
+      void this.#store.save({
+        askId: record.id,
+        state: record.state,
+        interactionId: record.interactionId,
+        updatedAt: this.#clock.now(),
+        outcome:
+          this.#redact && outcome.status === 'answered'
+            ? { status: 'answered', answers: [] }
+            : outcome,
+      });
+    }
+    if (record.listeners !== undefined) {
+      for (const listener of record.listeners) listener.complete();
+      record.listeners = undefined;
+    }
+    record.resolve(outcome);
+  }
+
+  #releaseSignal(record: AskRecord): void {
+    if (record.signal !== undefined && record.onAbort !== undefined) {
+      record.signal.removeEventListener('abort', record.onAbort);
+    }
+    record.signal = undefined;
+    record.onAbort = undefined;
+  }
+
+  #recordLate(record: AskRecord, source: 'provider' | 'resume', result?: unknown): void {
+    const status =
+      typeof result === 'object' && result !== null
+        ? (result as { status?: unknown }).status
+        : undefined;
+    this.#audit(record, 'late-answer', record.state, record.state, {
+      source,
+      ...(typeof status === 'string' ? { status } : {}),
+    });
+  }
+
+  #outcomeOf(record: AskRecord): AskOutcome {
+    return record.actor.getSnapshot().context.outcome as AskOutcome;
+  }
+
+  #audit(
+    record: AskRecord,
+    type: string,
+    from: AskState | null,
+    to: AskState,
+    data: Record<string, unknown>,
+  ): void {
+    const event: AskAuditEvent = {
+      askId: record.id,
+      type,
+      at: this.#clock.now(),
+      from,
+      to,
+      data: this.#redact && 'answers' in data ? { ...data, answers: REDACTED } : data,
+    };
+    record.trail.push(event);
+    if (record.listeners !== undefined) {
+      for (const listener of record.listeners) listener.next(event);
+    }
+    this.#emit(event);
+  }
+
+  #emit(event: AskAuditEvent): void {
+    // A throwing subscriber is reported by RxJS asynchronously; it never breaks the ask.
+    this.#events.next(event);
+  }
+
+  #handle(record: AskRecord): AskHandle {
+    return {
+      id: record.id,
+      outcome: record.outcome,
+      get events$() {
+        return new Observable<AskAuditEvent>((subscriber) => {
+          for (const event of record.trail) subscriber.next(event);
+          if (FINAL_STATES.has(record.state)) {
+            subscriber.complete();
+            return undefined;
+          }
+          record.listeners ??= new Set();
+          record.listeners.add(subscriber);
+          return () => record.listeners?.delete(subscriber);
+        });
+      },
+      getSnapshot: () => this.#snapshotOf(record),
+      cancel: (reason = 'user', message) => {
+        this.#dispatch(record, {
+          type: 'cancel',
+          reason,
+          ...(message === undefined ? {} : { message }),
+        });
+      },
+    };
+  }
+
+  #snapshotOf(record: AskRecord): AskSnapshot {
+    const context = record.actor.getSnapshot().context;
+    const snapshot: AskSnapshot = {
+      askId: record.id,
+      state: record.state,
+      questions: record.request.questions,
+      createdAt: context.createdAt,
+      progress: context.progress as AskUserQuestionAnswer[],
+    };
+    if (context.deadlineAt !== undefined) snapshot.deadlineAt = context.deadlineAt;
+    if (context.outcome !== undefined) snapshot.outcome = context.outcome as AskOutcome;
+    return snapshot;
+  }
+
+  #inspector(
+    inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void),
+  ): (event: InspectionEvent) => void {
+    const next =
+      typeof inspect === 'function' ? inspect : (event: InspectionEvent) => inspect.next?.(event);
+    if (!this.#redact) return next;
+    return (event) => next(redactInspection(event));
+  }
+}
+
+/** Turns whatever the provider resolved with into the one machine event it stands for. */
+function providerEvent(record: AskRecord, result: unknown): AskMachineEvent {
+  const status =
+    typeof result === 'object' && result !== null
+      ? (result as { status?: unknown }).status
+      : undefined;
+  const message = (result as { message?: unknown } | null)?.message;
+  const withMessage = typeof message === 'string' ? { message } : {};
+  switch (status) {
+    case 'answered':
+      try {
+        const answers = validateAskUserAnswers(
+          record.request.questions,
+          (result as { answers?: unknown }).answers,
+        );
+        return { type: 'provider.answered', answers };
+      } catch (error) {
+        return { type: 'provider.failed', reason: 'invalid-answer', message: messageOf(error) };
+      }
+    case 'cancelled': {
+      const reason = (result as { reason?: unknown }).reason;
+      if (reason === 'user' || reason === 'unavailable') {
+        return { type: 'provider.cancelled', reason, ...withMessage };
+      }
+      return {
+        type: 'provider.failed',
+        reason: 'invalid-answer',
+        message: `The provider cancelled with reason ${describe(reason)}; expected "user" or "unavailable".`,
+      };
+    }
+    case 'deferred': {
+      const interactionId = (result as { interactionId?: unknown }).interactionId;
+      if (typeof interactionId === 'string' && interactionId.trim() !== '') {
+        return { type: 'provider.deferred', interactionId, ...withMessage };
+      }
+      return {
+        type: 'provider.failed',
+        reason: 'invalid-answer',
+        message: `The provider deferred without an interaction id (got ${describe(interactionId)}); nothing could resume the ask.`,
+      };
+    }
+    default:
+      return {
+        type: 'provider.failed',
+        reason: 'invalid-answer',
+        message: `The provider returned status ${describe(status)}; expected "answered", "cancelled" or "deferred".`,
+      };
+  }
+}
+
+function eventData(event: AskMachineEvent, total: number): Record<string, unknown> {
+  switch (event.type) {
+    case 'provider.answered':
+    case 'resume':
+      return { answers: event.answers };
+    case 'provider.progress':
+      return {
+        answered: event.answers.filter((answer) => answer.response !== null).length,
+        total,
+        answers: event.answers,
+      };
+    case 'abort':
+      return { message: event.message };
+    case 'deadline':
+      return { at: event.at };
+    default: {
+      const { type: _type, ...data } = event;
+      return Object.keys(data).length === 0 ? EMPTY : data;
+    }
+  }
+}
+
+/** The reason a provider's signal is aborted with when the ask leaves `pending`. */
+function exitCause(askId: string, event: AskMachineEvent): unknown {
+  if (event.type === 'abort') return event.cause;
+  if (event.type === 'deadline') {
+    return new DOMException(`Ask ${askId} reached its deadline without an answer.`, 'TimeoutError');
+  }
+  // A stack trace would cost more than the whole ask, and this reason marks no bug site.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new UserInteractionError(
+      'ASK_SETTLED',
+      `Ask ${askId} left pending on "${event.type}".`,
+      {
+        askId,
+        event: event.type,
+      },
+    );
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
+function settledError(askId: string, state: AskState): UserInteractionError {
+  return new UserInteractionError(
+    'ASK_SETTLED',
+    `Ask ${askId} is already ${state}; its outcome is fixed and this answer changes nothing.`,
+    { askId, state },
+  );
+}
+
+/** The original cause's own text. */
+function messageOf(cause: unknown): string {
+  if (
+    cause instanceof Error ||
+    (typeof cause === 'object' && cause !== null && 'message' in cause)
+  ) {
+    const message = (cause as { message?: unknown }).message;
+    if (typeof message === 'string' && message !== '') return message;
+  }
+  if (typeof cause === 'string' && cause !== '') return cause;
+  if (cause === undefined) return 'aborted';
+  return String(cause);
+}
+
+function redactInspection(event: InspectionEvent): InspectionEvent {
+  switch (event.type) {
+    case '@xstate.event':
+      return { ...event, event: redactAnswers(event.event) };
+    case '@xstate.snapshot':
+      return {
+        ...event,
+        event: redactAnswers(event.event),
+        snapshot: redactAnswers(event.snapshot),
+      };
+    case '@xstate.microstep':
+      return {
+        ...event,
+        event: redactAnswers(event.event),
+        snapshot: redactAnswers(event.snapshot),
+      };
+    case '@xstate.action':
+      return { ...event, action: redactAnswers(event.action) };
+    default:
+      return event;
+  }
+}
