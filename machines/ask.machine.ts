@@ -52,6 +52,8 @@ export type AskMachineEvent =
   | { type: 'abort'; cause: unknown; message: string }
   | { type: 'cancel'; reason: 'user' | 'unavailable'; message?: string }
   | { type: 'resume'; answers: AskMachineAnswer[] }
+  /** A resume whose answers failed validation: the ask ends `cancelled` / `invalid-answer`. */
+  | { type: 'resume.rejected'; message: string }
   | { type: 'deadline'; at: number };
 
 export const askMachine = setup({
@@ -82,7 +84,9 @@ export const askMachine = setup({
           event.type === 'provider.failed' ||
           event.type === 'cancel'
             ? event.reason
-            : 'user';
+            : event.type === 'resume.rejected'
+              ? 'invalid-answer'
+              : 'user';
         const message = 'message' in event ? event.message : undefined;
         return message === undefined
           ? { status: 'cancelled', reason }
@@ -143,11 +147,13 @@ export const askMachine = setup({
         deadline: { guard: 'deadlineReached', target: 'timedOut', actions: 'recordTimeout' },
       },
     },
+    // The tool call has ended; the ask waits for `resume`, a cancel or its deadline. The
+    // caller's abort signal belonged to the tool call, so it no longer applies.
     deferred: {
       on: {
         resume: { target: 'answered', actions: 'recordAnswers' },
+        'resume.rejected': { target: 'cancelled', actions: 'recordCancellation' },
         cancel: { target: 'cancelled', actions: 'recordCancellation' },
-        abort: { target: 'aborted', actions: 'recordAbort' },
         deadline: { guard: 'deadlineReached', target: 'timedOut', actions: 'recordTimeout' },
       },
     },

@@ -313,11 +313,7 @@ class Service implements InteractionService {
       this.#dispatch(record, { type: 'resume', answers: valid });
     } catch (error) {
       if (!isUserInteractionError(error)) throw error;
-      this.#dispatch(record, {
-        type: 'provider.failed',
-        reason: 'invalid-answer',
-        message: error.message,
-      });
+      this.#dispatch(record, { type: 'resume.rejected', message: error.message });
     }
     return record.outcome.then(() => this.#outcomeOf(record));
   }

@@ -1,0 +1,57 @@
+/**
+ * `ask-engine`: the root entry. Everything browser-safe from `ask-engine/data`, plus the
+ * engine: the ask machine, the interaction service, the ask_user tool, providers and stores.
+ * Explicit named exports only: test/public-api.test.ts pins this surface.
+ */
+
+export {
+  type AskMachine,
+  type AskMachineAnswer,
+  type AskMachineContext,
+  type AskMachineEvent,
+  type AskMachineInput,
+  type AskMachineOutcome,
+  askMachine,
+} from '../machines/ask.machine.js';
+export type { AskAuditEvent, AskState } from './audit.js';
+export { type Clock, systemClock } from './clock.js';
+export * from './data.js';
+export {
+  type NormalizeAskUserRequestOptions,
+  type NormalizeAskUserRequestResult,
+  type NormalizedAskRequest,
+  normalizeAskUserRequest,
+} from './normalize.js';
+export { prepareAskUserArguments } from './prepare-arguments.js';
+export type { AskProvider, AskProviderContext } from './provider.js';
+export {
+  createScriptedProvider,
+  type ScriptedProvider,
+  type ScriptedProviderOptions,
+  type ScriptStep,
+} from './providers/scripted-provider.js';
+export { REDACTED } from './redact.js';
+export {
+  createInteractionService,
+  type InteractionServiceOptions,
+} from './service.js';
+export type {
+  AskHandle,
+  AskOptions,
+  AskSnapshot,
+  InteractionService,
+} from './service-contract.js';
+export type { AskStore, PersistedAskSnapshot, StoredAsk } from './stores/ask-store.js';
+export { createMemoryAskStore } from './stores/memory-store.js';
+export {
+  type AskUserTool,
+  type AskUserToolContext,
+  type AskUserToolOptions,
+  type AskUserToolUpdate,
+  createAskUserTool,
+} from './tool.js';
+export type {
+  AskUserToolDetails,
+  AskUserToolProgressDetails,
+  AskUserToolResult,
+} from './tool-result.js';
