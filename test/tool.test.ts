@@ -1,0 +1,399 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import type { AskUserQuestionAnswer } from '../src/contracts/answer.js';
+import { AskUserToolInputSchema } from '../src/contracts/tool-input.js';
+import { createScriptedProvider, type ScriptStep } from '../src/providers/scripted-provider.js';
+import { createInteractionService } from '../src/service.js';
+import { createAskUserTool } from '../src/tool.js';
+
+function setup(steps: ScriptStep[], options: { timeoutMs?: number; agent?: string } = {}) {
+  const clock = new SimulatedClock();
+  clock.set(1_000_000);
+  const service = createInteractionService({ clock });
+  const provider = createScriptedProvider(steps);
+  service.registerProvider(provider);
+  const tool = createAskUserTool(service, options);
+  return { clock, service, provider, tool };
+}
+
+const pick = (questionId: string, ...selections: string[]): AskUserQuestionAnswer => ({
+  questionId,
+  response: { kind: 'selection', selections },
+});
+
+function textOf(result: { content: [{ text: string }] }): string {
+  return result.content[0].text;
+}
+
+// Lets the service deliver the question (it calls the provider on a microtask).
+const delivered = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function collectKeys(value: unknown, keys: Set<string>): void {
+  if (Array.isArray(value)) for (const item of value) collectKeys(item, keys);
+  else if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      keys.add(key);
+      collectKeys(inner, keys);
+    }
+  }
+}
+
+describe('the ask_user tool definition', () => {
+  const { tool } = setup([]);
+
+  it('is named ask_user, runs sequentially and takes the tool input schema', () => {
+    expect(tool.name).toBe('ask_user');
+    expect(tool.label).toBeTruthy();
+    expect(tool.executionMode).toBe('sequential');
+    expect(tool.parameters).toBe(AskUserToolInputSchema);
+  });
+
+  it('has no anyOf or oneOf anywhere in its JSON Schema', () => {
+    const keys = new Set<string>();
+    collectKeys(JSON.parse(JSON.stringify(tool.parameters)), keys);
+    expect(keys.has('anyOf')).toBe(false);
+    expect(keys.has('oneOf')).toBe(false);
+    expect(keys.has('allOf')).toBe(false);
+  });
+
+  it('spells option items as flat { title, description? } objects', () => {
+    const schema = JSON.parse(JSON.stringify(tool.parameters));
+    const items = [
+      schema.properties.options.items,
+      schema.properties.questions.items.properties.options.items,
+    ];
+    for (const item of items) {
+      expect(item.type).toBe('object');
+      expect(item.required).toEqual(['title']);
+      expect(item.additionalProperties).toBe(false);
+      expect(Object.keys(item.properties).sort()).toEqual(['description', 'title']);
+      expect(item.properties.title.type).toBe('string');
+      expect(item.properties.description.type).toBe('string');
+    }
+  });
+
+  it('spells the hint enums as flat string enums', () => {
+    const schema = JSON.parse(JSON.stringify(tool.parameters));
+    expect(schema.properties.displayMode).toMatchObject({
+      type: 'string',
+      enum: ['overlay', 'inline'],
+    });
+    expect(schema.properties.singleSelectLayout).toMatchObject({ enum: ['auto', 'list'] });
+  });
+
+  it('tells the model when to ask, how to ask and what to do on timeout and deferral', () => {
+    const guidelines = tool.promptGuidelines.join('\n');
+    expect(guidelines).toMatch(/only when/i);
+    expect(guidelines).toMatch(/one focused decision/i);
+    expect(guidelines).toMatch(/2-4 related/);
+    expect(guidelines).toMatch(/never guess/i);
+    expect(guidelines).toMatch(/timed out/);
+    expect(guidelines).toMatch(/deferred, end your turn/);
+    expect(tool.description).toMatch(/nothing was chosen/);
+  });
+
+  it('repairs raw arguments through prepareArguments', () => {
+    expect(
+      tool.prepareArguments(
+        '{"question":"Deploy?","options":"[\\"yes\\",{\\"label\\":\\"no\\"}]"}',
+      ),
+    ).toEqual({ question: 'Deploy?', options: [{ title: 'yes' }, { title: 'no' }] });
+  });
+
+  it('refuses a service that is not one, and a bad default timeout', () => {
+    expect(() => createAskUserTool({} as never)).toThrow(TypeError);
+    const { service } = setup([]);
+    expect(() => createAskUserTool(service, { timeoutMs: 0 })).toThrow(/timeoutMs/);
+  });
+});
+
+describe('executing ask_user', () => {
+  it('returns the chosen title, spelled as the option, with the normalized questions and ids', async () => {
+    const { tool, provider } = setup([{ answer: [pick('q1', 'postgres')] }]);
+    const result = await tool.execute(
+      'call-1',
+      { question: ' Which database? ', options: ['Postgres', 'SQLite'], displayMode: 'inline' },
+      undefined,
+      undefined,
+      { sessionId: 'session-9' },
+    );
+    expect(result.isError).toBeUndefined();
+    expect(textOf(result)).toBe('The user answered.\n\nQ1: Which database?\nSelected: "Postgres"');
+    expect(result.details).toMatchObject({
+      status: 'answered',
+      toolCallId: 'call-1',
+      askId: expect.any(String),
+      answers: [pick('q1', 'Postgres')],
+      questions: [{ id: 'q1', question: 'Which database?', header: 'Q1' }],
+    });
+    const [call] = provider.calls;
+    expect(call?.request.hints).toEqual({ displayMode: 'inline' });
+    expect(call?.ctx).toMatchObject({ toolCallId: 'call-1', sessionId: 'session-9' });
+  });
+
+  it('reports several selections, a comment, and a typed answer', async () => {
+    const { tool } = setup([
+      {
+        answer: [
+          {
+            questionId: 'q1',
+            response: { kind: 'selection', selections: ['A', 'C'], comment: 'both\nplease' },
+          },
+          { questionId: 'q2', response: { kind: 'freeform', text: 'feature/login' } },
+        ],
+      },
+    ]);
+    const result = await tool.execute('call-2', {
+      questions: [
+        {
+          question: 'Which parts?',
+          options: ['A', 'B', 'C'],
+          allowMultiple: true,
+          allowComment: true,
+        },
+        { question: 'Branch name?' },
+      ],
+    });
+    const text = textOf(result);
+    expect(text).toMatch(/^The user answered 2 of 2 questions\./);
+    expect(text).toContain('Selected: "A", "C"\nComment: "both\\nplease"');
+    expect(text).toContain('Q2: Branch name?\nTyped answer: "feature/login"');
+  });
+
+  it('names the wizard questions the user skipped', async () => {
+    const { tool } = setup([{ answer: [pick('q1', 'Yes'), { questionId: 'q2', response: null }] }]);
+    const result = await tool.execute('call-3', {
+      options: ['Yes', 'No'],
+      questions: [{ question: 'Run the migration?' }, { question: 'Notify the team?' }],
+    });
+    const text = textOf(result);
+    expect(text).toMatch(/answered 1 of 2 questions/);
+    expect(text).toContain('Q2: Notify the team?\nSkipped: the user gave no answer');
+    expect(result.details.answers[1]).toEqual({ questionId: 'q2', response: null });
+  });
+
+  it('says whether a plan review approved the plan', async () => {
+    const { tool } = setup([{ answer: [pick('q1', 'revise')] }]);
+    const result = await tool.execute('call-4', {
+      question: 'Approve this plan?',
+      context: '1. Migrate\n2. Deploy',
+      options: ['Approve', 'Revise'],
+      intent: { kind: 'plan-review', approve: 'approve' },
+    });
+    expect(textOf(result)).toContain('Selected: "Revise"\nThe plan is NOT approved.');
+    expect(result.details.questions[0]?.intent).toEqual({
+      kind: 'plan-review',
+      approve: 'Approve',
+    });
+  });
+
+  it('reports progress as k/N answered while a wizard is being answered', async () => {
+    const { tool } = setup([
+      {
+        progress: [pick('q1', 'Yes')],
+        answer: [pick('q1', 'Yes'), pick('q2', 'No'), { questionId: 'q3', response: null }],
+      },
+    ]);
+    const updates: unknown[] = [];
+    const result = await tool.execute(
+      'call-5',
+      {
+        options: ['Yes', 'No'],
+        questions: [{ question: 'One?' }, { question: 'Two?' }, { question: 'Three?' }],
+      },
+      undefined,
+      (update) => updates.push(update),
+    );
+    expect(updates).toEqual([
+      {
+        content: [{ type: 'text', text: '1/3 answered' }],
+        details: {
+          status: 'pending',
+          askId: result.details.askId,
+          toolCallId: 'call-5',
+          answered: 1,
+          total: 3,
+        },
+      },
+    ]);
+    expect(result.details.status).toBe('answered');
+  });
+
+  it('accepts repairable raw arguments passed straight to execute', async () => {
+    const { tool } = setup([{ answer: [pick('q1', 'true')] }]);
+    const result = await tool.execute(
+      'call-6',
+      '{"question":"Proceed?","options":"[true,false]","allowComment":"false"}',
+    );
+    expect(textOf(result)).toContain('Selected: "true"');
+  });
+
+  describe('when nothing is chosen', () => {
+    it('reports a dismissal by the user without marking it an error', async () => {
+      const { tool } = setup([{ cancel: 'user' }]);
+      const result = await tool.execute('call-7', { question: 'Deploy?' });
+      expect(result.isError).toBeUndefined();
+      expect(textOf(result)).toMatch(/dismissed the question.*Nothing was chosen/);
+      expect(result.details).toMatchObject({ status: 'cancelled', reason: 'user', answers: [] });
+    });
+
+    it('marks an unavailable user as an error', async () => {
+      const { tool } = setup([{ cancel: 'unavailable', message: 'no terminal attached' }]);
+      const result = await tool.execute('call-8', { question: 'Deploy?' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/Nobody could be asked.*"no terminal attached"/);
+      expect(result.details).toMatchObject({
+        reason: 'unavailable',
+        message: 'no terminal attached',
+      });
+    });
+
+    it('marks a provider failure as an error with its message', async () => {
+      const { tool } = setup([{ throw: new Error('socket closed') }]);
+      const result = await tool.execute('call-9', { question: 'Deploy?' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/Asking the user failed: .*socket closed/);
+      expect(result.details).toMatchObject({ status: 'cancelled', reason: 'provider-error' });
+    });
+
+    it('marks an invalid answer as an error saying what was wrong', async () => {
+      const { tool } = setup([{ answer: [pick('q1', 'Maybe')] }]);
+      const result = await tool.execute('call-10', { question: 'Deploy?', options: ['Yes', 'No'] });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/refused as invalid: .*"Maybe".*Nothing was chosen/);
+      expect(result.details).toMatchObject({ status: 'cancelled', reason: 'invalid-answer' });
+    });
+
+    it('tells the agent to end its turn when the question is deferred', async () => {
+      const { tool } = setup([{ defer: 'chat-thread-42' }]);
+      const result = await tool.execute('call-11', { question: 'Deploy?' });
+      expect(result.isError).toBeUndefined();
+      expect(textOf(result)).toMatch(
+        /interaction id: chat-thread-42.*Nothing has been chosen yet\. End your turn now and wait for the user's next message/,
+      );
+      expect(result.details).toMatchObject({
+        status: 'deferred',
+        interactionId: 'chat-thread-42',
+        toolCallId: 'call-11',
+      });
+    });
+
+    it('says plainly that no answer was given when the model’s timeout passes', async () => {
+      const { tool, clock } = setup([{ hang: true }]);
+      const pending = tool.execute('call-12', {
+        question: 'Deploy?',
+        options: ['Yes'],
+        timeout: 30_000,
+      });
+      await delivered();
+      clock.increment(30_000);
+      const result = await pending;
+      expect(result.isError).toBeUndefined();
+      expect(textOf(result)).toMatch(
+        /^No answer was given: the question timed out after 30 s and nothing was chosen\. Do not pick an option yourself/,
+      );
+      expect(result.details).toMatchObject({
+        status: 'timedOut',
+        deadlineAt: 1_030_000,
+        answers: [],
+      });
+    });
+
+    it('uses the tool’s default timeout when the model gives none', async () => {
+      const { tool, clock } = setup([{ hang: true }], { timeoutMs: 5_000 });
+      const pending = tool.execute('call-13', { question: 'Deploy?' });
+      await delivered();
+      clock.increment(4_999);
+      await delivered();
+      clock.increment(1);
+      const result = await pending;
+      expect(result.details).toMatchObject({ status: 'timedOut', deadlineAt: 1_005_000 });
+    });
+
+    it('reports an abort by the host as an error carrying the cause’s message', async () => {
+      const { tool, provider } = setup([{ hang: true }]);
+      const controller = new AbortController();
+      const pending = tool.execute('call-14', { question: 'Deploy?' }, controller.signal);
+      await delivered();
+      controller.abort(new Error('the user pressed Escape'));
+      const result = await pending;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(
+        /withdrawn before the user answered \(the user pressed Escape\)/,
+      );
+      expect(result.details.status).toBe('aborted');
+      expect(provider.calls[0]?.ctx.signal.aborted).toBe(true);
+    });
+
+    it('reports an already aborted signal without asking', async () => {
+      const { tool, provider } = setup([{ hang: true }]);
+      const result = await tool.execute(
+        'call-15',
+        { question: 'Deploy?' },
+        AbortSignal.abort('stop'),
+      );
+      expect(result.details.status).toBe('aborted');
+      await delivered();
+      expect(provider.calls).toHaveLength(0);
+    });
+  });
+
+  describe('invalid input', () => {
+    it('returns an error naming the unusable entry and asks nobody', async () => {
+      const { tool, provider } = setup([{ answer: [] }]);
+      const result = await tool.execute('call-16', { question: 'Pick', options: ['a', {}] });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(
+        /^ask_user refused the call \(INVALID_REQUEST\): Option 2 of question 1 is unusable: .* Fix the arguments and call ask_user again\.$/,
+      );
+      expect(result.details).toMatchObject({
+        status: 'invalid',
+        questions: [],
+        toolCallId: 'call-16',
+        error: { code: 'INVALID_REQUEST' },
+      });
+      expect(result.details).not.toHaveProperty('askId');
+      expect(provider.calls).toHaveLength(0);
+    });
+
+    it.each([
+      [{}, 'EMPTY_QUESTIONS'],
+      [{ questions: ['a', 'b', 'c', 'd', 'e'] }, 'TOO_MANY_QUESTIONS'],
+      [
+        { question: 'x', options: ['a'], intent: { kind: 'plan-review', approve: 'b' } },
+        'BAD_INTENT',
+      ],
+      [
+        {
+          question: 'x',
+          options: Array.from({ length: 65 }, (_, i) => `o${i}`),
+          allowMultiple: true,
+        },
+        'LIMIT_EXCEEDED',
+      ],
+      ['not json', 'INVALID_REQUEST'],
+      [{ questions: [{ id: 'mine', question: 'x' }] }, 'INVALID_REQUEST'],
+      [{ question: 'x', agent: 'root' }, 'INVALID_REQUEST'],
+    ])('refuses %j with %s', async (params, code) => {
+      const { tool } = setup([]);
+      const result = await tool.execute('call', params);
+      expect(result.isError).toBe(true);
+      expect(result.details.error?.code).toBe(code);
+    });
+
+    it('returns an error when no provider is registered', async () => {
+      const service = createInteractionService();
+      const tool = createAskUserTool(service);
+      const result = await tool.execute('call-17', { question: 'Deploy?' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/NO_PROVIDER.*continue without asking/);
+      expect(result.details.questions).toHaveLength(1);
+    });
+  });
+
+  it('hands the host’s agent name to the provider', async () => {
+    const { tool, provider } = setup([{ answer: [pick('q1', 'Yes')] }], { agent: 'planner' });
+    await tool.execute('call-18', { question: 'Deploy?', options: ['Yes'] });
+    expect(provider.calls[0]?.request.agent).toBe('planner');
+  });
+});
