@@ -1,0 +1,464 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AskAuditEvent,
+  createInteractionService,
+  createScriptedProvider,
+  type InspectionEvent,
+  isUserInteractionError,
+  REDACTED,
+} from '../../src/index.js';
+import { CountingClock, manualProvider, tick, yesNo } from './helpers.js';
+
+const yes = [{ questionId: 'q1', response: { kind: 'selection' as const, selections: ['Yes'] } }];
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return isUserInteractionError(error) ? error.code : `not a UserInteractionError: ${error}`;
+  }
+  return undefined;
+}
+
+describe('providers', () => {
+  it('refuses a second provider while the first is registered', () => {
+    const service = createInteractionService();
+    service.registerProvider(manualProvider());
+    expect(codeOf(() => service.registerProvider(manualProvider()))).toBe('DUPLICATE_PROVIDER');
+  });
+
+  it('frees the slot on dispose, and a second dispose does not remove the next provider', async () => {
+    const service = createInteractionService();
+    const dispose = service.registerProvider(manualProvider());
+    dispose();
+    service.registerProvider(createScriptedProvider([{ answer: yes }]));
+    dispose();
+    expect(await service.ask(yesNo)).toEqual({ status: 'answered', answers: yes });
+  });
+
+  it('rejects an ask with NO_PROVIDER when nobody can be asked', async () => {
+    const service = createInteractionService();
+    await expect(service.ask(yesNo)).rejects.toMatchObject({ code: 'NO_PROVIDER' });
+  });
+
+  it('rejects requests that can never be delivered before any provider sees them', async () => {
+    const provider = manualProvider();
+    const service = createInteractionService();
+    service.registerProvider(provider);
+    await expect(service.ask({ questions: [] })).rejects.toMatchObject({ code: 'EMPTY_QUESTIONS' });
+    const five = Array.from({ length: 5 }, (_, i) => ({ question: `Question ${i}?` }));
+    await expect(service.ask({ questions: five })).rejects.toMatchObject({
+      code: 'TOO_MANY_QUESTIONS',
+    });
+    await expect(service.ask({ question: 42 } as never)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
+    await expect(
+      service.ask({
+        question: 'Approve?',
+        options: ['Go', 'Stop'],
+        intent: { kind: 'plan-review', approve: 'Go' },
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_INTENT' });
+    await expect(
+      service.ask({
+        question: 'Pick',
+        allowMultiple: true,
+        options: Array.from({ length: 65 }, (_, i) => `o${i}`),
+      }),
+    ).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    await expect(service.ask(yesNo, { timeoutMs: 0 })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
+    expect(provider.calls).toHaveLength(0);
+  });
+});
+
+describe('answers from the provider', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['an unknown question id', [{ questionId: 'q9', response: null }], /unknown question "q9"/],
+    ['a duplicate question id', [...yes, ...yes], /answered twice/],
+    ['a missing answer', [], /"q1" has no answer/],
+    [
+      'a selection that is no option',
+      [{ questionId: 'q1', response: { kind: 'selection', selections: ['Maybe'] } }],
+      /"Maybe".*not one of its option titles/,
+    ],
+    [
+      'two selections on a single-select',
+      [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes', 'No'] } }],
+      /allows one selection, got 2/,
+    ],
+    [
+      'freeform where it is not allowed',
+      [{ questionId: 'q1', response: { kind: 'freeform', text: 'ok' } }],
+      /does not allow a typed answer/,
+    ],
+    [
+      'a comment where comments are off',
+      [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'], comment: 'sure' } }],
+      /does not allow a comment/,
+    ],
+    [
+      'a skip on a single question',
+      [{ questionId: 'q1', response: null }],
+      /only a question of a wizard can be skipped/,
+    ],
+  ];
+  for (const [what, answers, message] of cases) {
+    it(`ends the ask cancelled / invalid-answer for ${what}`, async () => {
+      const service = createInteractionService();
+      service.registerProvider(
+        createScriptedProvider([{ resolve: { status: 'answered', answers } }]),
+      );
+      const outcome = await service.ask(yesNo);
+      expect(outcome).toMatchObject({ status: 'cancelled', reason: 'invalid-answer' });
+      expect(outcome.status === 'cancelled' && outcome.message).toMatch(message);
+    });
+  }
+
+  it('matches selections case-insensitively and returns the option’s own spelling', async () => {
+    const service = createInteractionService();
+    service.registerProvider(
+      createScriptedProvider([
+        { answer: [{ questionId: 'q1', response: { kind: 'selection', selections: ['yES'] } }] },
+      ]),
+    );
+    expect(await service.ask(yesNo)).toEqual({ status: 'answered', answers: yes });
+  });
+
+  it('refuses empty typed text and a deferral without an interaction id', async () => {
+    const service = createInteractionService();
+    service.registerProvider(
+      createScriptedProvider([
+        { answer: [{ questionId: 'q1', response: { kind: 'freeform', text: '  ' } }] },
+        { resolve: { status: 'deferred', interactionId: '' } },
+      ]),
+    );
+    expect(await service.ask({ question: 'Name?' })).toMatchObject({
+      reason: 'invalid-answer',
+      message: expect.stringMatching(/empty typed answer/),
+    });
+    expect(await service.ask({ question: 'Name?' })).toMatchObject({
+      reason: 'invalid-answer',
+      message: expect.stringMatching(/without an interaction id/),
+    });
+  });
+
+  it('ends the ask cancelled / provider-error when the provider throws, with its message', async () => {
+    const service = createInteractionService();
+    service.registerProvider(createScriptedProvider([{ throw: new Error('socket closed') }]));
+    expect(await service.ask(yesNo)).toEqual({
+      status: 'cancelled',
+      reason: 'provider-error',
+      message: 'The provider failed: socket closed',
+    });
+  });
+
+  it('records an answer that arrives after the outcome and changes nothing', async () => {
+    const clock = new CountingClock();
+    const provider = manualProvider();
+    const service = createInteractionService({ clock });
+    const trail: AskAuditEvent[] = [];
+    service.events$.subscribe((event) => trail.push(event));
+    service.registerProvider(provider);
+    const handle = service.start(yesNo, { timeoutMs: 10 });
+    await tick();
+    clock.increment(10);
+    expect(await handle.outcome).toMatchObject({ status: 'timedOut' });
+    provider.calls[0]!.resolve({ status: 'answered', answers: yes });
+    await tick();
+    expect(handle.getSnapshot().outcome?.status).toBe('timedOut');
+    expect(trail.map((event) => event.type)).toEqual(['start', 'deadline', 'late-answer']);
+    expect(trail[2]).toMatchObject({
+      from: 'timedOut',
+      to: 'timedOut',
+      data: { source: 'provider', status: 'answered' },
+    });
+  });
+});
+
+describe('the provider signal', () => {
+  it('is aborted with the cause whatever the exit, and no timer outlives the ask', async () => {
+    const clock = new CountingClock();
+    const provider = manualProvider();
+    const service = createInteractionService({ clock });
+    service.registerProvider(provider);
+    const controller = new AbortController();
+    const answered = service.start(yesNo, { timeoutMs: 1_000 });
+    const timedOut = service.start(yesNo, { timeoutMs: 500 });
+    const aborted = service.start(yesNo, { timeoutMs: 1_000, signal: controller.signal });
+    const drained = service.start(yesNo, { timeoutMs: 1_000 });
+    await tick();
+    const [a, t, b, d] = provider.calls.map((call) => call.ctx.signal);
+    expect(clock.armed.size).toBe(1);
+
+    provider.calls[0]!.resolve({ status: 'answered', answers: yes });
+    await answered.outcome;
+    expect(a?.aborted).toBe(true);
+    expect(isUserInteractionError(a?.reason, 'ASK_SETTLED')).toBe(true);
+
+    clock.increment(500);
+    await timedOut.outcome;
+    expect(t?.reason).toMatchObject({ name: 'TimeoutError' });
+
+    const cause = new Error('user pressed ctrl+c');
+    controller.abort(cause);
+    expect(await aborted.outcome).toEqual({
+      status: 'aborted',
+      cause,
+      message: 'user pressed ctrl+c',
+    });
+    expect(b?.reason).toBe(cause);
+
+    await service.drain('host restarting');
+    expect(await drained.outcome).toEqual({
+      status: 'aborted',
+      cause: 'host restarting',
+      message: 'host restarting',
+    });
+    expect(d?.reason).toBe('host restarting');
+    expect(clock.armed.size).toBe(0);
+  });
+
+  it('is already aborted for a signal read after the ask settled', async () => {
+    const service = createInteractionService();
+    let late: AbortSignal | undefined;
+    service.registerProvider({
+      async ask(_request, ctx) {
+        setTimeout(() => {
+          late = ctx.signal;
+        }, 0);
+        return { status: 'answered', answers: yes };
+      },
+    });
+    await service.ask(yesNo);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(late?.aborted).toBe(true);
+  });
+
+  it('ends the ask aborted at once when the caller’s signal is already aborted', async () => {
+    const provider = manualProvider();
+    const service = createInteractionService();
+    service.registerProvider(provider);
+    const outcome = await service.ask(yesNo, { signal: AbortSignal.abort('too late') });
+    expect(outcome).toEqual({ status: 'aborted', cause: 'too late', message: 'too late' });
+    await tick();
+    expect(provider.calls).toHaveLength(0);
+  });
+});
+
+describe('deferred asks', () => {
+  it('resume a deferred ask with validated answers; a second resume is told ASK_SETTLED', async () => {
+    const service = createInteractionService();
+    service.registerProvider(
+      createScriptedProvider([{ defer: 'chat-7', message: 'asked in chat' }]),
+    );
+    const handle = service.start(yesNo);
+    expect(await handle.outcome).toEqual({
+      status: 'deferred',
+      interactionId: 'chat-7',
+      message: 'asked in chat',
+    });
+    expect(handle.getSnapshot().state).toBe('deferred');
+    expect(
+      await service.resume('chat-7', [
+        { questionId: 'q1', response: { kind: 'selection', selections: ['no'] } },
+      ]),
+    ).toEqual({
+      status: 'answered',
+      answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
+    });
+    await expect(service.resume('chat-7', yes)).rejects.toMatchObject({ code: 'ASK_SETTLED' });
+    await expect(service.resume('chat-8', yes)).rejects.toMatchObject({
+      code: 'UNKNOWN_INTERACTION',
+    });
+  });
+
+  it('ends a deferred ask cancelled / invalid-answer when the resumed answer is invalid', async () => {
+    const service = createInteractionService();
+    service.registerProvider(createScriptedProvider([{ defer: 'chat-9' }]));
+    await service.ask(yesNo);
+    const outcome = await service.resume('chat-9', [
+      { questionId: 'q1', response: { kind: 'freeform', text: 'meh' } },
+    ]);
+    expect(outcome).toMatchObject({ status: 'cancelled', reason: 'invalid-answer' });
+  });
+
+  it('keeps a deferred ask through drain, and its deadline still ends it', async () => {
+    const clock = new CountingClock();
+    const service = createInteractionService({ clock });
+    service.registerProvider(createScriptedProvider([{ defer: 'chat-1' }]));
+    const handle = service.start(yesNo, { timeoutMs: 100 });
+    await handle.outcome;
+    await service.drain(new Error('restart'));
+    expect(handle.getSnapshot().state).toBe('deferred');
+    clock.increment(100);
+    expect(handle.getSnapshot().outcome).toEqual({ status: 'timedOut', deadlineAt: 100 });
+  });
+
+  it('resumes in another service that shares the store, after the first process is gone', async () => {
+    const { createMemoryAskStore } = await import('../../src/index.js');
+    const store = createMemoryAskStore();
+    const first = createInteractionService({ store });
+    first.registerProvider(createScriptedProvider([{ defer: 'mail-3' }]));
+    await first.ask(yesNo);
+    const second = createInteractionService({ store });
+    expect(await second.resume('mail-3', yes)).toEqual({ status: 'answered', answers: yes });
+    const third = createInteractionService({ store });
+    await expect(third.resume('mail-3', yes)).rejects.toMatchObject({ code: 'ASK_SETTLED' });
+  });
+});
+
+describe('persisted snapshots', () => {
+  it('restore into a working ask whose deadline still fires (xstate#5331)', async () => {
+    const clock = new CountingClock();
+    const first = createInteractionService({ clock });
+    first.registerProvider(manualProvider());
+    const handle = first.start(yesNo, { timeoutMs: 1_000 });
+    const persisted = JSON.parse(JSON.stringify(first.getPersistedSnapshot(handle.id)));
+
+    const laterClock = new CountingClock();
+    laterClock.set(400);
+    const provider = manualProvider();
+    const second = createInteractionService({ clock: laterClock });
+    second.registerProvider(provider);
+    const restored = second.restore(persisted);
+    expect(restored.id).toBe(handle.id);
+    await tick();
+    expect(provider.calls).toHaveLength(1);
+    expect(provider.calls[0]!.ctx.deadlineAt).toBe(1_000);
+    laterClock.increment(599);
+    expect(restored.getSnapshot().state).toBe('pending');
+    laterClock.increment(1);
+    expect(await restored.outcome).toEqual({ status: 'timedOut', deadlineAt: 1_000 });
+    expect(provider.calls[0]!.ctx.signal.aborted).toBe(true);
+  });
+
+  it('restore an ask whose deadline passed while it was stored as timed out at once', async () => {
+    const first = createInteractionService({ clock: new CountingClock() });
+    first.registerProvider(manualProvider());
+    const handle = first.start(yesNo, { timeoutMs: 50 });
+    const persisted = first.getPersistedSnapshot(handle.id)!;
+    const clock = new CountingClock();
+    clock.set(10_000);
+    const second = createInteractionService({ clock });
+    second.registerProvider(manualProvider());
+    const restored = second.restore(persisted);
+    clock.increment(0);
+    expect(await restored.outcome).toEqual({ status: 'timedOut', deadlineAt: 50 });
+  });
+});
+
+describe('audit and inspection', () => {
+  it('emits every transition as an audit event, on the service and on the handle', async () => {
+    const service = createInteractionService();
+    const all: AskAuditEvent[] = [];
+    service.events$.subscribe((event) => all.push(event));
+    service.registerProvider(
+      createScriptedProvider([
+        {
+          progress: [
+            { questionId: 'q1', response: null },
+            { questionId: 'q2', response: { kind: 'freeform', text: 'x' } },
+          ],
+          answer: [
+            { questionId: 'q1', response: null },
+            { questionId: 'q2', response: { kind: 'freeform', text: 'Ada' } },
+          ],
+        },
+      ]),
+    );
+    const handle = service.start(
+      { questions: [{ question: 'Team?' }, { question: 'Name?' }] },
+      { toolCallId: 'call-1' },
+    );
+    const own: AskAuditEvent[] = [];
+    handle.events$.subscribe((event) => own.push(event));
+    await handle.outcome;
+    expect(all.map(({ type, from, to }) => [type, from, to])).toEqual([
+      ['start', null, 'pending'],
+      ['provider.progress', 'pending', 'pending'],
+      ['provider.answered', 'pending', 'answered'],
+    ]);
+    expect(all[0]).toMatchObject({
+      askId: handle.id,
+      data: { toolCallId: 'call-1', questions: 2 },
+    });
+    expect(all[1]!.data).toMatchObject({ answered: 1, total: 2 });
+    expect(own).toEqual(all);
+  });
+
+  it('keeps typed answers out of audit and inspection events when redact is on', async () => {
+    const secret = 'hunter2-the-password';
+    const inspected: InspectionEvent[] = [];
+    const service = createInteractionService({
+      redact: true,
+      inspect: (event) => inspected.push(event),
+    });
+    const audit: AskAuditEvent[] = [];
+    service.events$.subscribe((event) => audit.push(event));
+    service.registerProvider(
+      createScriptedProvider([
+        {
+          progress: [{ questionId: 'q1', response: { kind: 'freeform', text: secret } }],
+          answer: [{ questionId: 'q1', response: { kind: 'freeform', text: secret } }],
+        },
+      ]),
+    );
+    const outcome = await service.ask({ question: 'Password?' });
+    expect(outcome).toMatchObject({ status: 'answered' });
+    expect(JSON.stringify(outcome)).toContain(secret);
+    expect(inspected.length).toBeGreaterThan(3);
+    const seen = JSON.stringify(
+      [
+        audit,
+        inspected.map((event) => ({
+          ...event,
+          actorRef: undefined,
+          sourceRef: undefined,
+          rootId: undefined,
+        })),
+      ],
+      (key, value) => (key === 'machine' || key === 'children' ? undefined : value),
+    );
+    expect(seen).not.toContain(secret);
+    expect(seen).toContain(REDACTED);
+  });
+
+  it('passes inspection through unredacted when the host allows it', async () => {
+    const inspected: InspectionEvent[] = [];
+    const service = createInteractionService({
+      inspect: { next: (event) => inspected.push(event) },
+    });
+    service.registerProvider(createScriptedProvider([{ answer: yes }]));
+    await service.ask(yesNo);
+    expect(
+      inspected.some(
+        (event) =>
+          event.type === '@xstate.snapshot' &&
+          'context' in event.snapshot &&
+          JSON.stringify(event.snapshot.context).includes('"Yes"'),
+      ),
+    ).toBe(true);
+  });
+
+  it('keeps working when an audit subscriber throws', async () => {
+    const service = createInteractionService();
+    service.events$.subscribe(() => {
+      throw new Error('bad subscriber');
+    });
+    service.registerProvider(createScriptedProvider([{ answer: yes }]));
+    const errors: unknown[] = [];
+    const { config } = await import('rxjs');
+    const previous = config.onUnhandledError;
+    config.onUnhandledError = (error) => errors.push(error);
+    try {
+      expect(await service.ask(yesNo)).toEqual({ status: 'answered', answers: yes });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    } finally {
+      config.onUnhandledError = previous;
+    }
+    expect(errors).toHaveLength(2);
+  });
+});
