@@ -408,6 +408,13 @@ class Service implements InteractionService {
     } catch (error) {
       // A provider that rejects after the ask settled is only honouring its aborted signal.
       if (record.state !== 'pending') return;
+      if (isAbortError(error)) {
+        // The host drained or restarted under the provider: the ask is aborted with the
+        // host's original cause, not failed.
+        const cause = (error as { cause?: unknown }).cause ?? error;
+        this.#dispatch(record, { type: 'abort', cause, message: messageOf(cause) });
+        return;
+      }
       this.#dispatch(record, {
         type: 'provider.failed',
         reason: 'provider-error',
@@ -680,6 +687,15 @@ function settledError(askId: string, state: AskState): UserInteractionError {
     'ASK_SETTLED',
     `Ask ${askId} is already ${state}; its outcome is fixed and this answer changes nothing.`,
     { askId, state },
+  );
+}
+
+/** `AbortError` by name, as DOMException and `AbortSignal.abort()` reasons spell it across realms. */
+function isAbortError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: unknown }).name === 'AbortError'
   );
 }
 

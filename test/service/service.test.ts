@@ -462,3 +462,20 @@ describe('audit and inspection', () => {
     expect(errors).toHaveLength(2);
   });
 });
+
+describe('a provider whose host went away', () => {
+  it('ends the ask aborted with the host’s original cause when the provider rejects with an AbortError', async () => {
+    const service = createInteractionService();
+    const cause = new Error('host restarting for an upgrade');
+    service.registerProvider({
+      ask: async () => {
+        throw Object.assign(new Error('drained'), { name: 'AbortError', cause });
+      },
+    });
+    expect(await service.ask(yesNo)).toEqual({
+      status: 'aborted',
+      cause,
+      message: 'host restarting for an upgrade',
+    });
+  });
+});
