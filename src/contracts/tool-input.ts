@@ -105,11 +105,21 @@ export type AskUserHints = Pick<
   'displayMode' | 'singleSelectLayout' | 'overlayToggleKey' | 'commentToggleKey'
 >;
 
+/**
+ * An option given through the service: `{ title, description? }` or a bare title. The normalizer
+ * accepts both on every path; only the model-facing schema stays flat objects (no unions).
+ */
+export type AskUserOptionLike = AskUserOptionInput | string;
+
 /** A question entry given through the service: the tool's entry plus a caller-chosen id. */
-export type AskUserQuestionInput = AskUserQuestionEntry & { id?: string };
+export type AskUserQuestionInput = Omit<AskUserQuestionEntry, 'options'> & {
+  id?: string;
+  options?: AskUserOptionLike[];
+};
 
 /** What `service.ask` takes: the tool's shape, with caller-chosen ids and the asking agent. */
-export type AskUserRequestInput = Omit<AskUserToolInput, 'questions'> & {
+export type AskUserRequestInput = Omit<AskUserToolInput, 'questions' | 'options'> & {
   questions?: AskUserQuestionInput[];
+  options?: AskUserOptionLike[];
   agent?: string;
 };
