@@ -90,6 +90,10 @@ export function createAskUserTool(
     );
   }
 
+  if (agent !== undefined && (typeof agent !== 'string' || agent.trim() === '')) {
+    throw new TypeError(`Expected \`agent\` to be a non-empty string, got ${String(agent)}.`);
+  }
+
   return {
     name: 'ask_user',
     label: 'Ask user',

@@ -100,10 +100,11 @@ describe('the ask_user tool definition', () => {
     ).toEqual({ question: 'Deploy?', options: [{ title: 'yes' }, { title: 'no' }] });
   });
 
-  it('refuses a service that is not one, and a bad default timeout', () => {
+  it('refuses a service that is not one, a bad default timeout and a blank agent name', () => {
     expect(() => createAskUserTool({} as never)).toThrow(TypeError);
     const { service } = setup([]);
     expect(() => createAskUserTool(service, { timeoutMs: 0 })).toThrow(/timeoutMs/);
+    expect(() => createAskUserTool(service, { agent: ' ' })).toThrow(/agent/);
   });
 });
 
