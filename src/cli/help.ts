@@ -1,0 +1,67 @@
+/** `--help` text for `ask-engine` and each of its commands. */
+
+const PREFERENCES = `Terminal preferences (they win over the caller's hints):
+  --ask-user-display-mode inline|overlay        default inline
+  --ask-user-single-select-layout auto|list     default auto (split pane when wide)
+  --ask-user-overlay-toggle-key KEY             default alt+o   (off|none|disabled|'' = off)
+  --ask-user-comment-toggle-key KEY             default ctrl+g  (off|none|disabled|'' = off)
+  Also read from the settings file: $ASK_ENGINE_SETTINGS, else
+  $XDG_CONFIG_HOME/ask-engine/settings.json (~/.config/ask-engine/settings.json).`;
+
+export const MAIN_HELP = `ask-engine: stop an agent loop and ask a person.
+
+Usage:
+  ask-engine demo                 a scripted agent that asks you every kind of question
+  ask-engine ask [JSON | -]       ask the ask_user tool input JSON in this terminal
+  ask-engine <command> --help     help for one command
+
+Examples:
+  npm run demo
+  ask-engine ask '{"question":"Deploy now?","options":["Yes","No"]}'
+`;
+
+export const ASK_HELP = `Usage: ask-engine ask [JSON | -] [options]
+
+Asks the ask_user tool input (an argument, or stdin with "-" or when piped) in this terminal
+and prints the outcome as JSON on stdout. The interface uses the controlling terminal, so
+stdin and stdout may be redirected.
+
+Options:
+  --text              print the tool result text the agent would receive, not JSON
+  --timeout DURATION  give up after 1500 (ms), 500ms, 30s, 2m, 1h: the outcome is timedOut
+  -h, --help          this help
+
+${PREFERENCES}
+
+Exit codes:
+  0 answered   1 cancelled (esc, or no terminal)   2 invalid input   3 timed out
+  130 aborted by SIGINT (ctrl+c)   143 aborted by SIGTERM
+
+Examples:
+  ask-engine ask '{"question":"Which database?","options":[{"title":"PostgreSQL","description":"server"},{"title":"SQLite","description":"one file"}]}'
+  echo '{"question":"Name the branch"}' | ask-engine ask - --text
+  ask-engine ask '{"questions":[{"question":"Scope?","options":["Small","Large"]},{"question":"Notes?"}]}' --timeout 2m
+  ask-engine ask '{"question":"Pick","options":["a","b"]}' --ask-user-display-mode overlay > answer.json
+`;
+
+export const DEMO_HELP = `Usage: ask-engine demo [options]
+
+Runs a scripted agent (no model, no network) that adds rate limiting to a small web app and
+calls ask_user five times: a single-select with descriptions, a multi-select with a comment,
+a typed answer, a three-question wizard and a plan review. After each call it prints the tool
+result exactly as the agent receives it, and at the end the audit trail of every ask.
+Without an interactive terminal every ask ends "unavailable", and the demo says so.
+
+Keys: ↑↓ move · type to search · enter choose · space pick (multi-select) · tab next question
+      ctrl+g comment · ctrl+e show/hide long context · alt+enter new line · esc cancel
+
+Options:
+  -h, --help   this help
+
+${PREFERENCES}
+
+Examples:
+  npm run demo
+  ask-engine demo --ask-user-display-mode overlay
+  ASK_ENGINE_SETTINGS=./settings.json ask-engine demo
+`;

@@ -1,0 +1,43 @@
+/** Builds the service + terminal provider + ask_user tool the CLI commands ask through. */
+import { createInteractionService } from '../service.js';
+import { openInteractiveTerminal } from '../terminal/controlling-terminal.js';
+import type { TerminalPreferenceInput } from '../terminal/preferences.js';
+import { createTerminalProvider } from '../terminal/terminal-provider.js';
+import { type AskUserTool, createAskUserTool } from '../tool.js';
+
+export interface CliAsking {
+  service: ReturnType<typeof createInteractionService>;
+  tool: AskUserTool;
+  /** Whether a person can be asked at all (a controlling terminal exists). */
+  interactive: boolean;
+  close(): void;
+}
+
+/**
+ * Opens the controlling terminal when there is one; without it the provider answers every ask
+ * `cancelled` / `unavailable`, which the commands report as they would any outcome.
+ *
+ * @example
+ * const asking = setUpAsking(preferences, { agent: 'demo-agent' });
+ */
+export function setUpAsking(
+  preferences: TerminalPreferenceInput,
+  toolOptions: { agent?: string } = {},
+): CliAsking {
+  const streams = openInteractiveTerminal();
+  const provider = createTerminalProvider({
+    preferences,
+    ...(streams === undefined ? {} : { input: streams.input, output: streams.output }),
+  });
+  const service = createInteractionService();
+  const unregister = service.registerProvider(provider);
+  return {
+    service,
+    tool: createAskUserTool(service, toolOptions),
+    interactive: streams !== undefined,
+    close() {
+      unregister();
+      streams?.close();
+    },
+  };
+}
