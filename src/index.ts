@@ -4,6 +4,7 @@
  * Explicit named exports only: test/public-api.test.ts pins this surface.
  */
 
+export type { InspectionEvent } from 'xstate';
 export {
   type AskMachine,
   type AskMachineAnswer,

@@ -39,7 +39,7 @@ export interface InteractionServiceOptions {
   store?: AskStore;
   /** Replace answers by `'[redacted]'` in audit and inspection events. */
   redact?: boolean;
-  /** Generates ask ids; defaults to `crypto.randomUUID()`. */
+  /** Generates ask ids; defaults to a random prefix per service plus a counter. */
   ids?: () => string;
 }
 
@@ -65,7 +65,10 @@ class AskRecord {
   onAbort: (() => void) | undefined = undefined;
   interactionId: string | undefined = undefined;
   listeners: Set<Subscriber<AskAuditEvent>> | undefined = undefined;
-  readonly trail: AskAuditEvent[] = [];
+  /** The audit events after `start`, kept so a late subscriber to `events$` sees them all. */
+  trail: AskAuditEvent[] | undefined = undefined;
+  /** The `start` / `restore` event; most pending asks never get another one. */
+  first!: AskAuditEvent;
   actor!: AskActor;
   resolve!: (outcome: AskOutcome) => void;
   readonly outcome: Promise<AskOutcome>;
@@ -127,7 +130,7 @@ class Service implements InteractionService {
     this.#clock = options.clock ?? systemClock;
     this.#store = options.store ?? createMemoryAskStore();
     this.#redact = options.redact === true;
-    this.#ids = options.ids ?? (() => globalThis.crypto.randomUUID());
+    this.#ids = options.ids ?? sequentialIds();
     this.events$ = this.#events.asObservable();
     this.#scheduler = new DeadlineScheduler<AskRecord>(this.#clock, (record, now) =>
       this.#dispatch(record, { type: 'deadline', at: now }),
@@ -524,7 +527,8 @@ class Service implements InteractionService {
       to,
       data: this.#redact && 'answers' in data ? { ...data, answers: REDACTED } : data,
     };
-    record.trail.push(event);
+    if (from === null) record.first = event;
+    else (record.trail ??= []).push(event);
     if (record.listeners !== undefined) {
       for (const listener of record.listeners) listener.next(event);
     }
@@ -542,7 +546,8 @@ class Service implements InteractionService {
       outcome: record.outcome,
       get events$() {
         return new Observable<AskAuditEvent>((subscriber) => {
-          for (const event of record.trail) subscriber.next(event);
+          subscriber.next(record.first);
+          for (const event of record.trail ?? []) subscriber.next(event);
           if (FINAL_STATES.has(record.state)) {
             subscriber.complete();
             return undefined;
@@ -585,6 +590,16 @@ class Service implements InteractionService {
     if (!this.#redact) return next;
     return (event) => next(redactInspection(event));
   }
+}
+
+/**
+ * Ask ids unique across processes that share a store: a random prefix per service and a
+ * counter, which costs a tenth of a fresh UUID per ask.
+ */
+function sequentialIds(): () => string {
+  const prefix = globalThis.crypto.randomUUID();
+  let counter = 0;
+  return () => `${prefix}-${(counter++).toString(36)}`;
 }
 
 /** Turns whatever the provider resolved with into the one machine event it stands for. */

@@ -23,6 +23,8 @@ export interface ScriptedProviderOptions {
   clock?: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
   /** Start again from the first step when the script runs out (benchmarks, demos). */
   loop?: boolean;
+  /** Keep every call in `calls` (default true); off for long-running loops. */
+  recordCalls?: boolean;
 }
 
 export interface ScriptedProvider extends AskProvider {
@@ -46,14 +48,16 @@ export function createScriptedProvider(
   }
   const calls: ScriptedProvider['calls'] = [];
   let next = 0;
+  let asked = 0;
   return {
     calls,
     async ask(request, ctx) {
-      calls.push({ request, ctx });
+      if (options.recordCalls !== false) calls.push({ request, ctx });
+      asked++;
       if (next >= steps.length && options.loop === true && steps.length > 0) next = 0;
       const step = steps[next++];
       if (step === undefined) {
-        throw new Error(`The script has ${steps.length} step(s) and this is ask ${calls.length}.`);
+        throw new Error(`The script has ${steps.length} step(s) and this is ask ${asked}.`);
       }
       if (step.delayMs !== undefined && step.delayMs > 0) {
         await sleep(step.delayMs, ctx.signal, options.clock);

@@ -62,7 +62,7 @@ function transitionPaths(): { name: string; path: Path['steps'] }[] {
   const result: { name: string; path: Path['steps'] }[] = [];
   for (const [stateKey, { state, transitions }] of Object.entries(adjacency)) {
     const prefix = toState.get(stateKey) ?? [];
-    for (const { event, state: next } of Object.values(transitions)) {
+    for (const { event, state: next } of Object.values(transitions) as Path['steps']) {
       const changes = JSON.stringify(next.value) !== stateKey;
       const recordsProgress = event.type === 'provider.progress' && stateKey === '"pending"';
       if (!changes && !recordsProgress) continue;
