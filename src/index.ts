@@ -26,6 +26,13 @@ export {
 export { prepareAskUserArguments } from './prepare-arguments.js';
 export type { AskProvider, AskProviderContext } from './provider.js';
 export {
+  createFormProvider,
+  type FormHost,
+  FormHostDrainedError,
+  type FormHostResult,
+  type FormRequestContext,
+} from './providers/form-provider.js';
+export {
   createScriptedProvider,
   type ScriptedProvider,
   type ScriptedProviderOptions,
