@@ -55,7 +55,7 @@ export async function runAskCommand(argv: string[]): Promise<number> {
     return exitCodeFor(details.status, interrupts.received);
   } finally {
     interrupts.dispose();
-    asking.close();
+    await asking.close();
   }
 }
 

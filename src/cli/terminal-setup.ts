@@ -10,7 +10,8 @@ export interface CliAsking {
   tool: AskUserTool;
   /** Whether a person can be asked at all (a controlling terminal exists). */
   interactive: boolean;
-  close(): void;
+  /** Waits until the terminal UI has closed and the terminal is restored, then releases it. */
+  close(): Promise<void>;
 }
 
 /**
@@ -35,7 +36,8 @@ export function setUpAsking(
     service,
     tool: createAskUserTool(service, toolOptions),
     interactive: streams !== undefined,
-    close() {
+    async close() {
+      await provider.whenIdle();
       unregister();
       streams?.close();
     },

@@ -14,5 +14,9 @@ export {
 } from './preferences.js';
 export { getSettingsPath, loadTerminalSettings, SETTINGS_PATH_ENV } from './settings-file.js';
 export { parseShortcut } from './shortcut.js';
-export { createTerminalProvider, type TerminalProviderOptions } from './terminal-provider.js';
+export {
+  createTerminalProvider,
+  type TerminalProvider,
+  type TerminalProviderOptions,
+} from './terminal-provider.js';
 export { TtyTerminal } from './tty-terminal.js';

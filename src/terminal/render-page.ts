@@ -4,7 +4,7 @@ import type { AskUserQuestion } from '../contracts/question.js';
 import { describeResponse, type QuestionDraft, type QuestionRow } from './ask-draft.js';
 import type { AskView } from './ask-view.js';
 import { toLiteralText } from './literal-text.js';
-import { showQuestion } from './shown-question.js';
+import { type ShownQuestion, showQuestion } from './shown-question.js';
 import { style } from './style.js';
 import { fitViewport } from './viewport.js';
 
@@ -13,6 +13,7 @@ export const CONTEXT_PREVIEW_LINES = 4;
 /** Below this width a single-select question never splits into list and preview panes. */
 export const SPLIT_PANE_MIN_WIDTH = 100;
 
+const APPROVES = '← approves the plan';
 const MARK = { answered: '✔', skipped: '–', open: '○' } as const;
 
 /**
@@ -169,7 +170,7 @@ function renderRows(
     view.preferences.singleSelectLayout === 'auto' &&
     width >= SPLIT_PANE_MIN_WIDTH &&
     shown.options.some((option) => option.description !== undefined);
-  const listWidth = split ? splitListWidth(shown.options, width) : width;
+  const listWidth = split ? splitListWidth(shown, width) : width;
   const blocks = rows.map((row, index) =>
     renderRow(question, draft, row, index === draft.active, listWidth, !split),
   );
@@ -205,8 +206,13 @@ function renderRows(
   return joined;
 }
 
-function splitListWidth(options: { title: string }[], width: number): number {
-  const longest = Math.max(...options.map((option) => visibleWidth(option.title)));
+function splitListWidth(shown: ShownQuestion, width: number): number {
+  const longest = Math.max(
+    ...shown.options.map(
+      (option, index) =>
+        visibleWidth(option.title) + (index === shown.approveIndex ? APPROVES.length + 1 : 0),
+    ),
+  );
   return Math.max(24, Math.min(longest + 10, Math.floor(width * 0.45)));
 }
 
@@ -243,7 +249,7 @@ function renderRow(
       : '';
   const approves = row.index === shown.approveIndex;
   let title = active ? style.bold(option.title) : option.title;
-  if (approves) title = `${style.good(title)} ${style.good('← approves the plan')}`;
+  if (approves) title = `${style.good(title)} ${style.good(APPROVES)}`;
   const prefix = `${pointer}${picked}${row.index + 1}. `;
   const lines = hang(prefix, title + chosen, width);
   if (withDescription && option.description !== undefined) {

@@ -50,7 +50,15 @@ const LAST_FRAME_MS = 40;
  * const service = createInteractionService();
  * service.registerProvider(createTerminalProvider({ preferences: { displayMode: 'overlay' } }));
  */
-export function createTerminalProvider(options: TerminalProviderOptions = {}): AskProvider {
+export interface TerminalProvider extends AskProvider {
+  /**
+   * Resolves when no ask is on screen and the terminal is restored. The service settles an ask
+   * (abort, timeout) before the UI has closed; a host about to exit waits for this.
+   */
+  whenIdle(): Promise<void>;
+}
+
+export function createTerminalProvider(options: TerminalProviderOptions = {}): TerminalProvider {
   const fromFile =
     options.settingsPath === false
       ? {}
@@ -68,6 +76,13 @@ export function createTerminalProvider(options: TerminalProviderOptions = {}): A
       const turn = queue.then(() => askInTerminal(request, ctx, options, local));
       queue = turn.catch(() => {});
       return turn;
+    },
+    async whenIdle() {
+      let seen: Promise<unknown>;
+      do {
+        seen = queue;
+        await seen;
+      } while (seen !== queue);
     },
   };
 }

@@ -1,0 +1,148 @@
+/** Drives a real terminal for tests: a detached tmux session with a fixed size. */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+// A private tmux server, so the tests never touch a developer's own sessions.
+const SOCKET = `ask-engine-test-${process.pid}`;
+const ROOT = resolve(import.meta.dirname, '../..');
+let counter = 0;
+
+export function hasTmux(): boolean {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+}
+
+export interface CliRun {
+  /** The ask_user input, written to a file and fed on stdin (the UI uses the tty). */
+  input?: unknown;
+  /** Extra CLI arguments after `ask`. */
+  args?: string[];
+  command?: 'ask' | 'demo';
+  width?: number;
+  height?: number;
+  env?: Record<string, string>;
+}
+
+/** One tmux session running the CLI; the shell reports the exit code and the tty mode after. */
+export class TmuxCli {
+  readonly name: string;
+  readonly dir: string;
+
+  constructor(run: CliRun) {
+    this.name = `t${++counter}`;
+    this.dir = mkdtempSync(join(tmpdir(), 'ask-engine-tmux-'));
+    const inputFile = join(this.dir, 'input.json');
+    writeFileSync(inputFile, JSON.stringify(run.input ?? {}));
+    const env = {
+      ASK_ENGINE_SETTINGS: join(this.dir, 'no-settings.json'),
+      ...run.env,
+    };
+    const exports = Object.entries(env)
+      .map(([key, value]) => `export ${key}=${shellQuote(value)};`)
+      .join(' ');
+    const command = run.command ?? 'ask';
+    const args = (run.args ?? []).map(shellQuote).join(' ');
+    const stdin = command === 'ask' ? ` - < ${shellQuote(inputFile)}` : '';
+    const out = shellQuote(join(this.dir, 'stdout'));
+    const after = shellQuote(join(this.dir, 'after'));
+    const script = `${exports} cd ${shellQuote(ROOT)}; node --import tsx src/cli/main.ts ${command}${stdin} ${args} > ${out}; echo "EXIT=$?" > ${after}; stty -a >> ${after}; echo DONE-DONE; sleep 600`;
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(run.width ?? 100),
+      '-y',
+      String(run.height ?? 30),
+      'bash',
+      '--norc',
+      '--noprofile',
+      '-c',
+      script,
+    );
+  }
+
+  /** Types text literally. */
+  type(text: string): void {
+    tmux('send-keys', '-t', this.name, '-l', text);
+  }
+
+  /** Sends named keys: `Enter`, `Escape`, `C-g`, `M-o`, `Down`, `Space`, `Tab`… */
+  keys(...keys: string[]): void {
+    tmux('send-keys', '-t', this.name, ...keys);
+  }
+
+  screen(): string {
+    return tmux('capture-pane', '-p', '-t', this.name);
+  }
+
+  /** Polls the screen until `expected` shows (never a blind sleep); returns that screen. */
+  async waitFor(expected: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const until = Date.now() + timeoutMs;
+    let screen = '';
+    while (Date.now() < until) {
+      screen = this.screen();
+      if (typeof expected === 'string' ? screen.includes(expected) : expected.test(screen)) {
+        return screen;
+      }
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    throw new Error(`Timed out waiting for ${String(expected)}; the screen was:\n${screen}`);
+  }
+
+  /** Waits for the CLI to exit; returns its exit code, stdout and whether the tty is sane. */
+  async result(
+    timeoutMs = 15_000,
+  ): Promise<{ code: number; stdout: string; ttyRestored: boolean }> {
+    await this.waitFor('DONE-DONE', timeoutMs);
+    const after = readFileSync(join(this.dir, 'after'), 'utf8');
+    const code = Number(/EXIT=(\d+)/.exec(after)?.[1]);
+    // Raw mode clears icanon and echo; a restored terminal has both back.
+    const ttyRestored = /(^|\s)icanon(\s|$)/m.test(after) && /(^|\s)echo(\s|$)/m.test(after);
+    return { code, stdout: readFileSync(join(this.dir, 'stdout'), 'utf8'), ttyRestored };
+  }
+
+  /** The pid of the CLI process (the shell's child). */
+  cliPid(): number {
+    const shell = tmux('display-message', '-p', '-t', this.name, '#{pane_pid}').trim();
+    const child = execFileSync('ps', ['-o', 'pid=', '--ppid', shell], { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/)[0];
+    return Number(child);
+  }
+
+  paneTitle(): string {
+    return tmux('display-message', '-p', '-t', this.name, '#{pane_title}').trim();
+  }
+
+  kill(): void {
+    try {
+      tmux('kill-session', '-t', this.name);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+export function killServer(): void {
+  try {
+    tmux('kill-server');
+  } catch {
+    // No server left.
+  }
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
