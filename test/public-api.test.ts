@@ -1,0 +1,108 @@
+/** Pins the public surface: adding or removing an export is a decision, not an accident. */
+import { describe, expect, it } from 'vitest';
+
+const dataExports = [
+  'ASK_USER_FORM_HINT',
+  'AskCancelReasonSchema',
+  'AskOutcomeSchema',
+  'AskUserAnswersSchema',
+  'AskUserFreeformResponseSchema',
+  'AskUserHintsSchema',
+  'AskUserIntentInputSchema',
+  'AskUserIntentSchema',
+  'AskUserOptionInputSchema',
+  'AskUserOptionSchema',
+  'AskUserQuestionAnswerSchema',
+  'AskUserQuestionEntrySchema',
+  'AskUserQuestionSchema',
+  'AskUserResponseSchema',
+  'AskUserSelectionResponseSchema',
+  'AskUserToolInputSchema',
+  'MAX_ANSWER_BYTES',
+  'MAX_FORM_HINT_BYTES',
+  'MAX_MULTI_SELECT_OPTIONS',
+  'MAX_QUESTIONS',
+  'ProviderOutcomeSchema',
+  'USER_INTERACTION_ERROR_CODES',
+  'UiFormActionSchema',
+  'UiFormAnswerSchema',
+  'UiFormChoiceFieldSchema',
+  'UiFormChoiceSchema',
+  'UiFormFieldSchema',
+  'UiFormHintSchema',
+  'UiFormMultiChoiceFieldSchema',
+  'UiFormSchema',
+  'UiFormTextFieldSchema',
+  'UserInteractionError',
+  'buildAskUserForm',
+  'decodeAskUserFormAnswer',
+  'encodeAskUserFormAnswer',
+  'isUserInteractionError',
+  'normalizeAskUserOption',
+  'readAskUserForm',
+  'utf8ByteLength',
+  'validateAskUserAnswers',
+];
+
+const engineExports = [
+  'FormHostDrainedError',
+  'REDACTED',
+  'askMachine',
+  'createAskUserTool',
+  'createFormProvider',
+  'createInteractionService',
+  'createMemoryAskStore',
+  'createScriptedProvider',
+  'normalizeAskUserRequest',
+  'prepareAskUserArguments',
+  'systemClock',
+];
+
+describe('public API', () => {
+  it('ask-engine/data exports exactly the browser-safe surface', async () => {
+    const data = await import('ask-engine/data');
+    expect(Object.keys(data).sort()).toEqual([...dataExports].sort());
+  });
+
+  it('ask-engine exports the data surface plus the engine', async () => {
+    const root = await import('ask-engine');
+    expect(Object.keys(root).sort()).toEqual([...dataExports, ...engineExports].sort());
+  });
+
+  it('keeps the names DESIGN.md makes public', async () => {
+    const root = await import('ask-engine');
+    expect(root.createInteractionService).toBeTypeOf('function');
+    expect(root.createAskUserTool).toBeTypeOf('function');
+    expect(root.askMachine.id).toBe('ask');
+    expect(Object.keys(root.askMachine.root.states).sort()).toEqual(
+      ['aborted', 'answered', 'cancelled', 'deferred', 'pending', 'timedOut'].sort(),
+    );
+    expect(root.ASK_USER_FORM_HINT).toEqual({ id: 'ask-user.wizard', version: '2' });
+    expect([...root.USER_INTERACTION_ERROR_CODES].sort()).toEqual(
+      [
+        'EMPTY_QUESTIONS',
+        'TOO_MANY_QUESTIONS',
+        'INVALID_REQUEST',
+        'BAD_INTENT',
+        'LIMIT_EXCEEDED',
+        'NO_PROVIDER',
+        'DUPLICATE_PROVIDER',
+        'INVALID_ANSWER',
+        'ASK_SETTLED',
+        'UNKNOWN_INTERACTION',
+      ].sort(),
+    );
+  });
+
+  it('recognises a UserInteractionError from another bundled copy', async () => {
+    const { isUserInteractionError, UserInteractionError } = await import('ask-engine');
+    const foreign = new (class extends Error {
+      code = 'ASK_SETTLED';
+      data = {};
+      [Symbol.for('ask-engine.UserInteractionError')] = true;
+    })('settled elsewhere');
+    expect(isUserInteractionError(foreign, 'ASK_SETTLED')).toBe(true);
+    expect(foreign instanceof UserInteractionError).toBe(true);
+    expect(isUserInteractionError(new Error('plain'))).toBe(false);
+  });
+});
