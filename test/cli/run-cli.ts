@@ -1,0 +1,44 @@
+/** Runs the CLI with no controlling terminal (a new session, piped stdio), as CI or a daemon would. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+export function runCli(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    cwd: ROOT,
+    // detached: setsid, so /dev/tty cannot be opened either: truly no terminal.
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      ASK_ENGINE_SETTINGS: join(mkdtempSync(join(tmpdir(), 'ask-engine-cli-')), 'none.json'),
+      ...options.env,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdin.end(options.stdin ?? '');
+  return new Promise((done) => {
+    child.on('close', (code) => done({ code, stdout, stderr, ms: Date.now() - started }));
+  });
+}
