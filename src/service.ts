@@ -528,7 +528,10 @@ class Service implements InteractionService {
       data: this.#redact && 'answers' in data ? { ...data, answers: REDACTED } : data,
     };
     if (from === null) record.first = event;
-    else (record.trail ??= []).push(event);
+    else {
+      record.trail ??= [];
+      record.trail.push(event);
+    }
     if (record.listeners !== undefined) {
       for (const listener of record.listeners) listener.next(event);
     }

@@ -97,7 +97,10 @@ describe('public API', () => {
   it('recognises a UserInteractionError from another bundled copy', async () => {
     const { isUserInteractionError, UserInteractionError } = await import('ask-engine');
     // What another copy's UserInteractionError looks like: a plain Error with the shared brand.
-    const foreign = Object.assign(new Error('settled elsewhere'), { code: 'ASK_SETTLED', data: {} });
+    const foreign = Object.assign(new Error('settled elsewhere'), {
+      code: 'ASK_SETTLED',
+      data: {},
+    });
     Object.defineProperty(foreign, Symbol.for('ask-engine.UserInteractionError'), { value: true });
     expect(isUserInteractionError(foreign, 'ASK_SETTLED')).toBe(true);
     expect(foreign instanceof UserInteractionError).toBe(true);
