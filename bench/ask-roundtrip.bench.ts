@@ -1,11 +1,24 @@
 /**
  * (a) One full ask: start -> provider answers -> outcome, with audit on (a subscriber on
  * events$) and a deadline, against a bare Promise + setTimeout/clearTimeout ask. Goal <= 15x.
+ * A second line shows how much of that is the XState actor itself: the ask machine alone
+ * (create, start, one answer event to its final state) against the same floor.
  */
+import { createActor, fromCallback } from 'xstate';
+import { askMachine } from '../machines/ask.machine.js';
 import { createScriptedProvider } from '../src/providers/scripted-provider.js';
 import { createInteractionService } from '../src/service.js';
 import { yesAnswer, yesNoRequest } from './fixtures.js';
 import { timeRatio } from './ratio.js';
+
+const floor = () =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('timeout'), 60_000);
+    Promise.resolve(yesAnswer).then((answers) => {
+      clearTimeout(timer);
+      resolve(answers);
+    });
+  });
 
 const service = createInteractionService();
 let audited = 0;
@@ -15,18 +28,21 @@ service.events$.subscribe(() => {
 service.registerProvider(
   createScriptedProvider([{ answer: yesAnswer }], { loop: true, recordCalls: false }),
 );
-
-await timeRatio(
-  '(a) full ask vs bare Promise + setTimeout/clearTimeout',
-  15,
-  () =>
-    new Promise((resolve) => {
-      const timer = setTimeout(() => resolve('timeout'), 60_000);
-      Promise.resolve(yesAnswer).then((answers) => {
-        clearTimeout(timer);
-        resolve(answers);
-      });
-    }),
-  () => service.ask(yesNoRequest, { timeoutMs: 60_000 }),
+await timeRatio('(a) full ask vs bare Promise + setTimeout/clearTimeout', 15, floor, () =>
+  service.ask(yesNoRequest, { timeoutMs: 60_000 }),
 );
 if (audited === 0) throw new Error('audit events were not delivered');
+
+const root = createActor(fromCallback(() => undefined));
+root.start();
+const request = { questions: [{ id: 'q1' }] };
+let n = 0;
+await timeRatio('(a) the ask machine alone in xstate vs the same floor', undefined, floor, () => {
+  const actor = createActor(askMachine, {
+    parent: root,
+    input: { askId: `bare-${n++}`, request, createdAt: 0, deadlineAt: 60_000 },
+  });
+  actor.start();
+  actor.send({ type: 'provider.answered', answers: yesAnswer });
+  return actor.getSnapshot().output;
+});

@@ -182,8 +182,13 @@ class Service implements InteractionService {
     };
   }
 
-  async ask(request: AskUserRequestInput, options?: AskOptions): Promise<AskOutcome> {
-    return this.start(request, options).outcome;
+  ask(request: AskUserRequestInput, options?: AskOptions): Promise<AskOutcome> {
+    // Not `async`: returning the ask's own promise saves a wrapper promise per pending ask.
+    try {
+      return this.start(request, options).outcome;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   start(request: AskUserRequestInput, options: AskOptions = {}): AskHandle {
