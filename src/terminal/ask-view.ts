@@ -167,9 +167,10 @@ export class AskView implements Component, Focusable {
     if (matchesKey(data, 'escape')) {
       this.#finish({ status: 'cancelled', reason: 'user' });
     } else if (matchesKey(data, 'up') || matchesKey(data, 'ctrl+p')) {
-      draft.active = Math.max(0, draft.active - 1);
+      // Wrapping: the action rows at the end (type, skip) are one key away from the top.
+      draft.active = (draft.active - 1 + rows.length) % Math.max(1, rows.length);
     } else if (matchesKey(data, 'down') || matchesKey(data, 'ctrl+n')) {
-      draft.active = Math.min(rows.length - 1, draft.active + 1);
+      draft.active = (draft.active + 1) % Math.max(1, rows.length);
     } else if (matchesKey(data, 'pageUp')) {
       draft.active = Math.max(0, draft.active - 10);
     } else if (matchesKey(data, 'pageDown')) {

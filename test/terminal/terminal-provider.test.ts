@@ -1,0 +1,134 @@
+import type { ReadStream, WriteStream } from 'node:tty';
+import { describe, expect, it } from 'vitest';
+import type { AskUserQuestion } from '../../src/contracts/question.js';
+import type { AskUserRequest } from '../../src/contracts/request.js';
+import type { AskProviderContext } from '../../src/provider.js';
+import { createTerminalProvider } from '../../src/terminal/terminal-provider.js';
+import { validateAskUserAnswers } from '../../src/validate-answers.js';
+import { FakeTerminal, KEY, plain } from './fake-terminal.js';
+
+const question: AskUserQuestion = {
+  id: 'q1',
+  header: 'Deploy',
+  question: 'Deploy now?',
+  options: [{ title: 'Yes' }, { title: 'No' }],
+  allowMultiple: false,
+  allowFreeform: true,
+  allowComment: false,
+};
+
+function context(overrides: Partial<AskProviderContext> = {}): AskProviderContext {
+  return { askId: 'a1', signal: new AbortController().signal, reportProgress() {}, ...overrides };
+}
+
+/** Waits for pi-tui's next frame (it renders on a timer). */
+const frame = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+describe('createTerminalProvider', () => {
+  it('answers cancelled / unavailable at once without a TTY', async () => {
+    const notTty = { isTTY: false } as unknown as ReadStream & WriteStream;
+    const provider = createTerminalProvider({ settingsPath: false, input: notTty, output: notTty });
+    await expect(provider.ask({ questions: [question] }, context())).resolves.toMatchObject({
+      status: 'cancelled',
+      reason: 'unavailable',
+    });
+  });
+
+  it('returns answers that pass validateAskUserAnswers and restores the terminal', async () => {
+    const terminal = new FakeTerminal();
+    const provider = createTerminalProvider({ settingsPath: false, terminal });
+    const request: AskUserRequest = { questions: [question] };
+    const outcome = provider.ask(request, context());
+    await frame();
+    expect(plain(terminal.written)).toContain('Deploy now?');
+    terminal.press(KEY.down, KEY.enter);
+    const result = await outcome;
+    expect(result).toEqual({
+      status: 'answered',
+      answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
+    });
+    if (result.status === 'answered') {
+      expect(validateAskUserAnswers(request.questions, result.answers)).toEqual(result.answers);
+    }
+    expect(terminal.stopped).toBe(true);
+    expect(plain(terminal.written)).toContain('✔ ask_user answered');
+  });
+
+  it('closes the UI and rejects with the cause when the signal aborts', async () => {
+    const terminal = new FakeTerminal();
+    const controller = new AbortController();
+    const provider = createTerminalProvider({ settingsPath: false, terminal });
+    const outcome = provider.ask({ questions: [question] }, context({ signal: controller.signal }));
+    await frame();
+    const cause = new Error('drained');
+    controller.abort(cause);
+    await expect(outcome).rejects.toBe(cause);
+    expect(terminal.stopped).toBe(true);
+    await provider.whenIdle();
+  });
+
+  it('shows a countdown when the ask has a deadline', async () => {
+    const terminal = new FakeTerminal();
+    const now = 1_000_000;
+    const provider = createTerminalProvider({ settingsPath: false, terminal, now: () => now });
+    const outcome = provider.ask({ questions: [question] }, context({ deadlineAt: now + 42_000 }));
+    await frame();
+    expect(plain(terminal.written)).toContain('⏱ 42s left');
+    terminal.press(KEY.escape);
+    await expect(outcome).resolves.toEqual({ status: 'cancelled', reason: 'user' });
+  });
+
+  it('hides the overlay without losing typed text; keys while hidden answer nothing', async () => {
+    const terminal = new FakeTerminal(80, 20);
+    const provider = createTerminalProvider({
+      settingsPath: false,
+      terminal,
+      preferences: { displayMode: 'overlay' },
+    });
+    const outcome = provider.ask(
+      { questions: [{ ...question, options: [] }], hints: { displayMode: 'inline' } },
+      context(),
+    );
+    await frame();
+    expect(plain(terminal.written)).toMatch(/┌─ ask_user/);
+    terminal.press('d', 'r', 'a', 'f', 't', KEY.altO);
+    await frame();
+    expect(plain(terminal.writes.at(-1) ?? '')).toContain('ask_user is waiting');
+    terminal.press(KEY.enter, 'x');
+    terminal.press(KEY.altO);
+    await frame();
+    terminal.press(KEY.enter);
+    await expect(outcome).resolves.toEqual({
+      status: 'answered',
+      answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'draft' } }],
+    });
+  });
+
+  it('shows concurrent asks one after the other', async () => {
+    const terminal = new FakeTerminal();
+    const provider = createTerminalProvider({ settingsPath: false, terminal });
+    const first = provider.ask({ questions: [question] }, context({ askId: 'a' }));
+    const second = provider.ask(
+      { questions: [{ ...question, question: 'Second question?' }] },
+      context({ askId: 'b' }),
+    );
+    await frame();
+    expect(plain(terminal.written)).not.toContain('Second question?');
+    terminal.press(KEY.enter);
+    await first;
+    await frame();
+    await frame();
+    expect(plain(terminal.written)).toContain('Second question?');
+    terminal.press(KEY.escape);
+    await expect(second).resolves.toEqual({ status: 'cancelled', reason: 'user' });
+  });
+
+  it('throws at creation for a bad local preference, naming it', () => {
+    expect(() =>
+      createTerminalProvider({
+        settingsPath: false,
+        preferences: { overlayToggleKey: 'hyper+q' },
+      }),
+    ).toThrow(/overlayToggleKey.*"hyper\+q"/);
+  });
+});
