@@ -1,8 +1,7 @@
 /** Turns normalized questions into the one generic form that holds them all. */
 import type { UiForm, UiFormChoice, UiFormField } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
-import { UserInteractionError } from '../errors.js';
-import { MAX_ANSWER_BYTES, MAX_FORM_HINT_BYTES, utf8ByteLength } from '../limits.js';
+import { MAX_ANSWER_BYTES } from '../limits.js';
 import { escapeControlCharacters, escapeMarkdown } from './escape-text.js';
 import {
   ASK_USER_FORM_HINT,
@@ -11,6 +10,7 @@ import {
   formOptionId,
   SUBMIT_ACTION_ID,
 } from './form-ids.js';
+import { checkFormHintSize } from './form-limits.js';
 import { type FormQuestionPlan, getFormPlan } from './form-plan.js';
 
 const MODE_LABELS: Record<AskUserFormMode, string> = {
@@ -35,14 +35,7 @@ const WIZARD_BODY = 'Answer at least one question; choose "Skip this question" f
 export function buildAskUserForm(questions: readonly AskUserQuestion[]): UiForm {
   const plan = getFormPlan(questions);
   const data = { questions: questions.map(copyQuestion) };
-  const bytes = utf8ByteLength(JSON.stringify(data));
-  if (bytes > MAX_FORM_HINT_BYTES) {
-    throw new UserInteractionError(
-      'LIMIT_EXCEEDED',
-      `The questions take ${bytes} bytes of UTF-8 as form data; the limit is ${MAX_FORM_HINT_BYTES} bytes. Shorten the context or options, or split the questions over several asks; nothing is shortened for you.`,
-      { limit: MAX_FORM_HINT_BYTES, actual: bytes },
-    );
-  }
+  checkFormHintSize(data);
   const form: UiForm = {
     title: plan.wizard
       ? `${questions.length} questions`

@@ -3,11 +3,11 @@ import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer
 import type { UiFormAnswer } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { describe } from '../describe.js';
-import { isUserInteractionError, UserInteractionError } from '../errors.js';
-import { validateAskUserAnswers } from '../validate-answers.js';
+import type { UserInteractionError } from '../errors.js';
 import { formAnswerError } from './form-error.js';
 import { type AskUserFormMode, CANCEL_ACTION_ID, SUBMIT_ACTION_ID } from './form-ids.js';
 import { type FormQuestionPlan, getFormPlan } from './form-plan.js';
+import { validateFormAnswers } from './validate-form-answers.js';
 
 type FormValues = Readonly<Record<string, unknown>>;
 
@@ -68,18 +68,16 @@ export function decodeAskUserFormAnswer(
       );
     }
   }
-  const answers = plan.parts.map(
-    (part): AskUserQuestionAnswer => ({
+  const answers: AskUserQuestionAnswer[] = new Array(plan.parts.length);
+  for (let i = 0; i < plan.parts.length; i++) {
+    const part = plan.parts[i]!;
+    answers[i] = {
       questionId: part.question.id,
       response: readResponse(part, values as FormValues),
-    }),
-  );
-  try {
-    // The answer-level rules (empty text, sizes, at least one answered) live in one place.
-    return validateAskUserAnswers(questions, answers);
-  } catch (error) {
-    throw attribute(error, plan.parts, answers);
+    };
   }
+  // The answer-level rules (empty text, sizes, at least one answered) live in one place.
+  return validateFormAnswers(plan, answers);
 }
 
 function readResponse(part: FormQuestionPlan, values: FormValues): AskUserResponse | null {
@@ -88,21 +86,15 @@ function readResponse(part: FormQuestionPlan, values: FormValues): AskUserRespon
   const selection = readSelection(part, values);
   const text = readText(part.textField, id, values);
   const comment = readText(part.commentField, id, values);
-  const conflict = (field: string, what: string) =>
-    formAnswerError(
-      id,
-      field,
-      `has ${what} although ${part.modeField === undefined ? 'the question' : `"${part.modeField}"`} says "${mode}"; clear it or change the answer type.`,
-    );
 
   if (mode === 'skip') {
-    if (selection.length > 0) throw conflict(part.selectionField!, 'a selection');
-    if (text !== '') throw conflict(part.textField!, 'text');
-    if (comment !== '') throw conflict(part.commentField!, 'a comment');
+    if (selection.length > 0) throw conflict(part, mode, part.selectionField!, 'a selection');
+    if (text !== '') throw conflict(part, mode, part.textField!, 'text');
+    if (comment !== '') throw conflict(part, mode, part.commentField!, 'a comment');
     return null;
   }
   if (mode === 'text') {
-    if (selection.length > 0) throw conflict(part.selectionField!, 'a selection');
+    if (selection.length > 0) throw conflict(part, mode, part.selectionField!, 'a selection');
     if (comment !== '') {
       throw formAnswerError(
         id,
@@ -119,7 +111,7 @@ function readResponse(part: FormQuestionPlan, values: FormValues): AskUserRespon
     }
     return { kind: 'freeform', text };
   }
-  if (text !== '') throw conflict(part.textField!, 'text');
+  if (text !== '') throw conflict(part, mode, part.textField!, 'text');
   if (selection.length === 0) {
     throw formAnswerError(
       id,
@@ -127,10 +119,22 @@ function readResponse(part: FormQuestionPlan, values: FormValues): AskUserRespon
       'has no option chosen; pick one or change the answer type.',
     );
   }
-  const selections = selection.map((optionId) => part.titleById.get(optionId)!);
   return comment === ''
-    ? { kind: 'selection', selections }
-    : { kind: 'selection', selections, comment };
+    ? { kind: 'selection', selections: selection }
+    : { kind: 'selection', selections: selection, comment };
+}
+
+function conflict(
+  part: FormQuestionPlan,
+  mode: AskUserFormMode,
+  field: string,
+  what: string,
+): UserInteractionError {
+  return formAnswerError(
+    part.question.id,
+    field,
+    `has ${what} although ${part.modeField === undefined ? 'the question' : `"${part.modeField}"`} says "${mode}"; clear it or change the answer type.`,
+  );
 }
 
 function readMode(part: FormQuestionPlan, values: FormValues): AskUserFormMode {
@@ -153,24 +157,24 @@ function readMode(part: FormQuestionPlan, values: FormValues): AskUserFormMode {
   return mode as AskUserFormMode;
 }
 
-/** The chosen option ids, checked: known, distinct, not too many. `[]` when none. */
-function readSelection(part: FormQuestionPlan, values: FormValues): readonly string[] {
+/** The chosen options' titles, checked: known ids, distinct, not too many. `[]` when none. */
+function readSelection(part: FormQuestionPlan, values: FormValues): string[] {
   const field = part.selectionField;
   if (field === undefined) return [];
   const raw = own(values, field);
   if (raw === undefined) return [];
   const id = part.question.id;
-  const multiple = part.question.allowMultiple;
+  const count = part.optionIds.length;
   let chosen: readonly unknown[];
-  if (multiple) {
+  if (part.question.allowMultiple) {
     if (!Array.isArray(raw)) {
       throw formAnswerError(id, field, `must be an array of option ids, got ${describe(raw)}.`);
     }
-    if (raw.length > part.titleById.size) {
+    if (raw.length > count) {
       throw formAnswerError(
         id,
         field,
-        `has ${raw.length} selections; at most ${part.titleById.size} can be chosen.`,
+        `has ${raw.length} selections; at most ${count} can be chosen.`,
       );
     }
     chosen = raw;
@@ -186,20 +190,23 @@ function readSelection(part: FormQuestionPlan, values: FormValues): readonly str
     }
     chosen = [raw];
   }
+  const seen = new Uint8Array(count);
+  const titles: string[] = new Array(chosen.length);
   for (let i = 0; i < chosen.length; i++) {
     const optionId = chosen[i];
-    if (typeof optionId !== 'string' || !part.titleById.has(optionId)) {
+    const index = typeof optionId === 'string' ? part.indexById.get(optionId) : undefined;
+    if (index === undefined) {
       throw formAnswerError(
         id,
         field,
-        `has ${describe(optionId)}, which is not one of its options (option1..option${part.titleById.size}).`,
+        `has ${describe(optionId)}, which is not one of its options (option1..option${count}).`,
       );
     }
-    if (chosen.indexOf(optionId) !== i) {
-      throw formAnswerError(id, field, `chooses "${optionId}" twice.`);
-    }
+    if (seen[index] === 1) throw formAnswerError(id, field, `chooses "${optionId}" twice.`);
+    seen[index] = 1;
+    titles[i] = part.question.options[index]!.title;
   }
-  return chosen as readonly string[];
+  return titles;
 }
 
 function readText(field: string | undefined, id: string, values: FormValues): string {
@@ -214,37 +221,4 @@ function readText(field: string | undefined, id: string, values: FormValues): st
 
 function own(values: FormValues, field: string): unknown {
   return Object.hasOwn(values, field) ? values[field] : undefined;
-}
-
-// The validator names the question; find which one and add the field, so a client can point at
-// it. Only the failure path pays for this.
-function attribute(
-  error: unknown,
-  parts: readonly FormQuestionPlan[],
-  answers: readonly AskUserQuestionAnswer[],
-): unknown {
-  if (!isUserInteractionError(error)) return error;
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    const answer = answers[i]!;
-    if (answer.response === null) continue;
-    try {
-      validateAskUserAnswers([part.question], [answer]);
-    } catch (single) {
-      if (!isUserInteractionError(single)) return single;
-      // Selections were checked field by field above, so what is left of a selection is its
-      // comment; of a typed answer, its text.
-      const field = answer.response.kind === 'freeform' ? part.textField : part.commentField;
-      return new UserInteractionError(
-        single.code,
-        field === undefined ? single.message : `${single.message} (field "${field}")`,
-        { ...single.data, questionId: part.question.id, ...(field === undefined ? {} : { field }) },
-      );
-    }
-  }
-  const modes = parts.map((part) => part.modeField).filter((field) => field !== undefined);
-  return new UserInteractionError(error.code, `${error.message} (fields ${modes.join(', ')})`, {
-    ...error.data,
-    fields: modes,
-  });
 }

@@ -1,12 +1,12 @@
 /** Turns a person's answers into the values of an ask_user form, for a client to send back. */
-import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
 import { describe } from '../describe.js';
-import { decodeAskUserFormAnswer } from './decode-answer.js';
 import { formAnswerError } from './form-error.js';
 import { CANCEL_ACTION_ID, SUBMIT_ACTION_ID } from './form-ids.js';
-import { type FormQuestionPlan, getFormPlan } from './form-plan.js';
+import { getFormPlan } from './form-plan.js';
 import { readFormQuestions } from './read-form.js';
+import { validateFormAnswers } from './validate-form-answers.js';
 
 /**
  * Encodes answers for an ask_user form: option titles (matched ignoring case) become option
@@ -66,147 +66,52 @@ export function encodeAskUserFormAnswer(
     byId.set(questionId, (entry as { response?: unknown }).response);
   });
 
+  // Question order, a wizard question left out made an explicit skip; the validator then
+  // applies every answer rule, so what is encoded is what the decoder will accept.
+  const ordered = plan.parts.map((part): AskUserQuestionAnswer => {
+    const questionId = part.question.id;
+    if (!byId.has(questionId)) {
+      if (plan.wizard) return { questionId, response: null };
+      throw formAnswerError(
+        questionId,
+        undefined,
+        'has no answer; answer it, or encode null to cancel.',
+      );
+    }
+    const response = byId.get(questionId) as AskUserResponse | null;
+    if (response === null && !plan.wizard) {
+      throw formAnswerError(
+        questionId,
+        undefined,
+        'was skipped, but only a question of a wizard can be skipped; encode null to cancel instead.',
+      );
+    }
+    return { questionId, response };
+  });
+  const valid = validateFormAnswers(plan, ordered);
   const values: Record<string, string | string[]> = {};
-  for (const part of plan.parts) {
-    const response = byId.has(part.question.id) ? byId.get(part.question.id) : undefined;
-    if (response === undefined || response === null) {
-      if (!plan.wizard) {
-        throw formAnswerError(
-          part.question.id,
-          undefined,
-          response === null
-            ? 'was skipped, but only a question of a wizard can be skipped; encode null to cancel instead.'
-            : 'has no answer; answer it, or encode null to cancel.',
-        );
-      }
+  for (let i = 0; i < valid.length; i++) {
+    const part = plan.parts[i]!;
+    const response = valid[i]!.response;
+    if (response === null) {
       values[part.modeField!] = 'skip';
-      continue;
-    }
-    encodeResponse(part, response, values);
-  }
-  const encoded: UiFormAnswer = { action: SUBMIT_ACTION_ID, values };
-  // The decoder's checks are the form's checks: empty text, sizes, at least one answered.
-  decodeAskUserFormAnswer(questions, encoded);
-  return encoded;
-}
-
-function encodeResponse(
-  part: FormQuestionPlan,
-  response: unknown,
-  values: Record<string, string | string[]>,
-): void {
-  const id = part.question.id;
-  if (typeof response !== 'object' || Array.isArray(response)) {
-    throw formAnswerError(
-      id,
-      undefined,
-      `has a response that is not an object, got ${describe(response)}.`,
-    );
-  }
-  const { kind } = response as { kind?: unknown };
-  if (kind === 'freeform') {
-    onlyKeys(part, response as object, ['kind', 'text'], part.textField);
-    const { text } = response as { text?: unknown };
-    if (part.textField === undefined) {
-      throw formAnswerError(
-        id,
-        part.selectionField,
-        'does not allow a typed answer; pick one of its options.',
-      );
-    }
-    if (typeof text !== 'string') {
-      throw formAnswerError(id, part.textField, `needs text as a string, got ${describe(text)}.`);
-    }
-    if (part.modeField !== undefined) values[part.modeField] = 'text';
-    values[part.textField] = text;
-    return;
-  }
-  if (kind !== 'selection') {
-    throw formAnswerError(
-      id,
-      undefined,
-      `has response kind ${describe(kind)}; expected "selection" or "freeform".`,
-    );
-  }
-  onlyKeys(part, response as object, ['kind', 'selections', 'comment'], part.selectionField);
-  const { selections, comment } = response as { selections?: unknown; comment?: unknown };
-  const field = part.selectionField;
-  if (field === undefined) {
-    throw formAnswerError(
-      id,
-      part.textField,
-      'has no options, so it takes a typed answer, not a selection.',
-    );
-  }
-  if (!Array.isArray(selections) || selections.length === 0) {
-    throw formAnswerError(
-      id,
-      field,
-      'has no selections; pick at least one option or skip the question.',
-    );
-  }
-  if (!part.question.allowMultiple && selections.length > 1) {
-    throw formAnswerError(id, field, `allows one selection, got ${selections.length}.`);
-  }
-  const optionIds: string[] = [];
-  for (const selection of selections as unknown[]) {
-    const optionId =
-      typeof selection === 'string' ? part.idByTitle.get(selection.toLowerCase()) : undefined;
-    if (optionId === undefined) {
-      throw formAnswerError(
-        id,
-        field,
-        `has selection ${describe(selection)}, which is not one of its option titles (${part.question.options.map((o) => JSON.stringify(o.title)).join(', ')}).`,
-      );
-    }
-    if (optionIds.includes(optionId)) {
-      throw formAnswerError(
-        id,
-        field,
-        `selects ${JSON.stringify(part.titleById.get(optionId))} twice.`,
-      );
-    }
-    optionIds.push(optionId);
-  }
-  if (part.modeField !== undefined) values[part.modeField] = 'choice';
-  values[field] = part.question.allowMultiple ? optionIds : optionIds[0]!;
-  if (comment === undefined) return;
-  if (part.commentField === undefined) {
-    throw formAnswerError(id, undefined, 'does not allow a comment; leave the comment out.');
-  }
-  if (typeof comment !== 'string') {
-    throw formAnswerError(
-      id,
-      part.commentField,
-      `needs the comment as a string, got ${describe(comment)}.`,
-    );
-  }
-  if (comment === '') {
-    // The decoder reads an empty comment field as "no comment", which is not what was sent.
-    throw formAnswerError(
-      id,
-      part.commentField,
-      'has an empty comment; leave the comment out instead.',
-    );
-  }
-  values[part.commentField] = comment;
-}
-
-// A response carrying fields of the other kind (text on a selection, say) is two conflicting
-// answers; refuse it rather than pick one.
-function onlyKeys(
-  part: FormQuestionPlan,
-  response: object,
-  allowed: readonly string[],
-  field: string | undefined,
-): void {
-  for (const key of Object.keys(response)) {
-    if (!allowed.includes(key)) {
-      throw formAnswerError(
-        part.question.id,
-        field,
-        `has response field "${key}", which conflicts with kind "${(response as { kind: string }).kind}"; allowed: ${allowed.join(', ')}.`,
-      );
+    } else if (response.kind === 'freeform') {
+      if (part.modeField !== undefined) values[part.modeField] = 'text';
+      values[part.textField!] = response.text;
+    } else {
+      if (part.modeField !== undefined) values[part.modeField] = 'choice';
+      // The validator returned every selection in its option's own spelling.
+      const { selections } = response;
+      if (part.question.allowMultiple) {
+        const ids: string[] = new Array(selections.length);
+        for (let at = 0; at < selections.length; at++)
+          ids[at] = part.idByTitle.get(selections[at]!)!;
+        values[part.selectionField!] = ids;
+      } else {
+        values[part.selectionField!] = part.idByTitle.get(selections[0]!)!;
+      }
+      if (response.comment !== undefined) values[part.commentField!] = response.comment;
     }
   }
+  return { action: SUBMIT_ACTION_ID, values };
 }

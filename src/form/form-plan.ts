@@ -21,9 +21,11 @@ export interface FormQuestionPlan {
   readonly selectionField: string | undefined;
   readonly textField: string | undefined;
   readonly commentField: string | undefined;
-  /** Option id (`option<n>`) to the option's title. */
-  readonly titleById: ReadonlyMap<string, string>;
-  /** Lower-cased option title to option id, for the encoder's case-insensitive match. */
+  /** `option1`..`optionN`, in option order. */
+  readonly optionIds: readonly string[];
+  /** Option id to the option's 0-based index. */
+  readonly indexById: ReadonlyMap<string, number>;
+  /** Option title, exactly as spelled, to its option id. */
   readonly idByTitle: ReadonlyMap<string, string>;
 }
 
@@ -67,12 +69,9 @@ function compileFormPlan(questions: readonly AskUserQuestion[]): FormPlan {
       if (question.allowFreeform) modes.push('text');
       if (wizard) modes.push('skip');
     }
-    const titleById = new Map<string, string>();
-    const idByTitle = new Map<string, string>();
-    question.options.forEach((option, at) => {
-      titleById.set(formOptionId(at + 1), option.title);
-      idByTitle.set(option.title.toLowerCase(), formOptionId(at + 1));
-    });
+    const optionIds = question.options.map((_, at) => formOptionId(at + 1));
+    const indexById = new Map(optionIds.map((id, at) => [id, at]));
+    const idByTitle = new Map(question.options.map((option, at) => [option.title, optionIds[at]!]));
     const plan: FormQuestionPlan = {
       question,
       position,
@@ -82,7 +81,8 @@ function compileFormPlan(questions: readonly AskUserQuestion[]): FormPlan {
       textField: question.allowFreeform ? formFieldId(position, 'text') : undefined,
       commentField:
         hasOptions && question.allowComment ? formFieldId(position, 'comment') : undefined,
-      titleById,
+      optionIds,
+      indexById,
       idByTitle,
     };
     for (const part of ['mode', 'selection', 'text', 'comment'] as const) {

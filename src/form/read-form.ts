@@ -1,8 +1,11 @@
 /** Recognises a form built by `buildAskUserForm` and gives back its questions. */
-import type { UiForm, UiFormField } from '../contracts/form.js';
+import type { UiForm } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
-import { buildAskUserForm, copyQuestion } from './build-form.js';
+import { MAX_ANSWER_BYTES } from '../limits.js';
+import { copyQuestion } from './build-form.js';
 import { ASK_USER_FORM_HINT, CANCEL_ACTION_ID, SUBMIT_ACTION_ID } from './form-ids.js';
+import { checkFormHintSize } from './form-limits.js';
+import { type FormPlan, getFormPlan } from './form-plan.js';
 
 /**
  * Returns the questions of an ask_user form, or `null` when the form is anything else: another
@@ -19,10 +22,10 @@ export function readAskUserForm(form: UiForm): AskUserQuestion[] | null {
 }
 
 // A form is read once; encoding answers for it again reuses the result. Forms are treated as
-// immutable after they are built, like the questions they carry.
+// immutable once built or received, like the questions they carry.
 const reads = new WeakMap<object, readonly AskUserQuestion[] | null>();
 
-/** Like `readAskUserForm`, without copying: the array is shared, never hand it out. */
+/** Like `readAskUserForm`, without copying: the array is the form's own, never hand it out. */
 export function readFormQuestions(form: UiForm): readonly AskUserQuestion[] | null {
   if (typeof form !== 'object' || form === null) return null;
   let questions = reads.get(form);
@@ -44,16 +47,24 @@ function readUncached(form: UiForm): readonly AskUserQuestion[] | null {
     return null;
   }
   const data = hint.data as { questions?: unknown } | null;
-  if (typeof data !== 'object' || data === null || !Array.isArray(data.questions)) return null;
-  let expected: UiForm;
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    !Array.isArray(data.questions) ||
+    Object.keys(data).length !== 1
+  ) {
+    return null;
+  }
+  const questions = data.questions as AskUserQuestion[];
+  let plan: FormPlan;
   try {
-    // Rebuilding checks the questions, every limit, and gives the fields they must produce.
-    expected = buildAskUserForm(data.questions as AskUserQuestion[]);
+    // The same checks and limits as building the form.
+    plan = getFormPlan(questions);
+    checkFormHintSize(data);
   } catch {
     return null;
   }
-  if (!sameActions(form.actions) || !sameFields(form.fields, expected.fields)) return null;
-  return (expected.hint!.data as { questions: AskUserQuestion[] }).questions;
+  return sameActions(form.actions) && sameFields(form.fields, plan) ? questions : null;
 }
 
 function sameActions(actions: unknown): boolean {
@@ -66,21 +77,42 @@ function sameActions(actions: unknown): boolean {
 }
 
 // Compares what decides the answer (ids, types, option ids, limits), not the wording, which a
-// host may translate or restyle.
-function sameFields(fields: unknown, expected: readonly UiFormField[]): boolean {
-  if (!Array.isArray(fields) || fields.length !== expected.length) return false;
-  return expected.every((want, index) => {
-    const got = fields[index] as Partial<Record<string, unknown>> | null;
-    if (typeof got !== 'object' || got === null) return false;
-    if (got.id !== want.id || got.type !== want.type) return false;
-    if (want.type === 'text')
-      return got.multiline === want.multiline && got.maxBytes === want.maxBytes;
-    if (want.type === 'multi-choice' && got.maxSelections !== want.maxSelections) return false;
-    const options = got.options;
+// host may translate or restyle. The expected layout comes from the same plan the builder uses.
+function sameFields(fields: unknown, plan: FormPlan): boolean {
+  if (!Array.isArray(fields) || fields.length !== plan.fields.size) return false;
+  let at = 0;
+  const next = () => fields[at++] as Partial<Record<string, unknown>> | null | undefined;
+  const isText = (id: string) => {
+    const got = next();
     return (
-      Array.isArray(options) &&
-      options.length === want.options.length &&
-      want.options.every((option, at) => options[at]?.id === option.id)
+      got?.id === id &&
+      got.type === 'text' &&
+      got.multiline === true &&
+      got.maxBytes === MAX_ANSWER_BYTES
     );
-  });
+  };
+  const isChoice = (id: string, type: string, optionIds: Iterable<string>) => {
+    const got = next();
+    if (got?.id !== id || got.type !== type || !Array.isArray(got.options)) return false;
+    const options = got.options as unknown[];
+    let index = 0;
+    for (const optionId of optionIds) {
+      if ((options[index++] as { id?: unknown } | undefined)?.id !== optionId) return false;
+    }
+    return index === options.length;
+  };
+  for (const part of plan.parts) {
+    if (part.modeField !== undefined && !isChoice(part.modeField, 'choice', part.modes))
+      return false;
+    if (part.selectionField !== undefined) {
+      const multiple = part.question.allowMultiple;
+      const type = multiple ? 'multi-choice' : 'choice';
+      if (!isChoice(part.selectionField, type, part.optionIds)) return false;
+      const got = fields[at - 1] as { maxSelections?: unknown };
+      if (multiple && got.maxSelections !== part.optionIds.length) return false;
+    }
+    if (part.textField !== undefined && !isText(part.textField)) return false;
+    if (part.commentField !== undefined && !isText(part.commentField)) return false;
+  }
+  return true;
 }
