@@ -99,7 +99,7 @@ function askInTerminal(
     return Promise.resolve({
       status: 'cancelled',
       reason: 'unavailable',
-      message: 'No interactive terminal to ask on (stdin or stdout is not a TTY).',
+      message: 'No interactive terminal to ask on (no TTY).',
     });
   }
   const preferences = resolvePreferences(request.hints, local);
