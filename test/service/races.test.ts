@@ -22,16 +22,17 @@ function permutations<T>(items: T[]): T[][] {
   );
 }
 
-async function race(order: Contender[], settleBetween: boolean) {
+async function race(order: Contender[], settleBetween: boolean, hibernate = false) {
   const clock = new CountingClock();
   const provider = manualProvider();
-  const service = createInteractionService({ clock });
+  const service = createInteractionService({ clock, hibernateAfterMs: hibernate ? 0 : 1_000 });
   const trail: AskAuditEvent[] = [];
   service.events$.subscribe((event) => trail.push(event));
   service.registerProvider(provider);
   const controller = new AbortController();
   const handle = service.start(yesNo, { timeoutMs: 100, signal: controller.signal });
   await tick();
+  if (hibernate) clock.increment(0);
   const call = provider.calls[0]!;
   const drains: Promise<void>[] = [];
   for (const contender of order) {
@@ -73,6 +74,16 @@ describe('races between answer, timeout, abort and drain', () => {
       // to settle, so it can only win when nothing else came.
       const first = order.find((contender) => contender !== 'answer')!;
       expect(outcome.status).toBe(statusOf[first]);
+      expect(
+        trail.filter((event) => event.from === 'pending' && event.to !== 'pending'),
+      ).toHaveLength(1);
+      expect(signal.aborted).toBe(true);
+      expect(clock.armed.size).toBe(0);
+    });
+
+    it(`settles once on a hibernated ask: ${order.join(' > ')}`, async () => {
+      const { outcome, trail, signal, clock } = await race(order, true, true);
+      expect(outcome.status).toBe(statusOf[order[0]!]);
       expect(
         trail.filter((event) => event.from === 'pending' && event.to !== 'pending'),
       ).toHaveLength(1);

@@ -191,7 +191,8 @@ describe('the provider signal', () => {
     const drained = service.start(yesNo, { timeoutMs: 1_000 });
     await tick();
     const [a, t, b, d] = provider.calls.map((call) => call.ctx.signal);
-    expect(clock.armed.size).toBe(1);
+    // All deadlines share one timer; the other one is the hibernation timer.
+    expect(clock.armed.size).toBe(2);
 
     provider.calls[0]!.resolve({ status: 'answered', answers: yes });
     await answered.outcome;
@@ -477,5 +478,42 @@ describe('a provider whose host went away', () => {
       cause,
       message: 'host restarting for an upgrade',
     });
+  });
+});
+
+describe('hibernation', () => {
+  it('releases the actor of an idle ask and restores it for the next event', async () => {
+    const clock = new CountingClock();
+    const created: string[] = [];
+    const provider = manualProvider();
+    const service = createInteractionService({
+      clock,
+      hibernateAfterMs: 5_000,
+      inspect: (event) => {
+        const { id } = event.actorRef as { id?: string };
+        if (event.type === '@xstate.actor' && id !== undefined) created.push(id);
+      },
+    });
+    service.registerProvider(provider);
+    const handle = service.start(yesNo, { timeoutMs: 60_000 });
+    await tick();
+    const before = service.getPersistedSnapshot(handle.id);
+    clock.increment(5_000);
+    // Hibernated: the snapshot, the persisted form and the deadline are all still there.
+    expect(handle.getSnapshot()).toMatchObject({ state: 'pending', deadlineAt: 60_000 });
+    expect(service.getPersistedSnapshot(handle.id)).toEqual(before);
+    provider.calls[0]!.ctx.reportProgress([]);
+    expect(created).toEqual([handle.id, handle.id]);
+    clock.increment(5_000);
+    provider.calls[0]!.resolve({ status: 'answered', answers: yes });
+    expect(await handle.outcome).toEqual({ status: 'answered', answers: yes });
+    expect(created).toHaveLength(3);
+    expect(clock.armed.size).toBe(0);
+  });
+
+  it('refuses a hibernation delay that is not a number >= 0', () => {
+    expect(() => createInteractionService({ hibernateAfterMs: -1 })).toThrow(
+      /hibernateAfterMs.*got -1/,
+    );
   });
 });
