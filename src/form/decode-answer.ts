@@ -39,7 +39,7 @@ export function decodeAskUserFormAnswer(
       throw formAnswerError(
         undefined,
         undefined,
-        `unknown property "${key}"; a form answer has only "action" and "values".`,
+        `unknown property ${describe(key)}; a form answer has only "action" and "values".`,
       );
     }
   }
@@ -61,10 +61,11 @@ export function decodeAskUserFormAnswer(
   }
   for (const field of Object.keys(values)) {
     if (!plan.fields.has(field)) {
+      // A hostile client chooses the key: quote it shortened, never whole.
       throw formAnswerError(
         undefined,
-        field,
-        `unknown field "${field}"; this form has ${[...plan.fields.keys()].map((id) => `"${id}"`).join(', ')}.`,
+        field.length > 64 ? `${field.slice(0, 64)}…` : field,
+        `unknown field ${describe(field)}; this form has ${[...plan.fields.keys()].map((id) => `"${id}"`).join(', ')}.`,
       );
     }
   }
