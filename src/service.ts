@@ -440,10 +440,14 @@ class Service implements InteractionService {
         this.#dispatch(record, { type: 'abort', cause, message: messageOf(cause) });
         return;
       }
+      // A provider that checked the person's answer itself (the form codec does) and refused it.
+      const refused =
+        isUserInteractionError(error, 'INVALID_ANSWER') ||
+        isUserInteractionError(error, 'LIMIT_EXCEEDED');
       this.#dispatch(record, {
         type: 'provider.failed',
-        reason: 'provider-error',
-        message: `The provider failed: ${messageOf(error)}`,
+        reason: refused ? 'invalid-answer' : 'provider-error',
+        message: refused ? messageOf(error) : `The provider failed: ${messageOf(error)}`,
       });
       return;
     }

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /** The `ask-engine` command line: `ask` and `demo`. */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -517,3 +517,23 @@ describe('hibernation', () => {
     );
   });
 });
+
+describe('a provider that refuses the person’s answer itself', () => {
+  it('ends the ask cancelled / invalid-answer with the provider’s message', async () => {
+    const { UserInteractionError } = await import('../../src/index.js');
+    const service = createInteractionService();
+    service.registerProvider({
+      ask: async () => {
+        throw new UserInteractionError(
+          'INVALID_ANSWER',
+          'Question "q1" field q1.selection: unknown option "option9".',
+        );
+      },
+    });
+    expect(await service.ask(yesNo)).toEqual({
+      status: 'cancelled',
+      reason: 'invalid-answer',
+      message: 'Question "q1" field q1.selection: unknown option "option9".',
+    });
+  });
+});

@@ -1,0 +1,49 @@
+/** The package as a user installs it: built JavaScript, resolved through the exports map, in plain Node. */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('the built package', () => {
+  beforeAll(async () => {
+    await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
+      cwd: root,
+    });
+  }, 120_000);
+
+  it('imports every entry from dist without a TypeScript loader', async () => {
+    const script = `
+      const root = await import('ask-engine');
+      const data = await import('ask-engine/data');
+      const terminal = await import('ask-engine/terminal');
+      const service = root.createInteractionService();
+      service.registerProvider(root.createScriptedProvider([{ cancel: 'user' }]));
+      const outcome = await service.ask({ question: 'Ship it?', options: ['Yes', 'No'] });
+      console.log(JSON.stringify({
+        root: Object.keys(root).length,
+        data: Object.keys(data).length,
+        terminal: Object.keys(terminal).length,
+        outcome,
+        from: import.meta.resolve('ask-engine'),
+      }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+    });
+    const result = JSON.parse(stdout);
+    expect(result.from).toMatch(/\/dist\/src\/index\.js$/);
+    expect(result.outcome).toEqual({ status: 'cancelled', reason: 'user' });
+    expect(result.root).toBeGreaterThan(result.data);
+    expect(result.terminal).toBeGreaterThan(0);
+  });
+
+  it('runs the ask-engine bin from dist', async () => {
+    const { stdout } = await run(process.execPath, ['dist/src/cli/main.js', '--help'], {
+      cwd: root,
+    });
+    expect(stdout).toMatch(/ask-engine ask/);
+    expect(stdout).toMatch(/ask-engine demo/);
+  });
+});
