@@ -1,4 +1,5 @@
 /** Keeps what a person answered out of audit and inspection events unless the host allows it. */
+import type { InspectionEvent } from 'xstate';
 
 export const REDACTED = '[redacted]';
 
@@ -28,4 +29,28 @@ function redactValue(value: unknown, depth: number): unknown {
     });
   }
   return copy;
+}
+
+/** A copy of an xstate inspection event with every answer replaced by `'[redacted]'`. */
+export function redactInspection(event: InspectionEvent): InspectionEvent {
+  switch (event.type) {
+    case '@xstate.event':
+      return { ...event, event: redactAnswers(event.event) };
+    case '@xstate.snapshot':
+      return {
+        ...event,
+        event: redactAnswers(event.event),
+        snapshot: redactAnswers(event.snapshot),
+      };
+    case '@xstate.microstep':
+      return {
+        ...event,
+        event: redactAnswers(event.event),
+        snapshot: redactAnswers(event.snapshot),
+      };
+    case '@xstate.action':
+      return { ...event, action: redactAnswers(event.action) };
+    default:
+      return event;
+  }
 }

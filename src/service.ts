@@ -8,6 +8,15 @@ import {
   type AskMachineOutcome,
   askMachine,
 } from '../machines/ask.machine.js';
+import {
+  eventData,
+  exitCause,
+  isAbortError,
+  messageOf,
+  providerEvent,
+  settledError,
+} from './ask-events.js';
+import { sequentialIds } from './ask-ids.js';
 import type { AskAuditEvent, AskState } from './audit.js';
 import { type Clock, systemClock } from './clock.js';
 import type { AskUserQuestionAnswer } from './contracts/answer.js';
@@ -20,7 +29,7 @@ import { isUserInteractionError, UserInteractionError } from './errors.js';
 import { HibernationQueue } from './hibernation-queue.js';
 import { normalizeAskUserRequest } from './normalize.js';
 import type { AskProvider, AskProviderContext } from './provider.js';
-import { REDACTED, redactAnswers } from './redact.js';
+import { REDACTED, redactInspection } from './redact.js';
 import type { AskHandle, AskOptions, AskSnapshot, InteractionService } from './service-contract.js';
 import type { AskStore, PersistedAskSnapshot } from './stores/ask-store.js';
 import { createMemoryAskStore } from './stores/memory-store.js';
@@ -54,8 +63,6 @@ const FINAL_STATES: ReadonlySet<AskState> = new Set([
   'timedOut',
   'aborted',
 ]);
-const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
-
 /** Everything the service keeps about one live ask. */
 class AskRecord {
   state: AskState = 'pending';
@@ -455,7 +462,7 @@ class Service implements InteractionService {
       this.#recordLate(record, 'provider', result);
       return;
     }
-    this.#dispatch(record, providerEvent(record, result));
+    this.#dispatch(record, providerEvent(record.request.questions, result));
   }
 
   /** Sends one event to the ask's actor, then audits and settles whatever it changed. */
@@ -670,164 +677,5 @@ class Service implements InteractionService {
       typeof inspect === 'function' ? inspect : (event: InspectionEvent) => inspect.next?.(event);
     if (!this.#redact) return next;
     return (event) => next(redactInspection(event));
-  }
-}
-
-/**
- * Ask ids unique across processes that share a store: a random prefix per service and a
- * counter, which costs a tenth of a fresh UUID per ask.
- */
-function sequentialIds(): () => string {
-  const prefix = globalThis.crypto.randomUUID();
-  let counter = 0;
-  return () => `${prefix}-${(counter++).toString(36)}`;
-}
-
-/** Turns whatever the provider resolved with into the one machine event it stands for. */
-function providerEvent(record: AskRecord, result: unknown): AskMachineEvent {
-  const status =
-    typeof result === 'object' && result !== null
-      ? (result as { status?: unknown }).status
-      : undefined;
-  const message = (result as { message?: unknown } | null)?.message;
-  const withMessage = typeof message === 'string' ? { message } : {};
-  switch (status) {
-    case 'answered':
-      try {
-        const answers = validateAskUserAnswers(
-          record.request.questions,
-          (result as { answers?: unknown }).answers,
-        );
-        return { type: 'provider.answered', answers };
-      } catch (error) {
-        return { type: 'provider.failed', reason: 'invalid-answer', message: messageOf(error) };
-      }
-    case 'cancelled': {
-      const reason = (result as { reason?: unknown }).reason;
-      if (reason === 'user' || reason === 'unavailable') {
-        return { type: 'provider.cancelled', reason, ...withMessage };
-      }
-      return {
-        type: 'provider.failed',
-        reason: 'invalid-answer',
-        message: `The provider cancelled with reason ${describe(reason)}; expected "user" or "unavailable".`,
-      };
-    }
-    case 'deferred': {
-      const interactionId = (result as { interactionId?: unknown }).interactionId;
-      if (typeof interactionId === 'string' && interactionId.trim() !== '') {
-        return { type: 'provider.deferred', interactionId, ...withMessage };
-      }
-      return {
-        type: 'provider.failed',
-        reason: 'invalid-answer',
-        message: `The provider deferred without an interaction id (got ${describe(interactionId)}); nothing could resume the ask.`,
-      };
-    }
-    default:
-      return {
-        type: 'provider.failed',
-        reason: 'invalid-answer',
-        message: `The provider returned status ${describe(status)}; expected "answered", "cancelled" or "deferred".`,
-      };
-  }
-}
-
-function eventData(event: AskMachineEvent, total: number): Record<string, unknown> {
-  switch (event.type) {
-    case 'provider.answered':
-    case 'resume':
-      return { answers: event.answers };
-    case 'provider.progress':
-      return {
-        answered: event.answers.filter((answer) => answer.response !== null).length,
-        total,
-        answers: event.answers,
-      };
-    case 'abort':
-      return { message: event.message };
-    case 'deadline':
-      return { at: event.at };
-    default: {
-      const { type: _type, ...data } = event;
-      return Object.keys(data).length === 0 ? EMPTY : data;
-    }
-  }
-}
-
-/** The reason a provider's signal is aborted with when the ask leaves `pending`. */
-function exitCause(askId: string, event: AskMachineEvent): unknown {
-  if (event.type === 'abort') return event.cause;
-  if (event.type === 'deadline') {
-    return new DOMException(`Ask ${askId} reached its deadline without an answer.`, 'TimeoutError');
-  }
-  // A stack trace would cost more than the whole ask, and this reason marks no bug site.
-  const stackTraceLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new UserInteractionError(
-      'ASK_SETTLED',
-      `Ask ${askId} left pending on "${event.type}".`,
-      {
-        askId,
-        event: event.type,
-      },
-    );
-  } finally {
-    Error.stackTraceLimit = stackTraceLimit;
-  }
-}
-
-function settledError(askId: string, state: AskState): UserInteractionError {
-  return new UserInteractionError(
-    'ASK_SETTLED',
-    `Ask ${askId} is already ${state}; its outcome is fixed and this answer changes nothing.`,
-    { askId, state },
-  );
-}
-
-/** `AbortError` by name, as DOMException and `AbortSignal.abort()` reasons spell it across realms. */
-function isAbortError(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { name?: unknown }).name === 'AbortError'
-  );
-}
-
-/** The original cause's own text. */
-function messageOf(cause: unknown): string {
-  if (
-    cause instanceof Error ||
-    (typeof cause === 'object' && cause !== null && 'message' in cause)
-  ) {
-    const message = (cause as { message?: unknown }).message;
-    if (typeof message === 'string' && message !== '') return message;
-  }
-  if (typeof cause === 'string' && cause !== '') return cause;
-  if (cause === undefined) return 'aborted';
-  return String(cause);
-}
-
-function redactInspection(event: InspectionEvent): InspectionEvent {
-  switch (event.type) {
-    case '@xstate.event':
-      return { ...event, event: redactAnswers(event.event) };
-    case '@xstate.snapshot':
-      return {
-        ...event,
-        event: redactAnswers(event.event),
-        snapshot: redactAnswers(event.snapshot),
-      };
-    case '@xstate.microstep':
-      return {
-        ...event,
-        event: redactAnswers(event.event),
-        snapshot: redactAnswers(event.snapshot),
-      };
-    case '@xstate.action':
-      return { ...event, action: redactAnswers(event.action) };
-    default:
-      return event;
   }
 }
