@@ -31,26 +31,46 @@ function redactValue(value: unknown, depth: number): unknown {
   return copy;
 }
 
-/** A copy of an xstate inspection event with every answer replaced by `'[redacted]'`. */
+/**
+ * A copy of an xstate inspection event with every answer replaced by `'[redacted]'`. The actor
+ * references are redacted too: inspectors read `actorRef.getSnapshot()` later, on their own
+ * schedule (@statelyai/inspect does so for `@xstate.actor`), and would see the live context.
+ */
 export function redactInspection(event: InspectionEvent): InspectionEvent {
+  const refs = {
+    actorRef: redactedRef(event.actorRef),
+    ...('sourceRef' in event && event.sourceRef !== undefined
+      ? { sourceRef: redactedRef(event.sourceRef) }
+      : {}),
+  };
   switch (event.type) {
     case '@xstate.event':
-      return { ...event, event: redactAnswers(event.event) };
+      return { ...event, ...refs, event: redactAnswers(event.event) };
     case '@xstate.snapshot':
-      return {
-        ...event,
-        event: redactAnswers(event.event),
-        snapshot: redactAnswers(event.snapshot),
-      };
     case '@xstate.microstep':
       return {
         ...event,
+        ...refs,
         event: redactAnswers(event.event),
         snapshot: redactAnswers(event.snapshot),
       };
     case '@xstate.action':
-      return { ...event, action: redactAnswers(event.action) };
+      return { ...event, ...refs, action: redactAnswers(event.action) };
     default:
-      return event;
+      return { ...event, ...refs };
   }
+}
+
+// Delegates everything to the real actor but its snapshots, which come out redacted.
+const redactedRefs = new WeakMap<object, object>();
+function redactedRef<T extends object>(ref: T): T {
+  let view = redactedRefs.get(ref);
+  if (view === undefined) {
+    const { getSnapshot } = ref as { getSnapshot?: () => unknown };
+    view = Object.create(ref, {
+      getSnapshot: { value: () => redactAnswers(getSnapshot?.call(ref)) },
+    }) as object;
+    redactedRefs.set(ref, view);
+  }
+  return view as T;
 }
