@@ -40,7 +40,7 @@ export interface InteractionServiceOptions {
   clock?: Clock;
   /** Receives xstate inspection events of every ask (e.g. `createBrowserInspector().inspect`). */
   inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-  /** Keeps deferred asks (and pending ones) beyond this process; defaults to memory. */
+  /** Keeps deferred asks and their outcomes beyond this process; defaults to memory. */
   store?: AskStore;
   /** Replace answers by `'[redacted]'` in audit and inspection events. */
   redact?: boolean;

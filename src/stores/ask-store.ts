@@ -1,4 +1,9 @@
-/** Where asks that must outlive a process are kept: pending and deferred asks, and the outcome of resumed ones. */
+/**
+ * Where asks that outlive a tool call are kept: deferred asks (which `resume` finds by their
+ * interaction id, in this process or another that shares the store) and the outcome of each
+ * one once it settles. Pending asks live in the service that delivers them; a host that wants
+ * them to survive a restart persists `service.getPersistedSnapshot(id)` and calls `restore`.
+ */
 import type { AskState } from '../audit.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 
@@ -7,12 +12,13 @@ export type PersistedAskSnapshot = Record<string, unknown>;
 
 export interface StoredAsk {
   askId: string;
+  /** `deferred`, or the final state a deferred ask settled in. */
   state: AskState;
   /** Set once the ask is deferred; `resume` finds the ask by it. */
   interactionId?: string;
   deadlineAt?: number;
   updatedAt: number;
-  /** Present while the ask is pending or deferred: restores a working actor. */
+  /** Present while the ask is deferred: restores a working actor. */
   snapshot?: PersistedAskSnapshot;
   /** Present once a deferred ask settled, so a second `resume` is told `ASK_SETTLED`. */
   outcome?: AskOutcome;
