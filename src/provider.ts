@@ -11,7 +11,11 @@ export interface AskProviderContext {
   signal: AbortSignal;
   /** Absolute time (ms since the epoch, on the service's clock) when the ask times out. */
   deadlineAt?: number;
-  /** Answers given so far, for progress updates; they are not the outcome. */
+  /**
+   * Answers given so far, for progress updates; they are not the outcome. Checked like any
+   * answer (questions may be missing, `null` marks one skipped so far): throws
+   * `UserInteractionError` (`INVALID_ANSWER`) for answers that could never be given.
+   */
   reportProgress(answers: AskUserQuestionAnswer[]): void;
 }
 

@@ -424,10 +424,11 @@ class Service implements InteractionService {
       },
       reportProgress: (answers) => {
         if (record.state !== 'pending') return;
-        this.#dispatch(record, {
-          type: 'provider.progress',
-          answers: Array.isArray(answers) ? [...answers] : [],
+        // Checked like any answer (throws at the provider that sent it), but partial.
+        const progress = validateAskUserAnswers(record.request.questions, answers, {
+          partial: true,
         });
+        this.#dispatch(record, { type: 'provider.progress', answers: progress });
       },
     };
     if (record.toolCallId !== undefined) ctx.toolCallId = record.toolCallId;

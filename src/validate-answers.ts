@@ -5,6 +5,14 @@ import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
 import { MAX_ANSWER_BYTES, utf8ByteLength } from './limits.js';
 
+export interface ValidateAskUserAnswersOptions {
+  /**
+   * Answers so far (progress): questions may be missing, `null` marks a question skipped so far,
+   * and nothing needs to be answered yet. Every answer given is checked as strictly as ever.
+   */
+  partial?: boolean;
+}
+
 /**
  * Returns the answers in question order, with every selection spelled as its option's title.
  * Throws `UserInteractionError` (`INVALID_ANSWER`, or `LIMIT_EXCEEDED` for oversized text)
@@ -16,7 +24,9 @@ import { MAX_ANSWER_BYTES, utf8ByteLength } from './limits.js';
 export function validateAskUserAnswers(
   questions: readonly AskUserQuestion[],
   answers: unknown,
+  options: ValidateAskUserAnswersOptions = {},
 ): AskUserQuestionAnswer[] {
+  const partial = options.partial === true;
   if (!Array.isArray(answers)) {
     throw invalid(`Expected answers to be an array, got ${describe(answers)}.`);
   }
@@ -28,6 +38,7 @@ export function validateAskUserAnswers(
         `Answer ${index + 1} must be an object { questionId, response }, got ${describe(answer)}.`,
       );
     }
+    checkKeys(`Answer ${index + 1}`, answer, ANSWER_KEYS);
     const { questionId } = answer as { questionId?: unknown };
     if (typeof questionId !== 'string') {
       throw invalid(`Answer ${index + 1} has no string questionId, got ${describe(questionId)}.`);
@@ -49,13 +60,14 @@ export function validateAskUserAnswers(
   for (const question of questions) {
     const answer = byId.get(question.id);
     if (answer === undefined) {
+      if (partial) continue;
       throw invalid(
         `Question "${question.id}" has no answer; every question needs one${isWizard ? ' (response: null skips it)' : ''}.`,
       );
     }
     const response = (answer as { response?: unknown }).response;
     if (response === null) {
-      if (!isWizard) {
+      if (!isWizard && !partial) {
         throw invalid(
           `Question "${question.id}" was skipped, but only a question of a wizard can be skipped; cancel the ask instead.`,
         );
@@ -66,7 +78,7 @@ export function validateAskUserAnswers(
     result.push({ questionId: question.id, response: validateResponse(question, response) });
     answered++;
   }
-  if (answered === 0) {
+  if (answered === 0 && !partial) {
     throw invalid(
       'Every question was skipped; at least one question of a wizard must be answered.',
     );
@@ -82,7 +94,7 @@ function validateResponse(question: AskUserQuestion, response: unknown): AskUser
   const { kind } = response as { kind?: unknown };
   if (kind === 'freeform') {
     const { text } = response as { text?: unknown };
-    checkKeys(where, response, ['kind', 'text']);
+    checkKeys(`${where} response`, response, ['kind', 'text']);
     if (!question.allowFreeform) {
       throw invalid(`${where} does not allow a typed answer; pick one of its options.`);
     }
@@ -97,7 +109,7 @@ function validateResponse(question: AskUserQuestion, response: unknown): AskUser
       `${where} has response kind ${describe(kind)}; expected "selection" or "freeform".`,
     );
   }
-  checkKeys(where, response, ['kind', 'selections', 'comment']);
+  checkKeys(`${where} response`, response, ['kind', 'selections', 'comment']);
   const { selections, comment } = response as { selections?: unknown; comment?: unknown };
   if (question.options.length === 0) {
     throw invalid(`${where} has no options, so it takes a typed answer, not a selection.`);
@@ -144,12 +156,12 @@ function titleIndex(question: AskUserQuestion): Map<string, string> {
   return index;
 }
 
+const ANSWER_KEYS = ['questionId', 'response'] as const;
+
 function checkKeys(where: string, value: object, allowed: readonly string[]): void {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
-      throw invalid(
-        `${where} has unknown response field "${key}"; allowed: ${allowed.join(', ')}.`,
-      );
+      throw invalid(`${where} has unknown field ${describe(key)}; allowed: ${allowed.join(', ')}.`);
     }
   }
 }

@@ -537,3 +537,35 @@ describe('a provider that refuses the person’s answer itself', () => {
     });
   });
 });
+
+describe('progress reports', () => {
+  it('are checked like answers, partially, and refused at the provider that sent them', async () => {
+    const provider = manualProvider();
+    const service = createInteractionService();
+    const trail: AskAuditEvent[] = [];
+    service.events$.subscribe((event) => trail.push(event));
+    service.registerProvider(provider);
+    const handle = service.start({
+      questions: [{ question: 'Team?', options: ['Red', 'Blue'] }, { question: 'Name?' }],
+    });
+    await tick();
+    const { ctx } = provider.calls[0]!;
+    ctx.reportProgress([
+      { questionId: 'q1', response: { kind: 'selection', selections: ['red'] } },
+    ]);
+    expect(() => ctx.reportProgress([null] as never)).toThrow(/Answer 1 must be an object/);
+    expect(() =>
+      ctx.reportProgress([
+        { questionId: 'q1', response: { kind: 'selection', selections: ['Green'] } },
+      ]),
+    ).toThrow(/"Green"/);
+    expect(() =>
+      ctx.reportProgress([{ questionId: 'q2', response: null, extra: 1 }] as never),
+    ).toThrow(/unknown field "extra"/);
+    expect(handle.getSnapshot().progress).toEqual([
+      { questionId: 'q1', response: { kind: 'selection', selections: ['Red'] } },
+    ]);
+    expect(trail.filter((event) => event.type === 'provider.progress')).toHaveLength(1);
+    handle.cancel();
+  });
+});
