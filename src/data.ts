@@ -80,4 +80,7 @@ export {
   utf8ByteLength,
 } from './limits.js';
 export { normalizeAskUserOption } from './normalize-option.js';
-export { validateAskUserAnswers } from './validate-answers.js';
+export {
+  type ValidateAskUserAnswersOptions,
+  validateAskUserAnswers,
+} from './validate-answers.js';
