@@ -1,0 +1,40 @@
+/** The examples are programs a user copies from: they must keep running and saying what they claim. */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+async function example(name: string): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', `examples/${name}`], {
+    cwd: root,
+  });
+  return stdout;
+}
+
+describe('examples', () => {
+  it('agent-loop prints every tool result and the audit trail', async () => {
+    const out = await example('agent-loop.ts');
+    expect(out).toContain('Selected: "Vitest"');
+    expect(out).toContain('Comment: "Windows next quarter."');
+    expect(out).toContain('Skipped: the user gave no answer to this question; nothing was chosen.');
+    expect(out).toMatch(/timed out after 200 ms and nothing was chosen/);
+    expect(out).toContain('End your turn now');
+    expect(out).toContain('[resume chat-thread-17] -> answered');
+    expect(out).toMatch(/call-6\s+resume\s+deferred -> answered/);
+  });
+
+  it('permission-plugin allows only on an explicit answer', async () => {
+    const out = await example('permission-plugin.ts');
+    expect(out).toContain('rm -rf build/: allowed (answered)');
+    expect(out).toContain('git push --force: not allowed (timedOut)');
+  });
+
+  it('form-host answers through a generic form', async () => {
+    const out = await example('form-host.ts');
+    expect(out).toContain('fields: q1.mode, q1.selection, q2.mode, q2.text');
+    expect(out).toContain('Typed answer: "Friday afternoon"');
+  });
+});
