@@ -9,11 +9,16 @@ const SOCKET = `ask-engine-test-${process.pid}`;
 const ROOT = resolve(import.meta.dirname, '../..');
 let counter = 0;
 
+/**
+ * Whether tmux is here. On a developer machine without it the terminal tests are skipped; in
+ * CI (`CI` set, where .ci/run installs tmux) a missing tmux is an error, never a silent skip.
+ */
 export function hasTmux(): boolean {
   try {
     execFileSync('tmux', ['-V'], { stdio: 'ignore' });
     return true;
-  } catch {
+  } catch (error) {
+    if (process.env.CI) throw new Error(`tmux is required in CI for the terminal tests: ${error}`);
     return false;
   }
 }
