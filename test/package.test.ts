@@ -39,6 +39,24 @@ describe('the built package', () => {
     expect(result.terminal).toBeGreaterThan(0);
   });
 
+  it('keeps the terminal UI out of the root entry', async () => {
+    const { build } = await import('esbuild');
+    const result = await build({
+      entryPoints: [`${root}src/index.ts`],
+      bundle: true,
+      write: false,
+      metafile: true,
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((file) => file.includes('xstate'))).toBe(true);
+    expect(
+      inputs.filter((file) => file.includes('pi-tui') || file.includes('src/terminal')),
+    ).toEqual([]);
+  });
+
   it('runs the ask-engine bin from dist', async () => {
     const { stdout } = await run(process.execPath, ['dist/src/cli/main.js', '--help'], {
       cwd: root,
