@@ -41,6 +41,14 @@ export interface TerminalProviderOptions {
 /** Grace for the last frame (the summary) to reach the terminal before the UI stops. */
 const LAST_FRAME_MS = 40;
 
+export interface TerminalProvider extends AskProvider {
+  /**
+   * Resolves when no ask is on screen and the terminal is restored. The service settles an ask
+   * (abort, timeout) before the UI has closed; a host about to exit waits for this.
+   */
+  whenIdle(): Promise<void>;
+}
+
 /**
  * Creates the terminal provider. Reads the settings file now, so a malformed one is reported
  * when the host starts, naming the file and the key, rather than in the middle of an ask.
@@ -50,14 +58,6 @@ const LAST_FRAME_MS = 40;
  * const service = createInteractionService();
  * service.registerProvider(createTerminalProvider({ preferences: { displayMode: 'overlay' } }));
  */
-export interface TerminalProvider extends AskProvider {
-  /**
-   * Resolves when no ask is on screen and the terminal is restored. The service settles an ask
-   * (abort, timeout) before the UI has closed; a host about to exit waits for this.
-   */
-  whenIdle(): Promise<void>;
-}
-
 export function createTerminalProvider(options: TerminalProviderOptions = {}): TerminalProvider {
   const fromFile =
     options.settingsPath === false
