@@ -7,37 +7,16 @@
  * Keys are spaced 20 ms apart (faster than anyone types) so pi-tui's 16 ms frame throttle
  * never holds a frame back: the figure is the work per frame, not the throttle.
  */
-import type { Terminal } from '@mariozechner/pi-tui';
 import type { AskUserQuestion } from '../src/contracts/question.js';
 import { createTerminalProvider } from '../src/terminal/terminal-provider.js';
+import { FakeTerminal } from '../test/terminal/fake-terminal.js';
 import { report } from './ratio.js';
 
-class RecordingTerminal implements Terminal {
-  columns = 80;
-  readonly rows = 24;
-  readonly kittyProtocolActive = false;
-  onWrite: ((data: string) => void) | undefined;
-  #onInput: ((data: string) => void) | undefined;
-
-  start(onInput: (data: string) => void): void {
-    this.#onInput = onInput;
-  }
-  stop(): void {}
-  async drainInput(): Promise<void> {}
-  press(data: string): void {
-    this.#onInput?.(data);
-  }
-  write(data: string): void {
-    this.onWrite?.(data);
-  }
-  moveBy(): void {}
-  hideCursor(): void {}
-  showCursor(): void {}
-  clearLine(): void {}
-  clearFromCursor(): void {}
-  clearScreen(): void {}
-  setTitle(): void {}
-  setProgress(): void {}
+/** The tests' in-memory terminal, 80x24, keeping nothing but what the benchmark hooks. */
+function recordingTerminal(): FakeTerminal {
+  const terminal = new FakeTerminal(80, 24);
+  terminal.record = false;
+  return terminal;
 }
 
 const question: AskUserQuestion = {
@@ -57,7 +36,7 @@ const question: AskUserQuestion = {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const terminal = new RecordingTerminal();
+const terminal = recordingTerminal();
 const provider = createTerminalProvider({ settingsPath: false, terminal });
 const controller = new AbortController();
 const pending = provider
@@ -108,7 +87,7 @@ for (const key of keys) {
 // nothing and redraws the whole screen: the baseline a UI without diffing pays per key.
 const fullBytes: number[] = [];
 {
-  const full = new RecordingTerminal();
+  const full = recordingTerminal();
   const fullProvider = createTerminalProvider({ settingsPath: false, terminal: full });
   const fullController = new AbortController();
   const done = fullProvider

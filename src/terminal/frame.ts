@@ -2,29 +2,34 @@
 import { type Component, truncateToWidth, visibleWidth } from '@mariozechner/pi-tui';
 import { style } from './style.js';
 
+/** A labelled frame around one body component; the display modes differ only in drawing. */
+abstract class Frame implements Component {
+  protected readonly body: Component;
+  protected readonly label: string;
+
+  constructor(body: Component, label: string) {
+    this.body = body;
+    this.label = label;
+  }
+
+  invalidate(): void {
+    this.body.invalidate();
+  }
+
+  abstract render(width: number): string[];
+}
+
 /**
  * `inline`: the body between two full-width horizontal separators, the top one labelled.
  *
  * @example
  * new InlineFrame(view, 'ask_user').render(40)[0] // => '── ask_user ───────…'
  */
-export class InlineFrame implements Component {
-  readonly #body: Component;
-  readonly #label: string;
-
-  constructor(body: Component, label: string) {
-    this.#body = body;
-    this.#label = label;
-  }
-
-  invalidate(): void {
-    this.#body.invalidate();
-  }
-
+export class InlineFrame extends Frame {
   render(width: number): string[] {
-    const label = truncateToWidth(`── ${this.#label} `, width, '');
+    const label = truncateToWidth(`── ${this.label} `, width, '');
     const top = style.dim(label + '─'.repeat(Math.max(0, width - visibleWidth(label))));
-    return [top, ...this.#body.render(width), style.dim('─'.repeat(width))];
+    return [top, ...this.body.render(width), style.dim('─'.repeat(width))];
   }
 }
 
@@ -34,27 +39,15 @@ export class InlineFrame implements Component {
  * @example
  * new OverlayFrame(view, 'ask_user').render(40).at(-1) // => '└──────…┘'
  */
-export class OverlayFrame implements Component {
-  readonly #body: Component;
-  readonly #label: string;
-
-  constructor(body: Component, label: string) {
-    this.#body = body;
-    this.#label = label;
-  }
-
-  invalidate(): void {
-    this.#body.invalidate();
-  }
-
+export class OverlayFrame extends Frame {
   render(width: number): string[] {
     const inner = Math.max(1, width - 4);
-    const label = truncateToWidth(`─ ${this.#label} `, Math.max(0, width - 2), '');
+    const label = truncateToWidth(`─ ${this.label} `, Math.max(0, width - 2), '');
     const top = style.accent(
       `┌${label}${'─'.repeat(Math.max(0, width - 2 - visibleWidth(label)))}┐`,
     );
     const side = style.accent('│');
-    const body = this.#body.render(inner).map((line) => {
+    const body = this.body.render(inner).map((line) => {
       const fitted = truncateToWidth(line, inner);
       return `${side} ${fitted}${' '.repeat(Math.max(0, inner - visibleWidth(fitted)))} ${side}`;
     });

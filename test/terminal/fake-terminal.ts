@@ -34,7 +34,13 @@ export class FakeTerminal implements Terminal {
 
   async drainInput(): Promise<void> {}
 
+  /** Called with every write; set `record` false to keep nothing (benchmarks). */
+  onWrite: ((data: string) => void) | undefined;
+  record = true;
+
   write(data: string): void {
+    this.onWrite?.(data);
+    if (!this.record) return;
     this.written += data;
     this.writes.push(data);
   }
