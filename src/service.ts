@@ -374,8 +374,14 @@ class Service implements InteractionService {
     record.originAt = this.#clock.now();
     record.originState = record.state;
     this.#emit(this.#firstEvent(record));
-    if (Number.isFinite(record.deadlineAt)) this.#scheduler.add(record);
-    if (signal !== undefined) {
+    if (Number.isFinite(record.deadlineAt)) {
+      // A restored ask whose deadline passed while it was stored times out now, before any
+      // provider is asked again.
+      const now = this.#clock.now();
+      if (record.deadlineAt <= now) this.#dispatch(record, { type: 'deadline', at: now });
+      else this.#scheduler.add(record);
+    }
+    if (signal !== undefined && !FINAL_STATES.has(record.state)) {
       if (signal.aborted) {
         this.#dispatch(record, {
           type: 'abort',

@@ -344,10 +344,13 @@ describe('persisted snapshots', () => {
     const clock = new CountingClock();
     clock.set(10_000);
     const second = createInteractionService({ clock });
-    second.registerProvider(manualProvider());
+    const provider = manualProvider();
+    second.registerProvider(provider);
     const restored = second.restore(persisted);
-    clock.increment(0);
     expect(await restored.outcome).toEqual({ status: 'timedOut', deadlineAt: 50 });
+    await tick();
+    expect(provider.calls).toHaveLength(0);
+    expect(clock.armed.size).toBe(0);
   });
 });
 
