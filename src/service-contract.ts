@@ -41,9 +41,25 @@ export interface AskHandle {
 export interface InteractionService {
   /** Registers the one provider; a second active one throws `DUPLICATE_PROVIDER`. Returns dispose. */
   registerProvider(provider: AskProvider): () => void;
+  /**
+   * Asks and resolves with the outcome (at `deferred` for a deferred ask). Rejects only for a
+   * request that can never be delivered: `NO_PROVIDER`, `EMPTY_QUESTIONS`, `TOO_MANY_QUESTIONS`,
+   * `INVALID_REQUEST`, `BAD_INTENT`, `LIMIT_EXCEEDED`.
+   */
   ask(request: AskUserRequestInput, options?: AskOptions): Promise<AskOutcome>;
+  /** Like `ask`, but returns the ask's handle at once; the same errors are thrown synchronously. */
   start(request: AskUserRequestInput, options?: AskOptions): AskHandle;
+  /**
+   * Brings the answer of a deferred ask (found by its interaction id, here or in the store).
+   * The answers are validated like a provider's: invalid ones end the ask `cancelled` /
+   * `invalid-answer`. Rejects with `UNKNOWN_INTERACTION`, or `ASK_SETTLED` once it has ended.
+   */
   resume(interactionId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome>;
+  /**
+   * Ends every pending ask `aborted` with `cause` and waits for them. Deferred asks are kept:
+   * they outlive the process that deferred them and are resumed from the store.
+   */
   drain(cause?: unknown): Promise<void>;
+  /** Every ask's audit events, as they happen. */
   readonly events$: Observable<AskAuditEvent>;
 }

@@ -363,7 +363,7 @@ class Service implements InteractionService {
     return this.#live.get(handle.id)!;
   }
 
-  /** Starts the actor and wires the ask to its deadline, abort signal and store. */
+  /** Registers the ask, starts its actor, and wires it to its deadline and abort signal. */
   #begin(record: AskRecord, type: 'start' | 'restore', signal: AbortSignal | undefined): void {
     this.#live.set(record.id, record);
     if (record.interactionId !== undefined) this.#byInteractionId.set(record.interactionId, record);
@@ -401,7 +401,7 @@ class Service implements InteractionService {
     }
   }
 
-  /** Calls the provider (the machine's invoked `deliver` actor) and turns its result into an event. */
+  /** Calls the provider (the machine's `deliver` entry action) and turns its result into an event. */
   async #deliver(record: AskRecord): Promise<void> {
     // Let the actor finish starting: the provider may answer or report progress synchronously.
     await undefined;
