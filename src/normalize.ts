@@ -107,6 +107,12 @@ function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
       );
     }
     entries = top.questions;
+    if (top.id !== undefined) {
+      throw invalid(
+        'The request has a top-level "id" and "questions"; give each entry of "questions" its own "id".',
+        { field: 'id' },
+      );
+    }
   } else if (top.question !== undefined) {
     entries = [input];
     single = true;
@@ -458,6 +464,16 @@ function readTopLevel(input: Record<string, unknown>, allowIds: boolean): TopLev
       case 'commentToggleKey':
         fields[key] = input[key];
         break;
+      case 'id':
+        // A caller-chosen id for the one question at the top level (service path only).
+        if (!allowIds) {
+          throw invalid(
+            `The request has field "id"; leave it out, questions are numbered q1-q${MAX_QUESTIONS} in order.`,
+            { field: key },
+          );
+        }
+        fields.id = input[key];
+        break;
       case 'agent':
         if (allowIds) {
           fields.agent = input[key];
@@ -469,7 +485,7 @@ function readTopLevel(input: Record<string, unknown>, allowIds: boolean): TopLev
         );
       default:
         throw invalid(
-          `The request has unknown field ${JSON.stringify(key)}${suggest(key)}; allowed: question, questions, header, context, options, allowMultiple, allowFreeform, allowComment, intent, displayMode, singleSelectLayout, overlayToggleKey, commentToggleKey, timeout${allowIds ? ', agent' : ''}.`,
+          `The request has unknown field ${JSON.stringify(key)}${suggest(key)}; allowed: question, questions, header, context, options, allowMultiple, allowFreeform, allowComment, intent, displayMode, singleSelectLayout, overlayToggleKey, commentToggleKey, timeout${allowIds ? ', id, agent' : ''}.`,
           { field: key },
         );
     }

@@ -445,3 +445,23 @@ describe('normalizeAskUserRequest', () => {
     });
   });
 });
+
+describe('caller-chosen ids at the top level (service path)', () => {
+  it('names the one question with the id the caller chose', () => {
+    const result = normalizeAskUserRequest(
+      { id: 'deploy', question: 'Deploy?' },
+      { allowIds: true },
+    );
+    expect(result.ok && result.value.questions[0]?.id).toBe('deploy');
+  });
+
+  it('refuses a top-level id next to questions, and any id from the tool', () => {
+    const wizard = normalizeAskUserRequest(
+      { id: 'x', questions: [{ question: 'A?' }, { question: 'B?' }] },
+      { allowIds: true },
+    );
+    expect(!wizard.ok && wizard.error.message).toMatch(/own "id"/);
+    const tool = normalizeAskUserRequest({ id: 'x', question: 'A?' });
+    expect(!tool.ok && tool.error.code).toBe('INVALID_REQUEST');
+  });
+});
