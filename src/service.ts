@@ -50,7 +50,8 @@ export interface InteractionServiceOptions {
    * An ask still pending (or deferred) this many ms after its last event releases its live
    * actor and keeps only the actor's persisted snapshot; its next event restores the actor.
    * People answer in seconds to hours, and an idle actor costs more heap than everything else
-   * the ask keeps. Default 1000; `Infinity` keeps every actor live.
+   * the ask keeps. Default 1000; `Infinity` keeps every actor live. An inspector sees a
+   * hibernated ask as a stopped actor, then a new actor with the same id.
    */
   hibernateAfterMs?: number;
 }
