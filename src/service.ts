@@ -217,6 +217,7 @@ class Service implements InteractionService {
   }
 
   start(request: AskUserRequestInput, options: AskOptions = {}): AskHandle {
+    checkAskOptions(options);
     const normalized = normalizeAskUserRequest(request, { allowIds: true });
     if (!normalized.ok) throw normalized.error;
     if (this.#provider === undefined) {
@@ -686,4 +687,39 @@ class Service implements InteractionService {
     if (!this.#redact) return next;
     return (event) => next(redactInspection(event));
   }
+}
+
+/** Options are checked before anything starts, so a bad one can never leave half an ask behind. */
+function checkAskOptions(options: AskOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw badOption(
+      'options',
+      options,
+      'an object { signal?, timeoutMs?, toolCallId?, sessionId? }',
+    );
+  }
+  const { signal, toolCallId, sessionId } = options;
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' ||
+      signal === null ||
+      typeof signal.aborted !== 'boolean' ||
+      typeof signal.addEventListener !== 'function')
+  ) {
+    throw badOption('signal', signal, 'an AbortSignal');
+  }
+  if (toolCallId !== undefined && typeof toolCallId !== 'string') {
+    throw badOption('toolCallId', toolCallId, 'a string');
+  }
+  if (sessionId !== undefined && typeof sessionId !== 'string') {
+    throw badOption('sessionId', sessionId, 'a string');
+  }
+}
+
+function badOption(name: string, value: unknown, expected: string): UserInteractionError {
+  return new UserInteractionError(
+    'INVALID_REQUEST',
+    `Expected ask option \`${name}\` to be ${expected}, got ${describe(value)}.`,
+    { option: name },
+  );
 }

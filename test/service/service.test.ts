@@ -572,3 +572,19 @@ describe('progress reports', () => {
     handle.cancel();
   });
 });
+
+describe('ask options', () => {
+  it('are checked before anything starts', async () => {
+    const provider = manualProvider();
+    const service = createInteractionService();
+    service.registerProvider(provider);
+    await expect(service.ask(yesNo, { signal: {} as AbortSignal })).rejects.toThrow(
+      /ask option `signal` to be an AbortSignal, got an object/,
+    );
+    await expect(service.ask(yesNo, { toolCallId: 7 as never })).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
+    await tick();
+    expect(provider.calls).toHaveLength(0);
+  });
+});
