@@ -140,11 +140,7 @@ class Service implements InteractionService {
   #providerToken: object | undefined;
 
   constructor(options: InteractionServiceOptions) {
-    if (options.ids !== undefined && typeof options.ids !== 'function') {
-      throw new TypeError(
-        `Expected \`ids\` to be a function returning a string, got ${describe(options.ids)}.`,
-      );
-    }
+    checkServiceOptions(options);
     this.#clock = options.clock ?? systemClock;
     this.#store = options.store ?? createMemoryAskStore();
     this.#redact = options.redact === true;
@@ -154,15 +150,6 @@ class Service implements InteractionService {
       this.#dispatch(record, { type: 'deadline', at: now }),
     );
     const hibernateAfterMs = options.hibernateAfterMs ?? 1_000;
-    if (
-      typeof hibernateAfterMs !== 'number' ||
-      Number.isNaN(hibernateAfterMs) ||
-      hibernateAfterMs < 0
-    ) {
-      throw new TypeError(
-        `Expected \`hibernateAfterMs\` to be a number of milliseconds >= 0 (or Infinity), got ${describe(hibernateAfterMs)}.`,
-      );
-    }
     this.#hibernation = Number.isFinite(hibernateAfterMs)
       ? new HibernationQueue<AskRecord>(this.#clock, hibernateAfterMs, (record) =>
           this.#hibernate(record),
@@ -686,6 +673,56 @@ class Service implements InteractionService {
       typeof inspect === 'function' ? inspect : (event: InspectionEvent) => inspect.next?.(event);
     if (!this.#redact) return next;
     return (event) => next(redactInspection(event));
+  }
+}
+
+/** Every service option is checked up front, with the value received. */
+function checkServiceOptions(options: InteractionServiceOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected service options to be an object, got ${describe(options)}.`);
+  }
+  const { clock, inspect, store, redact, ids, hibernateAfterMs } = options;
+  const hasMethods = (value: unknown, names: string[]) =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+  if (clock !== undefined && !hasMethods(clock, ['now', 'setTimeout', 'clearTimeout'])) {
+    throw new TypeError(
+      `Expected \`clock\` to have now(), setTimeout() and clearTimeout(), got ${describe(clock)}.`,
+    );
+  }
+  if (
+    inspect !== undefined &&
+    typeof inspect !== 'function' &&
+    (typeof inspect !== 'object' || inspect === null)
+  ) {
+    throw new TypeError(
+      `Expected \`inspect\` to be a function or an observer { next }, got ${describe(inspect)}.`,
+    );
+  }
+  if (
+    store !== undefined &&
+    !hasMethods(store, ['save', 'get', 'findByInteractionId', 'delete', 'list'])
+  ) {
+    throw new TypeError(
+      `Expected \`store\` to implement save, get, findByInteractionId, delete and list, got ${describe(store)}.`,
+    );
+  }
+  if (redact !== undefined && typeof redact !== 'boolean') {
+    throw new TypeError(`Expected \`redact\` to be a boolean, got ${describe(redact)}.`);
+  }
+  if (ids !== undefined && typeof ids !== 'function') {
+    throw new TypeError(
+      `Expected \`ids\` to be a function returning a string, got ${describe(ids)}.`,
+    );
+  }
+  if (
+    hibernateAfterMs !== undefined &&
+    (typeof hibernateAfterMs !== 'number' || Number.isNaN(hibernateAfterMs) || hibernateAfterMs < 0)
+  ) {
+    throw new TypeError(
+      `Expected \`hibernateAfterMs\` to be a number of milliseconds >= 0 (or Infinity), got ${describe(hibernateAfterMs)}.`,
+    );
   }
 }
 

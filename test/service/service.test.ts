@@ -588,3 +588,31 @@ describe('ask options', () => {
     expect(provider.calls).toHaveLength(0);
   });
 });
+
+describe('service options', () => {
+  const cases: [string, object, RegExp][] = [
+    [
+      'a clock without setTimeout',
+      { clock: { now: () => 0 } },
+      /`clock` to have now\(\), setTimeout\(\) and clearTimeout\(\), got an object/,
+    ],
+    [
+      'an inspect that is a string',
+      { inspect: 'yes' },
+      /`inspect` to be a function or an observer/,
+    ],
+    [
+      'a store without list',
+      { store: { save() {}, get() {}, findByInteractionId() {}, delete() {} } },
+      /`store` to implement/,
+    ],
+    ['redact as a string', { redact: 'true' }, /`redact` to be a boolean, got "true"/],
+    ['ids as a string', { ids: 'uuid' }, /`ids` to be a function/],
+    ['a negative hibernation delay', { hibernateAfterMs: -1 }, /`hibernateAfterMs`.*got -1/],
+  ];
+  for (const [what, options, message] of cases) {
+    it(`refuses ${what}, naming it and the value`, () => {
+      expect(() => createInteractionService(options as never)).toThrow(message);
+    });
+  }
+});
