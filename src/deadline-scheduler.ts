@@ -26,10 +26,6 @@ export class DeadlineScheduler<T extends Scheduled> {
     this.#onDue = onDue;
   }
 
-  get size(): number {
-    return this.#heap.length;
-  }
-
   add(entry: T): void {
     entry.heapIndex = this.#heap.length;
     this.#heap.push(entry);

@@ -304,7 +304,7 @@ class Service implements InteractionService {
     let record = this.#byInteractionId.get(interactionId);
     if (record === undefined) {
       const stored = await this.#store.findByInteractionId(interactionId);
-      if (stored?.outcome !== undefined) {
+      if (stored !== undefined && FINAL_STATES.has(stored.state)) {
         this.#emit({
           askId: stored.askId,
           type: 'late-answer',
@@ -508,10 +508,8 @@ class Service implements InteractionService {
         state: record.state,
         interactionId: record.interactionId,
         updatedAt: this.#clock.now(),
-        outcome:
-          this.#redact && outcome.status === 'answered'
-            ? { status: 'answered', answers: [] }
-            : outcome,
+        // A final `state` is what marks it settled; the answers stay out when redacting.
+        ...(this.#redact && outcome.status === 'answered' ? {} : { outcome }),
       });
     }
     if (record.listeners !== undefined) {

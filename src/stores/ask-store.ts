@@ -20,7 +20,10 @@ export interface StoredAsk {
   updatedAt: number;
   /** Present while the ask is deferred: restores a working actor. */
   snapshot?: PersistedAskSnapshot;
-  /** Present once a deferred ask settled, so a second `resume` is told `ASK_SETTLED`. */
+  /**
+   * The outcome once a deferred ask settled (its final `state` tells a second `resume` it is
+   * `ASK_SETTLED`); left out for an answered ask when the service redacts.
+   */
   outcome?: AskOutcome;
 }
 

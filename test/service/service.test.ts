@@ -616,3 +616,19 @@ describe('service options', () => {
     });
   }
 });
+
+describe('a redacting service’s store', () => {
+  it('keeps no answers of a resumed ask, and still tells a second resume ASK_SETTLED', async () => {
+    const { createMemoryAskStore } = await import('../../src/index.js');
+    const store = createMemoryAskStore();
+    const service = createInteractionService({ store, redact: true });
+    service.registerProvider(createScriptedProvider([{ defer: 'chat-r' }]));
+    await service.ask(yesNo);
+    await service.resume('chat-r', yes);
+    const stored = await store.findByInteractionId('chat-r');
+    expect(stored).toMatchObject({ state: 'answered' });
+    expect(stored?.outcome).toBeUndefined();
+    const other = createInteractionService({ store });
+    await expect(other.resume('chat-r', yes)).rejects.toMatchObject({ code: 'ASK_SETTLED' });
+  });
+});
