@@ -14,7 +14,9 @@ export function redactAnswers<T>(value: T): T {
 }
 
 function redactValue(value: unknown, depth: number): unknown {
-  if (typeof value !== 'object' || value === null || depth > 8) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  // Fail closed: past any depth an ask's data has, nothing is passed on unread.
+  if (depth > 16) return REDACTED;
   if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return value;
