@@ -5,7 +5,7 @@
  * every ask still has its live actor, and once after the default hibernation delay, when
  * idle asks keep only their persisted snapshot (what a person's think time looks like).
  */
-import { createInteractionService } from '../src/service.js';
+import { createInteractionService } from '../src/engine/service.js';
 import { requireGc, yesNoRequest } from './fixtures.js';
 import { report } from './ratio.js';
 

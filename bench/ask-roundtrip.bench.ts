@@ -6,8 +6,8 @@
  */
 import { createActor, fromCallback } from 'xstate';
 import { askMachine } from '../machines/ask.machine.js';
+import { createInteractionService } from '../src/engine/service.js';
 import { createScriptedProvider } from '../src/providers/scripted-provider.js';
-import { createInteractionService } from '../src/service.js';
 import { yesAnswer, yesNoRequest } from './fixtures.js';
 import { timeRatio } from './ratio.js';
 

@@ -2,8 +2,8 @@
  * (c) Normalization + answer validation of a maximal request (4 questions x 64 options),
  * against JSON.parse of the same payload. Goal <= 3x.
  */
-import { normalizeAskUserRequest } from '../src/normalize.js';
-import { validateAskUserAnswers } from '../src/validate-answers.js';
+import { normalizeAskUserRequest } from '../src/rules/normalize.js';
+import { validateAskUserAnswers } from '../src/rules/validate-answers.js';
 import { maximalAnswers, maximalRequest } from './fixtures.js';
 import { timeRatio } from './ratio.js';
 

@@ -61,26 +61,26 @@ export {
   type AskUserToolInput,
   AskUserToolInputSchema,
 } from './contracts/tool-input.js';
-export {
-  isUserInteractionError,
-  USER_INTERACTION_ERROR_CODES,
-  UserInteractionError,
-  type UserInteractionErrorCode,
-} from './errors.js';
 export { buildAskUserForm } from './form/build-form.js';
 export { decodeAskUserFormAnswer } from './form/decode-answer.js';
 export { encodeAskUserFormAnswer } from './form/encode-answer.js';
 export { ASK_USER_FORM_HINT } from './form/form-ids.js';
 export { readAskUserForm } from './form/read-form.js';
 export {
+  isUserInteractionError,
+  USER_INTERACTION_ERROR_CODES,
+  UserInteractionError,
+  type UserInteractionErrorCode,
+} from './rules/errors.js';
+export {
   MAX_ANSWER_BYTES,
   MAX_FORM_HINT_BYTES,
   MAX_MULTI_SELECT_OPTIONS,
   MAX_QUESTIONS,
   utf8ByteLength,
-} from './limits.js';
-export { normalizeAskUserOption } from './normalize-option.js';
+} from './rules/limits.js';
+export { normalizeAskUserOption } from './rules/normalize-option.js';
 export {
   type ValidateAskUserAnswersOptions,
   validateAskUserAnswers,
-} from './validate-answers.js';
+} from './rules/validate-answers.js';

@@ -14,17 +14,21 @@ export {
   type AskMachineOutcome,
   askMachine,
 } from '../machines/ask.machine.js';
-export type { AskAuditEvent, AskState } from './audit.js';
-export { type Clock, systemClock } from './clock.js';
 export * from './data.js';
+export type { AskAuditEvent, AskState } from './engine/audit.js';
+export { type Clock, systemClock } from './engine/clock.js';
+export type { AskProvider, AskProviderContext } from './engine/provider.js';
+export { REDACTED } from './engine/redact.js';
 export {
-  type NormalizeAskUserRequestOptions,
-  type NormalizeAskUserRequestResult,
-  type NormalizedAskRequest,
-  normalizeAskUserRequest,
-} from './normalize.js';
-export { prepareAskUserArguments } from './prepare-arguments.js';
-export type { AskProvider, AskProviderContext } from './provider.js';
+  createInteractionService,
+  type InteractionServiceOptions,
+} from './engine/service.js';
+export type {
+  AskHandle,
+  AskOptions,
+  AskSnapshot,
+  InteractionService,
+} from './engine/service-contract.js';
 export {
   createFormProvider,
   type FormHost,
@@ -38,28 +42,24 @@ export {
   type ScriptedProviderOptions,
   type ScriptStep,
 } from './providers/scripted-provider.js';
-export { REDACTED } from './redact.js';
 export {
-  createInteractionService,
-  type InteractionServiceOptions,
-} from './service.js';
-export type {
-  AskHandle,
-  AskOptions,
-  AskSnapshot,
-  InteractionService,
-} from './service-contract.js';
+  type NormalizeAskUserRequestOptions,
+  type NormalizeAskUserRequestResult,
+  type NormalizedAskRequest,
+  normalizeAskUserRequest,
+} from './rules/normalize.js';
 export type { AskStore, PersistedAskSnapshot, StoredAsk } from './stores/ask-store.js';
 export { createMemoryAskStore } from './stores/memory-store.js';
+export { prepareAskUserArguments } from './tool/prepare-arguments.js';
 export {
   type AskUserTool,
   type AskUserToolContext,
   type AskUserToolOptions,
   type AskUserToolUpdate,
   createAskUserTool,
-} from './tool.js';
+} from './tool/tool.js';
 export type {
   AskUserToolDetails,
   AskUserToolProgressDetails,
   AskUserToolResult,
-} from './tool-result.js';
+} from './tool/tool-result.js';

@@ -1,6 +1,6 @@
 /** `ask-engine ask [JSON | -]`: asks ask_user tool input in the terminal, prints the outcome. */
 import { parseArgs } from 'node:util';
-import type { AskUserToolDetails } from '../tool-result.js';
+import type { AskUserToolDetails } from '../tool/tool-result.js';
 import { parseDuration } from './duration.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { ASK_HELP } from './help.js';

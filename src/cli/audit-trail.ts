@@ -1,5 +1,5 @@
 /** Formats the audit trail (every lifecycle transition) as aligned text lines. */
-import type { AskAuditEvent } from '../audit.js';
+import type { AskAuditEvent } from '../engine/audit.js';
 
 /**
  * One line per event: seconds since the first event, the ask, the event, `from → to`.

@@ -1,6 +1,6 @@
 /** `ask-engine demo`: a scripted agent loop that asks every kind of question in this terminal. */
 import { parseArgs } from 'node:util';
-import type { AskAuditEvent } from '../audit.js';
+import type { AskAuditEvent } from '../engine/audit.js';
 import { formatAuditTrail } from './audit-trail.js';
 import { DEMO_STEPS, DEMO_TASK } from './demo-script.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';

@@ -1,5 +1,5 @@
 /** The demo agent's script: a small coding task and the five ask_user calls it makes. */
-import type { AskUserToolDetails } from '../tool-result.js';
+import type { AskUserToolDetails } from '../tool/tool-result.js';
 
 export interface DemoStep {
   /** What the agent says before it asks. */

@@ -1,5 +1,5 @@
 /** The CLI's exit codes: one per way an ask can end, so scripts can branch without parsing. */
-import type { AskUserToolDetails } from '../tool-result.js';
+import type { AskUserToolDetails } from '../tool/tool-result.js';
 
 export const EXIT = {
   answered: 0,

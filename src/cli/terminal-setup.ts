@@ -1,9 +1,9 @@
 /** Builds the service + terminal provider + ask_user tool the CLI commands ask through. */
-import { createInteractionService } from '../service.js';
+import { createInteractionService } from '../engine/service.js';
 import { openInteractiveTerminal } from '../terminal/controlling-terminal.js';
 import type { TerminalPreferenceInput } from '../terminal/preferences.js';
 import { createTerminalProvider } from '../terminal/terminal-provider.js';
-import { type AskUserTool, createAskUserTool } from '../tool.js';
+import { type AskUserTool, createAskUserTool } from '../tool/tool.js';
 
 export interface CliAsking {
   service: ReturnType<typeof createInteractionService>;

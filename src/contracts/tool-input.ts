@@ -1,6 +1,6 @@
 /** The input a model (or a permission plugin) writes: one question or up to four. */
 import { type Static, Type } from '@sinclair/typebox';
-import { MAX_QUESTIONS } from '../limits.js';
+import { MAX_QUESTIONS } from '../rules/limits.js';
 import { StringEnum } from './string-enum.js';
 
 export const AskUserOptionInputSchema = Type.Object(

@@ -1,7 +1,7 @@
 /** Turns normalized questions into the one generic form that holds them all. */
 import type { UiForm, UiFormChoice, UiFormField } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
-import { MAX_ANSWER_BYTES } from '../limits.js';
+import { MAX_ANSWER_BYTES } from '../rules/limits.js';
 import { escapeControlCharacters, escapeMarkdown } from './escape-text.js';
 import {
   ASK_USER_FORM_HINT,

@@ -2,8 +2,8 @@
 import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
 import type { UiFormAnswer } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
-import { describe } from '../describe.js';
-import type { UserInteractionError } from '../errors.js';
+import { describe } from '../rules/describe.js';
+import type { UserInteractionError } from '../rules/errors.js';
 import { formAnswerError } from './form-error.js';
 import { type AskUserFormMode, CANCEL_ACTION_ID, SUBMIT_ACTION_ID } from './form-ids.js';
 import { type FormQuestionPlan, getFormPlan } from './form-plan.js';

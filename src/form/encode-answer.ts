@@ -1,7 +1,7 @@
 /** Turns a person's answers into the values of an ask_user form, for a client to send back. */
 import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
-import { describe } from '../describe.js';
+import { describe } from '../rules/describe.js';
 import { formAnswerError } from './form-error.js';
 import { CANCEL_ACTION_ID, SUBMIT_ACTION_ID } from './form-ids.js';
 import { getFormPlan } from './form-plan.js';

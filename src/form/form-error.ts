@@ -1,5 +1,5 @@
 /** Errors of the form codec: which question, which field, what was wrong and the fix. */
-import { UserInteractionError } from '../errors.js';
+import { UserInteractionError } from '../rules/errors.js';
 
 /** An `INVALID_ANSWER` error naming the question and, where one applies, the field. */
 export function formAnswerError(

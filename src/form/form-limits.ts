@@ -1,6 +1,6 @@
 /** The size limit of a form's hint data, measured as the JSON a transport would carry. */
-import { UserInteractionError } from '../errors.js';
-import { MAX_FORM_HINT_BYTES } from '../limits.js';
+import { UserInteractionError } from '../rules/errors.js';
+import { MAX_FORM_HINT_BYTES } from '../rules/limits.js';
 
 // Encoding into a buffer one character wider than the limit counts exactly up to the limit and
 // stops early past it, with no allocation per call: several times faster than counting in a loop.

@@ -1,9 +1,9 @@
 /** Which fields each question gets in the ask_user form, worked out once per questions array. */
 import { Value } from '@sinclair/typebox/value';
 import { type AskUserQuestion, AskUserQuestionSchema } from '../contracts/question.js';
-import { describe } from '../describe.js';
-import { UserInteractionError } from '../errors.js';
-import { MAX_MULTI_SELECT_OPTIONS, MAX_QUESTIONS } from '../limits.js';
+import { describe } from '../rules/describe.js';
+import { UserInteractionError } from '../rules/errors.js';
+import { MAX_MULTI_SELECT_OPTIONS, MAX_QUESTIONS } from '../rules/limits.js';
 import {
   type AskUserFormMode,
   type AskUserFormPart,

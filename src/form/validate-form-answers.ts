@@ -1,7 +1,7 @@
 /** Answer validation for the form codec: the engine's own rules, with errors that name a field. */
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
-import { isUserInteractionError, UserInteractionError } from '../errors.js';
-import { validateAskUserAnswers } from '../validate-answers.js';
+import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
+import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { FormPlan, FormQuestionPlan } from './form-plan.js';
 
 /**

@@ -2,10 +2,10 @@
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
-import { describe } from '../describe.js';
+import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
-import type { AskProvider, AskProviderContext } from '../provider.js';
+import { describe } from '../rules/describe.js';
 
 /** What the host gets along with the form. */
 export interface FormRequestContext {

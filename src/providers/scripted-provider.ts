@@ -2,7 +2,7 @@
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
-import type { AskProvider, AskProviderContext } from '../provider.js';
+import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 
 type Answers = AskUserQuestionAnswer[] | ((request: AskUserRequest) => AskUserQuestionAnswer[]);
 

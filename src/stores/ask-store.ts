@@ -4,8 +4,9 @@
  * one once it settles. Pending asks live in the service that delivers them; a host that wants
  * them to survive a restart persists `service.getPersistedSnapshot(id)` and calls `restore`.
  */
-import type { AskState } from '../audit.js';
+
 import type { AskOutcome } from '../contracts/outcome.js';
+import type { AskState } from '../engine/audit.js';
 
 /** The JSON-serializable snapshot of an ask actor (`actor.getPersistedSnapshot()`). */
 export type PersistedAskSnapshot = Record<string, unknown>;

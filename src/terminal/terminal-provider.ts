@@ -3,7 +3,7 @@ import type { ReadStream, WriteStream } from 'node:tty';
 import { matchesKey, type OverlayHandle, type Terminal, TUI } from '@mariozechner/pi-tui';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
-import type { AskProvider, AskProviderContext } from '../provider.js';
+import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import { AskView } from './ask-view.js';
 import { formatCountdown } from './countdown.js';
 import { InlineFrame, OverlayFrame, StaticLines } from './frame.js';

@@ -2,9 +2,9 @@ import type { ReadStream, WriteStream } from 'node:tty';
 import { describe, expect, it } from 'vitest';
 import type { AskUserQuestion } from '../../src/contracts/question.js';
 import type { AskUserRequest } from '../../src/contracts/request.js';
-import type { AskProviderContext } from '../../src/provider.js';
+import type { AskProviderContext } from '../../src/engine/provider.js';
+import { validateAskUserAnswers } from '../../src/rules/validate-answers.js';
 import { createTerminalProvider } from '../../src/terminal/terminal-provider.js';
-import { validateAskUserAnswers } from '../../src/validate-answers.js';
 import { FakeTerminal, KEY, plain } from './fake-terminal.js';
 
 const question: AskUserQuestion = {

@@ -1,8 +1,8 @@
 /** Turns an ask's outcome into the ask_user tool's result: plain text for the model, and details. */
-import type { AskUserQuestionAnswer, AskUserResponse } from './contracts/answer.js';
-import type { AskCancelReason, AskOutcome, AskStatus } from './contracts/outcome.js';
-import type { AskUserQuestion } from './contracts/question.js';
-import type { UserInteractionError, UserInteractionErrorCode } from './errors.js';
+import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
+import type { AskCancelReason, AskOutcome, AskStatus } from '../contracts/outcome.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import type { UserInteractionError, UserInteractionErrorCode } from '../rules/errors.js';
 
 /** What the tool result carries besides its text: enough for a UI or a log to show the ask. */
 export interface AskUserToolDetails {

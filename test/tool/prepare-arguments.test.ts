@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isUserInteractionError } from '../src/errors.js';
-import { prepareAskUserArguments } from '../src/prepare-arguments.js';
+import { isUserInteractionError } from '../../src/rules/errors.js';
+import { prepareAskUserArguments } from '../../src/tool/prepare-arguments.js';
 
 function refusal(raw: unknown): string {
   try {

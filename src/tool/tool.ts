@@ -1,11 +1,11 @@
 /** The ask_user tool: a framework-neutral tool definition that asks through the service. */
-import type { AskUserQuestion } from './contracts/question.js';
-import type { AskUserToolInput } from './contracts/tool-input.js';
-import { AskUserToolInputSchema } from './contracts/tool-input.js';
-import { isUserInteractionError, UserInteractionError } from './errors.js';
-import { normalizeAskUserRequest } from './normalize.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import type { AskUserToolInput } from '../contracts/tool-input.js';
+import { AskUserToolInputSchema } from '../contracts/tool-input.js';
+import type { AskHandle, InteractionService } from '../engine/service-contract.js';
+import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
+import { normalizeAskUserRequest } from '../rules/normalize.js';
 import { prepareAskUserArguments } from './prepare-arguments.js';
-import type { AskHandle, InteractionService } from './service-contract.js';
 import {
   type AskUserToolProgressDetails,
   type AskUserToolResult,

@@ -1,5 +1,5 @@
 /** Turns one option as a model or a caller wrote it into a normalized `{ title, description? }`. */
-import type { AskUserOption } from './contracts/question.js';
+import type { AskUserOption } from '../contracts/question.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
 

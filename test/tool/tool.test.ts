@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import type { AskUserQuestionAnswer } from '../src/contracts/answer.js';
-import { AskUserToolInputSchema } from '../src/contracts/tool-input.js';
-import { createScriptedProvider, type ScriptStep } from '../src/providers/scripted-provider.js';
-import { createInteractionService } from '../src/service.js';
-import { createAskUserTool } from '../src/tool.js';
+import type { AskUserQuestionAnswer } from '../../src/contracts/answer.js';
+import { AskUserToolInputSchema } from '../../src/contracts/tool-input.js';
+import { createInteractionService } from '../../src/engine/service.js';
+import { createScriptedProvider, type ScriptStep } from '../../src/providers/scripted-provider.js';
+import { createAskUserTool } from '../../src/tool/tool.js';
 
 function setup(steps: ScriptStep[], options: { timeoutMs?: number; agent?: string } = {}) {
   const clock = new SimulatedClock();

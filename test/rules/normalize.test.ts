@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FORM_HINT_BYTES, MAX_MULTI_SELECT_OPTIONS } from '../src/limits.js';
-import { type NormalizedAskRequest, normalizeAskUserRequest } from '../src/normalize.js';
+import { MAX_FORM_HINT_BYTES, MAX_MULTI_SELECT_OPTIONS } from '../../src/rules/limits.js';
+import { type NormalizedAskRequest, normalizeAskUserRequest } from '../../src/rules/normalize.js';
 
 function ok(input: unknown, options?: { allowIds?: boolean }): NormalizedAskRequest {
   const result = normalizeAskUserRequest(input, options);

@@ -1,7 +1,7 @@
 /** What a UI or a remote host implements to deliver questions to a person. */
-import type { AskUserQuestionAnswer } from './contracts/answer.js';
-import type { ProviderOutcome } from './contracts/outcome.js';
-import type { AskUserRequest } from './contracts/request.js';
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { ProviderOutcome } from '../contracts/outcome.js';
+import type { AskUserRequest } from '../contracts/request.js';
 
 export interface AskProviderContext {
   askId: string;

@@ -1,10 +1,10 @@
 /** Between the outside world and the ask machine: provider results in, audit data and abort reasons out. */
-import type { AskMachineEvent } from '../machines/ask.machine.js';
+import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import { describe } from '../rules/describe.js';
+import { UserInteractionError } from '../rules/errors.js';
+import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { AskState } from './audit.js';
-import type { AskUserQuestion } from './contracts/question.js';
-import { describe } from './describe.js';
-import { UserInteractionError } from './errors.js';
-import { validateAskUserAnswers } from './validate-answers.js';
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 /** Turns tool or service input into the normalized request every provider sees, in one pass. */
-import type { AskUserIntent, AskUserOption, AskUserQuestion } from './contracts/question.js';
-import type { AskUserRequest } from './contracts/request.js';
-import type { AskUserHints } from './contracts/tool-input.js';
+import type { AskUserIntent, AskUserOption, AskUserQuestion } from '../contracts/question.js';
+import type { AskUserRequest } from '../contracts/request.js';
+import type { AskUserHints } from '../contracts/tool-input.js';
 import { describe } from './describe.js';
 import { isUserInteractionError, UserInteractionError } from './errors.js';
 import {

@@ -7,7 +7,17 @@ import {
   type AskMachineInput,
   type AskMachineOutcome,
   askMachine,
-} from '../machines/ask.machine.js';
+} from '../../machines/ask.machine.js';
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { AskOutcome } from '../contracts/outcome.js';
+import type { AskUserRequest } from '../contracts/request.js';
+import type { AskUserRequestInput } from '../contracts/tool-input.js';
+import { describe } from '../rules/describe.js';
+import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
+import { normalizeAskUserRequest } from '../rules/normalize.js';
+import { validateAskUserAnswers } from '../rules/validate-answers.js';
+import type { AskStore, PersistedAskSnapshot } from '../stores/ask-store.js';
+import { createMemoryAskStore } from '../stores/memory-store.js';
 import {
   eventData,
   exitCause,
@@ -19,21 +29,11 @@ import {
 import { sequentialIds } from './ask-ids.js';
 import type { AskAuditEvent, AskState } from './audit.js';
 import { type Clock, systemClock } from './clock.js';
-import type { AskUserQuestionAnswer } from './contracts/answer.js';
-import type { AskOutcome } from './contracts/outcome.js';
-import type { AskUserRequest } from './contracts/request.js';
-import type { AskUserRequestInput } from './contracts/tool-input.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
-import { describe } from './describe.js';
-import { isUserInteractionError, UserInteractionError } from './errors.js';
 import { HibernationQueue } from './hibernation-queue.js';
-import { normalizeAskUserRequest } from './normalize.js';
 import type { AskProvider, AskProviderContext } from './provider.js';
 import { REDACTED, redactInspection } from './redact.js';
 import type { AskHandle, AskOptions, AskSnapshot, InteractionService } from './service-contract.js';
-import type { AskStore, PersistedAskSnapshot } from './stores/ask-store.js';
-import { createMemoryAskStore } from './stores/memory-store.js';
-import { validateAskUserAnswers } from './validate-answers.js';
 
 export interface InteractionServiceOptions {
   /** Time source for deadlines and audit times; xstate's `SimulatedClock` works in tests. */

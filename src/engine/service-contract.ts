@@ -1,10 +1,10 @@
 /** The public shape of the interaction service, its options and the handle of one ask. */
 import type { Observable } from 'rxjs';
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { AskOutcome } from '../contracts/outcome.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import type { AskAuditEvent, AskState } from './audit.js';
-import type { AskUserQuestionAnswer } from './contracts/answer.js';
-import type { AskOutcome } from './contracts/outcome.js';
-import type { AskUserQuestion } from './contracts/question.js';
-import type { AskUserRequestInput } from './contracts/tool-input.js';
 import type { AskProvider } from './provider.js';
 
 export interface AskOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isUserInteractionError } from '../src/errors.js';
-import { normalizeAskUserOption } from '../src/normalize-option.js';
+import { isUserInteractionError } from '../../src/rules/errors.js';
+import { normalizeAskUserOption } from '../../src/rules/normalize-option.js';
 
 function errorOf(input: unknown): { code: string; message: string } {
   try {

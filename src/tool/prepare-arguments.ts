@@ -1,8 +1,8 @@
 /** Repairs the ask_user arguments a model wrote into the shape of the tool's schema. */
-import type { AskUserToolInput } from './contracts/tool-input.js';
-import { describe } from './describe.js';
-import { isUserInteractionError, UserInteractionError } from './errors.js';
-import { normalizeAskUserOption } from './normalize-option.js';
+import type { AskUserToolInput } from '../contracts/tool-input.js';
+import { describe } from '../rules/describe.js';
+import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
+import { normalizeAskUserOption } from '../rules/normalize-option.js';
 
 const BOOLEAN_FIELDS: ReadonlySet<string> = new Set([
   'allowMultiple',

@@ -1,11 +1,11 @@
 import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AskUserQuestionSchema } from '../src/contracts/question.js';
-import { isUserInteractionError, USER_INTERACTION_ERROR_CODES } from '../src/errors.js';
-import { MAX_MULTI_SELECT_OPTIONS, MAX_QUESTIONS } from '../src/limits.js';
-import { normalizeAskUserRequest } from '../src/normalize.js';
-import { prepareAskUserArguments } from '../src/prepare-arguments.js';
+import { AskUserQuestionSchema } from '../../src/contracts/question.js';
+import { isUserInteractionError, USER_INTERACTION_ERROR_CODES } from '../../src/rules/errors.js';
+import { MAX_MULTI_SELECT_OPTIONS, MAX_QUESTIONS } from '../../src/rules/limits.js';
+import { normalizeAskUserRequest } from '../../src/rules/normalize.js';
+import { prepareAskUserArguments } from '../../src/tool/prepare-arguments.js';
 
 const KNOWN_KEYS = [
   'question',

@@ -1,6 +1,6 @@
 /** Checks a provider's (or a client's) answers against the questions before they count. */
-import type { AskUserQuestionAnswer, AskUserResponse } from './contracts/answer.js';
-import type { AskUserQuestion } from './contracts/question.js';
+import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
+import type { AskUserQuestion } from '../contracts/question.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
 import { MAX_ANSWER_BYTES, utf8ByteLength } from './limits.js';
