@@ -19,6 +19,10 @@ describe('the built package', () => {
       const root = await import('ask-engine');
       const data = await import('ask-engine/data');
       const terminal = await import('ask-engine/terminal');
+      const sqlite = await import('ask-engine/sqlite');
+      const store = sqlite.createSqliteAskStore({ path: ':memory:' });
+      const stored = await store.get('none');
+      await store.close();
       const service = root.createInteractionService();
       service.registerProvider(root.createScriptedProvider([{ cancel: 'user' }]));
       const outcome = await service.ask({ question: 'Ship it?', options: ['Yes', 'No'] });
@@ -26,6 +30,8 @@ describe('the built package', () => {
         root: Object.keys(root).length,
         data: Object.keys(data).length,
         terminal: Object.keys(terminal).length,
+        sqlite: Object.keys(sqlite),
+        stored: stored === undefined,
         outcome,
         from: import.meta.resolve('ask-engine'),
       }));`;
@@ -37,6 +43,8 @@ describe('the built package', () => {
     expect(result.outcome).toEqual({ status: 'cancelled', reason: 'user' });
     expect(result.root).toBeGreaterThan(result.data);
     expect(result.terminal).toBeGreaterThan(0);
+    expect(result.sqlite).toEqual(['createSqliteAskStore']);
+    expect(result.stored).toBe(true);
   });
 
   it('keeps the terminal UI out of the root entry', async () => {
@@ -55,6 +63,7 @@ describe('the built package', () => {
     expect(
       inputs.filter((file) => file.includes('pi-tui') || file.includes('src/terminal')),
     ).toEqual([]);
+    expect(inputs.filter((file) => file.includes('sqlite'))).toEqual([]);
   });
 
   it('runs the ask-engine bin from dist', async () => {
