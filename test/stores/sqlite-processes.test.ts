@@ -6,14 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, startWrite } from './ask-rows.js';
+import { collect } from './ask-rows.js';
 
 const run = promisify(execFile);
 const worker = fileURLToPath(new URL('../fixtures/sqlite-cas-worker.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-describe('four processes racing compare-and-set writes on one SQLite file', () => {
+describe('four processes opening a new SQLite file and racing compare-and-set writes on it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ask-engine-sqlite-procs-'));
   const path = join(dir, 'asks.db');
   const asks = 25;
@@ -21,9 +22,6 @@ describe('four processes racing compare-and-set writes on one SQLite file', () =
   let wins: { worker: string; askId: string; version: number }[] = [];
 
   beforeAll(async () => {
-    const store = createSqliteAskStore({ path });
-    for (let n = 0; n < asks; n++) await store.create(startWrite({ askId: `ask-${n}` }));
-    await store.close();
     const workers = ['w1', 'w2', 'w3', 'w4'];
     const outputs = await Promise.all(
       workers.map((name) =>
@@ -65,6 +63,17 @@ describe('four processes racing compare-and-set writes on one SQLite file', () =
 
   it('lets more than one process win (the race was real)', () => {
     expect(new Set(wins.map((win) => win.worker)).size).toBeGreaterThan(1);
+  });
+
+  it('migrated the new file once and created each ask once', async () => {
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([{ version: 1 }]);
+      const starts = db.prepare("SELECT count(*) FROM ask_events WHERE type = 'start'").pluck();
+      expect(starts.get()).toBe(asks);
+    } finally {
+      db.close();
+    }
   });
 
   it('keeps one history event per won version, in version order, by its winner', async () => {
