@@ -154,6 +154,7 @@ interface Connection {
 
 class SqliteAskStore implements AskStore {
   readonly #where: string;
+  readonly #busyTimeoutMs: number;
   readonly #feed: SqliteChangeFeed;
   readonly #ready: Promise<Connection>;
   #connection: Connection | undefined;
@@ -161,6 +162,7 @@ class SqliteAskStore implements AskStore {
 
   constructor(opening: Promise<OpenedDatabase>, where: string, settings: Settings) {
     this.#where = where;
+    this.#busyTimeoutMs = settings.busyTimeoutMs;
     this.#feed = new SqliteChangeFeed(settings.pollIntervalMs, settings.onError);
     this.#ready = opening.then((opened) => {
       try {
@@ -188,7 +190,7 @@ class SqliteAskStore implements AskStore {
     const { ask, event } = write;
     let eventId: number | undefined;
     let caughtUp = false;
-    const existing = writeTransaction(opened.db, () => {
+    const existing = this.#write(opened.db, () => {
       const found = (statements.byId.get(ask.askId) ??
         (ask.key === undefined ? undefined : statements.byKey.get(ask.key))) as AskRow | undefined;
       if (found !== undefined) return readAsk(found);
@@ -216,7 +218,7 @@ class SqliteAskStore implements AskStore {
     const { ask, event } = write;
     let eventId: number | undefined;
     let caughtUp = false;
-    const result = writeTransaction(opened.db, (): AskUpdateResult => {
+    const result = this.#write(opened.db, (): AskUpdateResult => {
       caughtUp = this.#feed.active && this.#feed.caughtUp();
       let changes: number;
       try {
@@ -278,7 +280,7 @@ class SqliteAskStore implements AskStore {
     let caughtUp = false;
     // The write lock is taken before reading, so another process claiming at the same moment
     // waits and then finds these asks final: each due ask is settled once.
-    const applied = writeTransaction(opened.db, () => {
+    const applied = this.#write(opened.db, () => {
       caughtUp = this.#feed.active && this.#feed.caughtUp();
       const writes: AskWrite[] = [];
       for (const row of statements.due.all(now, limit) as AskRow[]) {
@@ -319,6 +321,21 @@ class SqliteAskStore implements AskStore {
     const connection = this.#connection ?? (await this.#ready);
     if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
     return connection;
+  }
+
+  /** A write transaction whose lock timeout says which store and which setting to look at. */
+  #write<T>(db: SqliteDatabase, work: () => T): T {
+    try {
+      return writeTransaction(db, work);
+    } catch (error) {
+      if (!(error instanceof Error) || !/database is locked|SQLITE_BUSY/.test(error.message)) {
+        throw error;
+      }
+      throw new Error(
+        `The SQLite ask store ${this.#where} stayed locked by another connection for longer than busyTimeoutMs (${this.#busyTimeoutMs} ms): ${error.message}`,
+        { cause: error },
+      );
+    }
   }
 
   #holder(statements: Statements, ask: StoredAsk): string {

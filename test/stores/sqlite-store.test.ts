@@ -203,6 +203,22 @@ describe('the SQLite store', () => {
       await expect(store.update(answerWrite(start.ask), 1)).rejects.toThrow(/disk is full/);
       expect(await store.get('ask-1')).toEqual(start.ask);
     });
+
+    it('names the store and the setting when another connection holds the lock too long', async () => {
+      const store = open({ busyTimeoutMs: 30 });
+      const start = startWrite({ askId: 'ask-1' });
+      await store.create(start);
+      const db = raw();
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        await expect(store.update(answerWrite(start.ask), 1)).rejects.toThrow(
+          /^The SQLite ask store at .*asks\.db stayed locked by another connection for longer than busyTimeoutMs \(30 ms\): database is locked/,
+        );
+      } finally {
+        db.exec('ROLLBACK');
+      }
+      expect(await store.update(answerWrite(start.ask), 1)).toEqual({ ok: true });
+    });
   });
 
   describe('change feed', () => {
