@@ -15,6 +15,7 @@ import {
   openSqliteFile,
   type SqliteDatabase,
   type SqliteStatement,
+  type SqliteValue,
   writeTransaction,
 } from './sqlite-database.js';
 import {
@@ -45,7 +46,11 @@ export interface SqliteAskStoreOptions {
    * power loss, and commits faster.
    */
   synchronous?: 'full' | 'normal';
-  /** Told when a poll for other processes' changes fails (default: a process warning). */
+  /**
+   * Told what goes wrong out of any caller's sight (default: a process warning): a failed poll
+   * for other processes' changes (the next poll catches up), or a due ask whose row cannot be
+   * read, which `claimDue` skips and leaves as it is.
+   */
   onError?: (error: unknown) => void;
 }
 
@@ -130,7 +135,7 @@ function readOptions(options: SqliteAskStoreOptions): Settings {
     synchronous,
     onError:
       options.onError ??
-      ((error) => process.emitWarning(error as Error, { code: 'ASK_ENGINE_SQLITE_POLL' })),
+      ((error) => process.emitWarning(error as Error, { code: 'ASK_ENGINE_SQLITE' })),
   };
 }
 
@@ -155,6 +160,7 @@ interface Connection {
 class SqliteAskStore implements AskStore {
   readonly #where: string;
   readonly #busyTimeoutMs: number;
+  readonly #onError: (error: unknown) => void;
   readonly #feed: SqliteChangeFeed;
   readonly #ready: Promise<Connection>;
   #connection: Connection | undefined;
@@ -163,6 +169,7 @@ class SqliteAskStore implements AskStore {
   constructor(opening: Promise<OpenedDatabase>, where: string, settings: Settings) {
     this.#where = where;
     this.#busyTimeoutMs = settings.busyTimeoutMs;
+    this.#onError = settings.onError;
     this.#feed = new SqliteChangeFeed(settings.pollIntervalMs, settings.onError);
     this.#ready = opening.then((opened) => {
       try {
@@ -280,25 +287,44 @@ class SqliteAskStore implements AskStore {
     let caughtUp = false;
     // The write lock is taken before reading, so another process claiming at the same moment
     // waits and then finds these asks final: each due ask is settled once.
+    const corrupt: unknown[] = [];
     const applied = this.#write(opened.db, () => {
       caughtUp = this.#feed.active && this.#feed.caughtUp();
       const writes: AskWrite[] = [];
-      for (const row of statements.due.all(now, limit) as AskRow[]) {
-        const current = readAsk(row);
-        const write = settle(current);
-        if (write === undefined) continue;
-        const { changes } = statements.updateAsk.run(
-          ...askParams(write.ask),
-          current.askId,
-          current.version,
-        );
-        if (Number(changes) === 0) continue;
-        eventId = rowId(statements.insertEvent.run(...eventParams(write.event)));
-        writes.push(write);
+      let claimed = 0;
+      // A cursor past rows that cannot be read, so a corrupt row never blocks the ones after it.
+      let after: SqliteValue[] = [-Number.MAX_VALUE, -Number.MAX_VALUE, 0];
+      while (claimed < limit) {
+        const wanted = limit - claimed;
+        const rows = statements.due.all(now, ...after, wanted) as (AskRow & { row_id: number })[];
+        for (const row of rows) {
+          after = [row.deadline_at, row.deadline_at, row.row_id];
+          let current: StoredAsk;
+          try {
+            current = readAsk(row);
+          } catch (error) {
+            corrupt.push(error);
+            continue;
+          }
+          claimed++;
+          const write = settle(current);
+          if (write === undefined) continue;
+          const { changes } = statements.updateAsk.run(
+            ...askParams(write.ask),
+            current.askId,
+            current.version,
+          );
+          if (Number(changes) === 0) continue;
+          eventId = rowId(statements.insertEvent.run(...eventParams(write.event)));
+          writes.push(write);
+        }
+        if (rows.length < wanted) break;
       }
       return writes;
     });
     for (const { ask } of applied) this.#feed.written(ask.askId, ask.version, eventId, caughtUp);
+    // Skipped, not fatal: the row stays as it is, and the error names the ask and the column.
+    for (const error of corrupt) this.#onError(error);
     return applied;
   }
 
@@ -371,7 +397,9 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     history: db.prepare('SELECT id, json FROM ask_events WHERE ask_id = ? ORDER BY id'),
     due: db.prepare(
-      'SELECT * FROM asks WHERE final = 0 AND deadline_at <= ? ORDER BY deadline_at, rowid LIMIT ?',
+      `SELECT rowid AS row_id, * FROM asks
+       WHERE final = 0 AND deadline_at <= ? AND (deadline_at > ? OR (deadline_at = ? AND rowid > ?))
+       ORDER BY deadline_at, rowid LIMIT ?`,
     ),
   };
 }

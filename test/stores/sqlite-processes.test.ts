@@ -36,6 +36,7 @@ describe('four processes opening a new SQLite file and racing compare-and-set wr
             name,
             String(target),
             String(asks),
+            String(workers.length),
           ],
           { cwd: root },
         ),

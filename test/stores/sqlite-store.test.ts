@@ -148,11 +148,21 @@ describe('the SQLite store', () => {
         /^The snapshot column of ask ask-1 in the SQLite store is corrupt: /,
       );
       await expect(store.findByKey('step-1')).rejects.toThrow(/snapshot column of ask ask-1/);
-      // A sweeper meets it too: the claim fails as a whole and settles nothing.
-      await expect(store.claimDue(100, 10, (ask) => timeoutWrite(ask, 100))).rejects.toThrow(
-        /snapshot column of ask ask-1/,
+    });
+
+    it('lets a sweeper skip a corrupt due ask, report it, and claim the ones after it', async () => {
+      raw().prepare("UPDATE asks SET snapshot = 'null' WHERE id = 'ask-1'").run();
+      const errors: unknown[] = [];
+      const store = open({ onError: (error: unknown) => errors.push(error) });
+      const writes = await store.claimDue(100, 1, (ask) => timeoutWrite(ask, 100));
+      expect(writes.map((write) => write.ask.askId)).toEqual(['ask-2']);
+      expect((await store.get('ask-2'))?.state).toBe('timedOut');
+      expect(errors).toHaveLength(1);
+      expect(String(errors[0])).toMatch(
+        /The snapshot column of ask ask-1 in the SQLite store is corrupt: expected a JSON object/,
       );
-      expect((await store.get('ask-2'))?.state).toBe('pending');
+      // It stays as it was, for a person to look at.
+      expect(raw().prepare("SELECT version FROM asks WHERE id = 'ask-1'").pluck().get()).toBe(1);
     });
 
     it('refuses questions that are not an array and an outcome that is not an object', async () => {
