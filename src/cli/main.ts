@@ -6,6 +6,7 @@ import { runAskCommand } from './ask-command.js';
 import { runDemoCommand } from './demo-command.js';
 import { EXIT } from './exit-codes.js';
 import { MAIN_HELP } from './help.js';
+import { runResumeCommand } from './resume-command.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -23,6 +24,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runAskCommand(rest);
       case 'demo':
         return await runDemoCommand(rest);
+      case 'resume':
+        return await runResumeCommand(rest);
       case undefined:
       case 'help':
       case '-h':
@@ -30,7 +33,9 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(MAIN_HELP);
         return command === undefined ? EXIT.invalidInput : EXIT.answered;
       default:
-        throw new UsageError(`Unknown command ${JSON.stringify(command)}; use "ask" or "demo".`);
+        throw new UsageError(
+          `Unknown command ${JSON.stringify(command)}; use "ask", "resume" or "demo".`,
+        );
     }
   } catch (error) {
     if (!isUsageProblem(error)) throw error;
