@@ -28,13 +28,24 @@ export interface AskRow {
   updated_at: number;
 }
 
+/**
+ * The questions' JSON by array: every row of one ask carries the same questions array (rows are
+ * not mutated once written), so each ask's questions are serialized once, not once per write.
+ */
+const questionsJson = new WeakMap<object, string>();
+
 /** The values of `ASK_COLUMNS` for `ask`. */
 export function askParams(ask: StoredAsk): SqliteValue[] {
+  let questions = questionsJson.get(ask.questions);
+  if (questions === undefined) {
+    questions = JSON.stringify(ask.questions);
+    questionsJson.set(ask.questions, questions);
+  }
   return [
     ask.state,
     ask.version,
     JSON.stringify(ask.snapshot),
-    JSON.stringify(ask.questions),
+    questions,
     ask.outcome === undefined ? null : JSON.stringify(ask.outcome),
     ask.interactionId ?? null,
     ask.key ?? null,
