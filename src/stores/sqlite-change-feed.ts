@@ -1,6 +1,6 @@
 /**
- * The SQLite store's change feed. Its own writes are told at once (in a microtask); writes by
- * other connections (other processes, other store instances) are found by polling
+ * The SQLite store's change feed. Its own writes are told on the next turn of the event loop;
+ * writes by other connections (other processes, other store instances) are found by polling
  * `PRAGMA data_version`, which changes only when another connection commits, and then reading
  * the `ask_events` rows added since the last one seen.
  */
@@ -126,7 +126,9 @@ export class SqliteChangeFeed {
 
   #emit(change: AskStoreChange): void {
     if (!this.active) return;
-    if (this.#queue.length === 0) queueMicrotask(() => this.#flush());
+    // The next turn of the event loop, not a microtask: by then the service that made a write
+    // has taken its new version, so it is not sent to read back the row it just wrote.
+    if (this.#queue.length === 0) setImmediate(() => this.#flush());
     this.#queue.push(change);
   }
 
