@@ -241,14 +241,24 @@ describe('normalizeAskUserRequest', () => {
       expect(fail({ question: 'x', agent: '' }, { allowIds: true }).code).toBe('INVALID_REQUEST');
     });
 
-    it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY, '100', null])(
+    it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY, '100', null, 5e-324, 999])(
       'refuses timeout %s',
       (timeout) => {
         expect(fail({ question: 'x', timeout }).message).toMatch(
-          /"timeout" must be a finite number of milliseconds greater than 0/,
+          /"timeout" must be a number of milliseconds, at least 1000 \(1 second\), got /,
         );
       },
     );
+
+    it('tells a model that sent seconds what to send in milliseconds', () => {
+      expect(fail({ question: 'x', timeout: 30 }).message).toBe(
+        '"timeout" must be a number of milliseconds, at least 1000 (1 second), got 30. Timeouts are in milliseconds: for 30 seconds send 30000.',
+      );
+    });
+
+    it('accepts the minimum timeout of one second', () => {
+      expect(ok({ question: 'x', timeout: 1000 }).timeoutMs).toBe(1000);
+    });
   });
 
   describe('options', () => {
@@ -277,7 +287,7 @@ describe('normalizeAskUserRequest', () => {
 
     it('refuses duplicate option titles compared ignoring case and surrounding space', () => {
       expect(fail({ question: 'x', options: ['Yes', 'No', ' yes '] }).message).toMatch(
-        /Options 1 and 3 of question 1 have the same title "yes"/,
+        /Options 1 and 3 of question 1 have titles that look the same \("Yes" and "yes"/,
       );
     });
 
