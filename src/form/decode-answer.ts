@@ -48,7 +48,9 @@ export function decodeAskUserFormAnswer(
   const shown = quote ? describe : describeKind;
   // The envelope's shape in one compiled check; the hand-written reading below only runs to say
   // what is wrong with one that fails it.
-  const values = envelope.check(answer) ? readEnvelope(answer) : readBadEnvelope(answer, shown);
+  const values = envelope.check(answer)
+    ? readEnvelope(answer, shown)
+    : readBadEnvelope(answer, shown);
   if (values === null) return null;
   for (const field of Object.keys(values)) {
     if (!plan.fields.has(field)) {
@@ -71,9 +73,9 @@ export function decodeAskUserFormAnswer(
   return markValidated(validateFormAnswers(plan, answers, quote), questions);
 }
 
-function readEnvelope(answer: UiFormAnswer): FormValues | null {
+function readEnvelope(answer: UiFormAnswer, shown: Shown): FormValues | null {
   if (answer.action === CANCEL_ACTION_ID) return null;
-  if (answer.action !== SUBMIT_ACTION_ID) return readBadEnvelope(answer, describe);
+  if (answer.action !== SUBMIT_ACTION_ID) return readBadEnvelope(answer, shown);
   return answer.values;
 }
 
