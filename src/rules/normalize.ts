@@ -71,10 +71,11 @@ export function normalizeAskUserRequest(
   input: unknown,
   options: NormalizeAskUserRequestOptions = {},
 ): NormalizeAskUserRequestResult {
-  if (isNormalizedAskRequest(input) && options.agent === undefined)
-    return { ok: true, value: input };
+  const normalized = isNormalizedAskRequest(input);
+  if (normalized && options.agent === undefined) return { ok: true, value: input };
   try {
-    const value = normalize(input, options.allowIds === true);
+    // Naming the agent of a request already normalized only sets the agent, on a copy.
+    const value = normalized ? { ...input } : normalize(input, options.allowIds === true);
     if (options.agent !== undefined) {
       value.agent = requireText(
         options.agent,
