@@ -405,17 +405,19 @@ describe('the boundary between the tool and the service', () => {
   it('normalizes once and hands the service the normalized request itself', async () => {
     const { service } = setup([{ answer: [pick('q1', 'Yes')] }]);
     const received: unknown[] = [];
-    const watched: InteractionService = {
-      registerProvider: (provider) => service.registerProvider(provider),
-      ask: (request, options) => service.ask(request, options),
-      start(request, options) {
-        received.push(request);
-        return service.start(request, options);
+    // The real service, with its start() watched.
+    const watched = new Proxy(service, {
+      get(target, key) {
+        if (key === 'start') {
+          return (...args: Parameters<InteractionService['start']>) => {
+            received.push(args[0]);
+            return target.start(...args);
+          };
+        }
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
       },
-      resume: (id, answers) => service.resume(id, answers),
-      drain: (cause) => service.drain(cause),
-      events$: service.events$,
-    };
+    });
     const tool = createAskUserTool(watched, { agent: 'planner' });
     const result = await tool.execute('call-n', {
       question: 'Deploy?',
