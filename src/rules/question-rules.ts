@@ -33,7 +33,13 @@ export function titleKey(text: string): string {
 
 /** True when the text shows something: a character that is neither white space nor ignorable. */
 export function hasVisibleCharacter(text: string): boolean {
-  return VISIBLE.test(text);
+  // Most text starts with a printable ASCII character: no Unicode property lookup for it.
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x20 && code < 0x7f) return true;
+    if (code >= 0x7f) return VISIBLE.test(text);
+  }
+  return false;
 }
 
 /** `EMPTY_QUESTIONS` or `TOO_MANY_QUESTIONS` unless there are 1 to `MAX_QUESTIONS` questions. */

@@ -162,10 +162,13 @@ export function validateResponse(
     throw fail('selection', `${where} allows one selection, got ${selections.length}.`);
   }
   const titles = titleIndex(question);
-  const chosen: string[] = new Array(selections.length);
+  const chosen: string[] = [];
   for (let at = 0; at < selections.length; at++) {
     const selection: unknown = selections[at];
-    const title = typeof selection === 'string' ? titles.get(titleKey(selection)) : undefined;
+    const title =
+      typeof selection === 'string'
+        ? (titles.exact.get(selection) ?? titles.seen.get(titleKey(selection)))
+        : undefined;
     if (title === undefined) {
       throw fail(
         'selection',
@@ -178,7 +181,7 @@ export function validateResponse(
         quote ? `${where} selects ${describe(title)} twice.` : `${where} selects one option twice.`,
       );
     }
-    chosen[at] = title;
+    chosen.push(title);
   }
   if (comment === undefined) return { kind: 'selection', selections: chosen };
   if (!question.allowComment) {
@@ -191,12 +194,22 @@ export function validateResponse(
   return { kind: 'selection', selections: chosen, comment };
 }
 
-// Lookup from a selection's comparison key to the option's own spelling, built once per question.
-const titleIndexes = new WeakMap<AskUserQuestion, Map<string, string>>();
-function titleIndex(question: AskUserQuestion): Map<string, string> {
+// Lookup from a selection to the option's own spelling, built once per question: a selection
+// spelled exactly as a title (what forms and pickers send) needs no comparison key; any other
+// is matched by its key, as people see it.
+interface TitleIndex {
+  exact: Map<string, string>;
+  seen: Map<string, string>;
+}
+const titleIndexes = new WeakMap<AskUserQuestion, TitleIndex>();
+function titleIndex(question: AskUserQuestion): TitleIndex {
   let index = titleIndexes.get(question);
   if (index === undefined) {
-    index = new Map(question.options.map((option) => [titleKey(option.title), option.title]));
+    const { options } = question;
+    index = {
+      exact: new Map(options.map((option) => [option.title, option.title])),
+      seen: new Map(options.map((option) => [titleKey(option.title), option.title])),
+    };
     titleIndexes.set(question, index);
   }
   return index;
