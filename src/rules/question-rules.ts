@@ -36,8 +36,10 @@ export function hasVisibleCharacter(text: string): boolean {
   // Most text starts with a printable ASCII character: no Unicode property lookup for it.
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code > 0x20 && code < 0x7f) return true;
     if (code >= 0x7f) return VISIBLE.test(text);
+    // ASCII white space is tab to carriage return, and space; every other ASCII code shows
+    // (a control character is written as an escape sequence).
+    if (code !== 0x20 && (code < 0x09 || code > 0x0d)) return true;
   }
   return false;
 }
