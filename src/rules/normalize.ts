@@ -1,5 +1,5 @@
 /** Turns tool or service input into the normalized request every provider sees, in one pass. */
-import type { AskUserOption, AskUserQuestion } from '../contracts/question.js';
+import type { AskUserIntent, AskUserOption, AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import {
   type AskUserHints,
@@ -299,7 +299,7 @@ function readIntent(
   n: number,
   options: readonly AskUserOption[],
   context: string | undefined,
-) {
+): AskUserIntent {
   const where = `Question ${n}`;
   if (!isRecord(input)) {
     throw invalid(
