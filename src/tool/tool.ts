@@ -6,6 +6,7 @@ import type { AskHandle, InteractionService } from '../engine/service-contract.j
 import { describe, messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
+import { hasVisibleCharacter } from '../rules/question-rules.js';
 import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { prepareAskUserArguments } from './prepare-arguments.js';
 import {
@@ -100,7 +101,7 @@ export function createAskUserTool(
       `Expected \`timeoutMs\` to be a finite number of milliseconds >= ${MIN_TIMEOUT_MS}, got ${describe(defaultTimeoutMs)}.`,
     );
   }
-  if (agent !== undefined && (typeof agent !== 'string' || agent.trim() === '')) {
+  if (agent !== undefined && (typeof agent !== 'string' || !hasVisibleCharacter(agent))) {
     throw new TypeError(`Expected \`agent\` to be a non-empty string, got ${describe(agent)}.`);
   }
   if (onError !== undefined && typeof onError !== 'function') {

@@ -107,6 +107,7 @@ describe('the ask_user tool definition', () => {
     const { service } = setup([]);
     expect(() => createAskUserTool(service, { timeoutMs: 0 })).toThrow(/timeoutMs/);
     expect(() => createAskUserTool(service, { agent: ' ' })).toThrow(/agent/);
+    expect(() => createAskUserTool(service, { agent: '\u200b' })).toThrow(/agent/);
   });
 });
 
