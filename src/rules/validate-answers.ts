@@ -1,5 +1,11 @@
 /** Checks a provider's (or a client's) answers against the questions before they count. */
-import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
+import {
+  AskUserFreeformResponseSchema,
+  type AskUserQuestionAnswer,
+  AskUserQuestionAnswerSchema,
+  type AskUserResponse,
+  AskUserSelectionResponseSchema,
+} from '../contracts/answer.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { describe, describeKind } from './describe.js';
 import { UserInteractionError } from './errors.js';
@@ -215,9 +221,10 @@ function titleIndex(question: AskUserQuestion): TitleIndex {
   return index;
 }
 
-const ANSWER_KEYS = ['questionId', 'response'] as const;
-const FREEFORM_KEYS = ['kind', 'text'] as const;
-const SELECTION_KEYS = ['kind', 'selections', 'comment'] as const;
+// The allowed fields come from the schemas.
+const ANSWER_KEYS = Object.keys(AskUserQuestionAnswerSchema.properties);
+const FREEFORM_KEYS = Object.keys(AskUserFreeformResponseSchema.properties);
+const SELECTION_KEYS = Object.keys(AskUserSelectionResponseSchema.properties);
 
 function checkKeys(
   where: string,
