@@ -76,7 +76,7 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
     };
     seeder.registerProvider(provider);
     const targets = new Map<string, string>();
-    const firstDeadline = Date.now() + 2_500;
+    const firstDeadline = Date.now() + 3_000;
     const handles = [];
     for (let n = 0; n < SEEDED; n++) {
       const deadlineAt = n % 3 === 0 ? firstDeadline + ((n * 7_919) % 2_500) : undefined;
@@ -84,7 +84,10 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
         { question: `Who answers seed ${n}?`, options: WORKERS },
         {
           key: `seed-${n}`,
-          ...(deadlineAt === undefined ? {} : { timeoutMs: deadlineAt - Date.now() }),
+          // At least a second: the shortest timeout an ask takes.
+          ...(deadlineAt === undefined
+            ? {}
+            : { timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
         },
       );
       handles.push(handle);
