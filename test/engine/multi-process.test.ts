@@ -106,7 +106,7 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
     );
     const reports = outputs.map(({ stdout }) => JSON.parse(stdout) as WorkerReport);
     for (const report of reports) {
-      report.ownIds.forEach((askId, i) => targets.set(askId, `${report.name}-${i}`));
+      for (const [i, askId] of report.ownIds.entries()) targets.set(askId, `${report.name}-${i}`);
     }
     const calls = new Map<string, Ask['calls']>();
     for (const report of reports) {
