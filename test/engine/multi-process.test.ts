@@ -52,6 +52,8 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
   /** Every ask in the file, read after the workers exited. */
   const asks = new Map<string, Ask>();
   const withDeadline = new Set<string>();
+  /** Asks no worker answers: only a sweeper in some process can end them. */
+  const sweeperOnly = new Set<string>();
 
   beforeAll(async () => {
     bundle = await bundleWorker(
@@ -60,7 +62,8 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
 
     // Seed: even asks are deferred to `thread-<n>`; odd ones stay pending with a provider that
     // then goes away (the seeding service closes): orphans that any service may answer. Every
-    // third ask has a deadline that falls while the workers run, so sweepers race the answers.
+    // third ask has a deadline that falls while the workers run, so sweepers race the answers;
+    // the workers leave every 21st ask to the sweepers alone.
     const store = createSqliteAskStore({ path }, { synchronous: 'normal' });
     const seeder = createInteractionService({ store, sweepIntervalMs: Number.POSITIVE_INFINITY });
     const provider: AskProvider = {
@@ -77,31 +80,35 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
     seeder.registerProvider(provider);
     const targets = new Map<string, string>();
     const firstDeadline = Date.now() + 3_000;
+    let lastDeadline = 0;
     const handles = [];
     for (let n = 0; n < SEEDED; n++) {
       const deadlineAt = n % 3 === 0 ? firstDeadline + ((n * 7_919) % 2_500) : undefined;
+      // At least a second: the shortest timeout an ask takes.
+      const timeoutMs =
+        deadlineAt === undefined ? undefined : Math.max(1_000, deadlineAt - Date.now());
+      if (timeoutMs !== undefined) lastDeadline = Math.max(lastDeadline, Date.now() + timeoutMs);
       const handle = seeder.start(
         { question: `Who answers seed ${n}?`, options: WORKERS },
-        {
-          key: `seed-${n}`,
-          // At least a second: the shortest timeout an ask takes.
-          ...(deadlineAt === undefined
-            ? {}
-            : { timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
-        },
+        { key: `seed-${n}`, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
       );
       handles.push(handle);
       targets.set(handle.id, n % 2 === 0 ? `thread-${n}` : `seed-${n}`);
       if (deadlineAt !== undefined) withDeadline.add(handle.id);
+      if (n % 21 === 0) sweeperOnly.add(handle.id);
     }
     await Promise.all(handles.filter((_, n) => n % 2 === 0).map((handle) => handle.outcome));
     await seeder.close();
 
     const outputs = await Promise.all(
       WORKERS.map((name) =>
-        run(process.execPath, [bundle.file, path, name, String(SEEDED), WORKERS.join(',')], {
-          maxBuffer: 64 * 1024 * 1024,
-        }),
+        run(
+          process.execPath,
+          [bundle.file, path, name, String(SEEDED), WORKERS.join(','), String(lastDeadline + 500)],
+          {
+            maxBuffer: 64 * 1024 * 1024,
+          },
+        ),
       ),
     );
     const reports = outputs.map(({ stdout }) => JSON.parse(stdout) as WorkerReport);
@@ -203,6 +210,7 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
       const ending = `${row.state} by ${finalTransition(history)[0]?.type}`;
       endings.set(ending, (endings.get(ending) ?? 0) + 1);
       if (row.state === 'timedOut') expect(withDeadline.has(row.askId), row.askId).toBe(true);
+      if (sweeperOnly.has(row.askId)) expect(ending, row.askId).toBe('timedOut by deadline');
     }
     expect([...endings.keys()].sort()).toEqual(
       [
