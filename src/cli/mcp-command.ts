@@ -1,0 +1,121 @@
+/** `ask-engine mcp`: an MCP stdio server whose `ask_user` tool asks the connected client's user. */
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { createInteractionService } from '../engine/service.js';
+import { createElicitationProvider } from '../mcp/elicitation-provider.js';
+import { createAskUserTool } from '../tool/tool.js';
+import { parseDuration } from './duration.js';
+import { EXIT } from './exit-codes.js';
+import { UsageError } from './usage-error.js';
+
+export const MCP_HELP = `Usage: ask-engine mcp [options]
+
+Runs an MCP server on stdin/stdout with one tool, ask_user (the same input as ask-engine ask).
+Each call asks the connected client's user with an elicitation form; the result tells the
+agent what was chosen, typed or skipped, or that the user declined ("declined") or dismissed
+("dismissed") the form: neither is ever an answer. A client without the elicitation capability
+gets an "unavailable" result. The server runs until the client closes stdin.
+
+Options:
+  --timeout DURATION  give up on an ask after 1500 (ms), 500ms, 30s, 2m, 1h when the model
+                      sets no timeout of its own (default: wait until the client replies)
+  -h, --help          this help
+
+MCP client configuration (the command and its arguments):
+  { "mcpServers": { "ask-user": { "command": "npx", "args": ["ask-engine", "mcp", "--timeout", "10m"] } } }
+`;
+
+/**
+ * Serves until the client disconnects (or SIGINT/SIGTERM), then aborts asks still waiting.
+ *
+ * @example
+ * process.exitCode = await runMcpCommand(['--timeout', '10m']);
+ */
+export async function runMcpCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      timeout: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(MCP_HELP);
+    return EXIT.answered;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`mcp takes no arguments, got ${JSON.stringify(positionals[0])}.`);
+  }
+  const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
+
+  const mcp = new McpServer(
+    { name: 'ask-engine', version: packageVersion() },
+    { capabilities: { tools: {} } },
+  );
+  const service = createInteractionService();
+  service.registerProvider(createElicitationProvider(mcp.server));
+  const tool = createAskUserTool(service, timeoutMs === undefined ? {} : { timeoutMs });
+  // The tool's TypeBox schema is JSON Schema already; the copy drops TypeBox's symbol keys.
+  const listed: Tool = {
+    name: tool.name,
+    title: tool.label,
+    description: tool.description,
+    inputSchema: JSON.parse(JSON.stringify(tool.parameters)) as Tool['inputSchema'],
+  };
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [listed] }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    if (request.params.name !== tool.name) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${JSON.stringify(request.params.name)}; this server has "${tool.name}".`,
+      );
+    }
+    // `extra.signal` aborts when the client cancels the call: the ask ends `aborted`.
+    const result = await tool.execute(
+      `mcp-${String(extra.requestId)}`,
+      request.params.arguments ?? {},
+      extra.signal,
+    );
+    return {
+      content: result.content,
+      ...(result.isError === true ? { isError: true } : {}),
+    } satisfies CallToolResult;
+  });
+  // The SDK's own client ignores a cancellation of request id 0 (typescript-sdk issue #2283),
+  // and the server's first request gets id 0: spend it on a ping, so that an elicitation the
+  // ask withdraws is always withdrawn on such clients too.
+  mcp.server.oninitialized = () => {
+    mcp.server.ping().catch((error: unknown) => mcp.server.onerror?.(error as Error));
+  };
+
+  const closed = new Promise<string>((resolve) => {
+    mcp.server.onclose = () => resolve('The MCP client disconnected.');
+    process.once('SIGINT', () => resolve('Interrupted (SIGINT).'));
+    process.once('SIGTERM', () => resolve('Terminated (SIGTERM).'));
+    process.stdin.once('end', () => resolve('The MCP client closed stdin.'));
+  });
+  await mcp.connect(new StdioServerTransport());
+  const reason = await closed;
+  await service.drain(new Error(reason));
+  await mcp.close();
+  return EXIT.answered;
+}
+
+function packageVersion(): string {
+  const manifest = createRequire(import.meta.url)('ask-engine/package.json') as {
+    version: string;
+  };
+  return manifest.version;
+}
