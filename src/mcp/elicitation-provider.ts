@@ -150,7 +150,7 @@ class ElicitationCall {
 
   async byUrl(form: ElicitationForm, url: string): Promise<ProviderOutcome> {
     const { askId, signal } = this.#ctx;
-    const message = form.wizard ? form.message : `${form.message}\n\nAnswer on the page.`;
+    const message = `${form.subject}\n\nAnswer on the page the link opens.`;
     const sent = await this.#send(() =>
       this.#server.elicitInput(
         { mode: 'url', elicitationId: askId, url, message },

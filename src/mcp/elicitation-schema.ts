@@ -1,6 +1,6 @@
 /** Turns normalized questions into one flat MCP elicitation form: a message and a requested schema. */
 import type { PrimitiveSchemaDefinition } from '@modelcontextprotocol/sdk/types.js';
-import type { UiFormChoice } from '../contracts/form.js';
+import type { UiForm, UiFormChoice } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { escapeMarkdown } from '../form/escape-text.js';
@@ -20,6 +20,9 @@ export interface ElicitationQuestionFields {
 }
 
 export interface ElicitationForm {
+  /** What is asked, escaped: the question and its context, or a wizard's question headers. */
+  readonly subject: string;
+  /** The form's message: the subject and how to fill the form in. */
   readonly message: string;
   readonly requestedSchema: {
     type: 'object';
@@ -30,8 +33,9 @@ export interface ElicitationForm {
   readonly fields: readonly ElicitationQuestionFields[];
 }
 
-const WIZARD_NOTE =
-  'Answer at least one question; leave a question empty to skip it. Where a question offers both, pick an option or type an answer, not both.';
+const WIZARD_NOTE = 'Answer at least one question; leave a question empty to skip it.';
+const PICK_OR_TYPE_NOTE =
+  'Where a question offers both, pick an option or type an answer, not both.';
 
 /**
  * Builds the elicitation form for `questions` (normalized, 1-4). Shown text is the generic
@@ -60,8 +64,8 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
     const choices = own.find((field) => field.id === `q${n}.selection`);
     const options = choices !== undefined && choices.type !== 'text' ? choices.options : [];
     const hasOptions = options.length > 0;
-    const several = hasOptions && question.allowFreeform;
-    const optional = wizard || several;
+    const pickOrType = hasOptions && question.allowFreeform;
+    const optional = wizard || pickOrType;
     // A single question is the message itself; a wizard's questions each describe themselves.
     const about = wizard ? intro.description : undefined;
 
@@ -75,8 +79,8 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
     if (text !== undefined) {
       properties[text] = {
         type: 'string',
-        title: several ? `${intro.label}: or type your own answer` : intro.label,
-        ...(several || about === undefined ? {} : { description: about }),
+        title: pickOrType ? `${intro.label}: or type your own answer` : intro.label,
+        ...(pickOrType || about === undefined ? {} : { description: about }),
         ...(optional ? {} : { minLength: 1 }),
         maxLength: MAX_ANSWER_BYTES,
       };
@@ -100,11 +104,18 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
       ),
     };
   });
-  const message = wizard
-    ? `${form.title}. ${WIZARD_NOTE}`
-    : (form.fields[0]!.description ?? form.fields[0]!.label);
+  // A single question is the subject itself: the generic form's first field description.
+  const subject = wizard
+    ? `${form.title}: ${fields.map((_, at) => headerOf(form, at + 1)).join(', ')}.`
+    : form.fields[0]!.description!;
+  const notes = [
+    subject,
+    ...(wizard ? [WIZARD_NOTE] : []),
+    ...(prefersAnswerPage(questions) ? [PICK_OR_TYPE_NOTE] : []),
+  ];
   return {
-    message,
+    subject,
+    message: notes.join('\n\n'),
     requestedSchema: {
       type: 'object',
       properties,
@@ -122,6 +133,10 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
  */
 export function prefersAnswerPage(questions: readonly AskUserQuestion[]): boolean {
   return questions.some((question) => question.options.length > 0 && question.allowFreeform);
+}
+
+function headerOf(form: UiForm, n: number): string {
+  return form.fields.find((field) => field.id.startsWith(`q${n}.`))!.label;
 }
 
 function choiceProperty(

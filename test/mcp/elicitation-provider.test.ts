@@ -153,7 +153,9 @@ describe('form mode', () => {
       ],
     });
     const asked = peers.elicitations[0]!;
-    expect(asked.params.message).toMatch(/^2 questions\. Answer at least one/);
+    expect(asked.params.message).toBe(
+      '2 questions: Deploy, Note.\n\nAnswer at least one question; leave a question empty to skip it.',
+    );
     const schema = schemaOf(asked);
     expect(schema.required).toBeUndefined();
     expect(schema.properties['q2.text']).toEqual({
@@ -353,7 +355,7 @@ describe('client capabilities and URL mode', () => {
       mode: 'url',
       elicitationId: handle.id,
       url: linkFor(handle.id),
-      message: 'Deploy the release now?\n\nAnswer on the page.',
+      message: 'Deploy the release now?\n\nAnswer on the page the link opens.',
     });
     // What the web page does with the person's answer.
     await peers.service.answer(handle.id, [
