@@ -1,5 +1,7 @@
 /** The elicitation provider against a real MCP SDK client that plays the person. */
-import { createAskUserTool } from 'ask-engine';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createAskUserTool, createInteractionService } from 'ask-engine';
+import { createElicitationProvider } from 'ask-engine/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type Elicitation,
@@ -369,6 +371,18 @@ describe('client capabilities and URL mode', () => {
     await expect.poll(() => peers!.completed).toEqual([handle.id]);
   });
 
+  it('tells the client the link’s elicitation is complete when the ask times out', async () => {
+    peers = await linkPeers({
+      capabilities: URL_ONLY,
+      provider: { urlFor: linkFor },
+      person: () => ({ action: 'accept' }),
+    });
+    const handle = peers.service.start({ questions: [deploy] }, { timeoutMs: 150 });
+
+    expect(await handle.outcome).toMatchObject({ status: 'timedOut' });
+    await expect.poll(() => peers!.completed).toEqual([handle.id]);
+  });
+
   it('reads a declined link as cancelled / user "declined"', async () => {
     peers = await linkPeers({
       capabilities: URL_ONLY,
@@ -402,6 +416,34 @@ describe('client capabilities and URL mode', () => {
     await peers.service.ask({ questions: [deploy] });
 
     expect(peers.elicitations[0]!.params.mode).toBe('form');
+  });
+});
+
+describe('setup', () => {
+  it('refuses what is not an MCP server, and bad options, naming the value', () => {
+    expect(() => createElicitationProvider({} as never)).toThrow(
+      "Expected `server` to be the MCP SDK's low-level Server (e.g. `mcpServer.server`)",
+    );
+    const { server } = new McpServer({ name: 'x', version: '0' });
+    expect(() => createElicitationProvider(server, { maxAttempts: 0 })).toThrow(
+      'Expected `maxAttempts` to be an integer from 1 and up, got 0.',
+    );
+    expect(() => createElicitationProvider(server, { urlFor: 'http://x' as never })).toThrow(
+      'Expected `urlFor` to be a function',
+    );
+  });
+
+  it('ends an ask unavailable while no client has connected', async () => {
+    const service = createInteractionService();
+    service.registerProvider(
+      createElicitationProvider(new McpServer({ name: 'x', version: '0' }).server),
+    );
+
+    expect(await service.ask({ questions: [deploy] })).toEqual({
+      status: 'cancelled',
+      reason: 'unavailable',
+      message: 'No MCP client has connected to the server yet, so nobody can be asked.',
+    });
   });
 });
 
