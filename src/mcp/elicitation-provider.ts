@@ -96,7 +96,7 @@ export function createElicitationProvider(
         );
       }
       const link =
-        modes.url && (modes.form === false || prefersAnswerPage(request.questions))
+        modes.url && (!modes.form || prefersAnswerPage(request.questions))
           ? urlFor?.(ctx.askId)
           : undefined;
       const call = new ElicitationCall(server, ctx, now);
@@ -119,6 +119,8 @@ class ElicitationCall {
   readonly #server: ElicitationServer;
   readonly #ctx: AskProviderContext;
   readonly #now: () => number;
+  /** Whether the last request's timeout was cut to the longest timer instead of the deadline. */
+  #capped = false;
 
   constructor(server: ElicitationServer, ctx: AskProviderContext, now: () => number) {
     this.#server = server;
@@ -182,7 +184,8 @@ class ElicitationCall {
 
   #requestOptions(): RequestOptions {
     const { deadlineAt, signal } = this.#ctx;
-    const left = deadlineAt === undefined ? MAX_TIMER_MS : deadlineAt - this.#now();
+    const left = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - this.#now();
+    this.#capped = left > MAX_TIMER_MS;
     return { signal, timeout: Math.min(MAX_TIMER_MS, Math.max(1, left)) };
   }
 
@@ -190,7 +193,7 @@ class ElicitationCall {
   async #send(
     request: () => Promise<ElicitResult>,
   ): Promise<{ reply: ElicitResult } | { outcome: ProviderOutcome }> {
-    const { signal, deadlineAt } = this.#ctx;
+    const { signal } = this.#ctx;
     try {
       return { reply: await request() };
     } catch (error) {
@@ -200,9 +203,7 @@ class ElicitationCall {
       if (error.code === ErrorCode.RequestTimeout) {
         // The request timed out at the ask's deadline: the service ends the ask `timedOut` and
         // aborts the signal any moment now; that outcome is the service's to give.
-        if (deadlineAt !== undefined && this.#now() >= deadlineAt) {
-          await aborted(signal);
-        }
+        if (!this.#capped) return aborted(signal);
         return {
           outcome: unavailable(
             `The MCP client did not reply within ${MAX_TIMER_MS} ms, the longest timeout a timer allows; give the ask a deadline.`,

@@ -1,6 +1,6 @@
 /** Turns normalized questions into one flat MCP elicitation form: a message and a requested schema. */
 import type { PrimitiveSchemaDefinition } from '@modelcontextprotocol/sdk/types.js';
-import type { UiForm, UiFormChoice } from '../contracts/form.js';
+import type { UiFormChoice } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { escapeMarkdown } from '../form/escape-text.js';
@@ -55,12 +55,14 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
   const wizard = questions.length > 1;
   const properties: Record<string, PrimitiveSchemaDefinition> = {};
   const required: string[] = [];
+  const headers: string[] = [];
   const fields = questions.map((question, index): ElicitationQuestionFields => {
     const n = index + 1;
     const own = form.fields.filter((field) => field.id.startsWith(`q${n}.`));
     // The generic form puts the question on its first field: the escaped header as the label,
     // the escaped question and context as the description.
     const intro = own[0]!;
+    headers.push(intro.label);
     const choices = own.find((field) => field.id === `q${n}.selection`);
     const options = choices !== undefined && choices.type !== 'text' ? choices.options : [];
     const hasOptions = options.length > 0;
@@ -105,9 +107,7 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
     };
   });
   // A single question is the subject itself: the generic form's first field description.
-  const subject = wizard
-    ? `${form.title}: ${fields.map((_, at) => headerOf(form, at + 1)).join(', ')}.`
-    : form.fields[0]!.description!;
+  const subject = wizard ? `${form.title}: ${headers.join(', ')}.` : form.fields[0]!.description!;
   const notes = [
     subject,
     ...(wizard ? [WIZARD_NOTE] : []),
@@ -133,10 +133,6 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
  */
 export function prefersAnswerPage(questions: readonly AskUserQuestion[]): boolean {
   return questions.some((question) => question.options.length > 0 && question.allowFreeform);
-}
-
-function headerOf(form: UiForm, n: number): string {
-  return form.fields.find((field) => field.id.startsWith(`q${n}.`))!.label;
 }
 
 function choiceProperty(

@@ -106,3 +106,23 @@ it('measures the time left on the clock it is given', async () => {
   ask.abort(new Error('deadline'));
   await client.close();
 });
+
+it('ends an ask without a deadline unavailable when the client has not replied within the longest timer', async () => {
+  const { mcp, client, asked } = await connect();
+  const provider = createElicitationProvider(mcp.server);
+  const outcome = provider.ask(request(), {
+    askId: 'ask-4',
+    signal: new AbortController().signal,
+    reportProgress() {},
+  });
+  await vi.advanceTimersByTimeAsync(2 ** 31 - 1);
+
+  expect(await outcome).toEqual({
+    status: 'cancelled',
+    reason: 'unavailable',
+    message:
+      'The MCP client did not reply within 2147483647 ms, the longest timeout a timer allows; give the ask a deadline.',
+  });
+  expect(asked[0]!.aborted).toBe(true);
+  await client.close();
+});
