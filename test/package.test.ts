@@ -39,7 +39,12 @@ describe('the built package', () => {
     expect(result.outcome).toEqual({ status: 'cancelled', reason: 'user' });
     expect(result.root).toBeGreaterThan(result.data);
     expect(result.terminal).toBeGreaterThan(0);
-    expect(result.mcp).toEqual(['DECLINED', 'DISMISSED', 'createElicitationProvider']);
+    expect(result.mcp).toEqual([
+      'DECLINED',
+      'DISMISSED',
+      'createElicitationProvider',
+      'createElicitationSchemaValidator',
+    ]);
   });
 
   it('keeps the terminal UI and the MCP SDK out of the root entry', async () => {

@@ -71,7 +71,12 @@ describe('public API', () => {
 
   it('ask-engine/mcp exports the elicitation provider', async () => {
     const mcp = await import('ask-engine/mcp');
-    expect(Object.keys(mcp).sort()).toEqual(['DECLINED', 'DISMISSED', 'createElicitationProvider']);
+    expect(Object.keys(mcp).sort()).toEqual([
+      'DECLINED',
+      'DISMISSED',
+      'createElicitationProvider',
+      'createElicitationSchemaValidator',
+    ]);
   });
 
   it('keeps the names DESIGN.md makes public', async () => {

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { createInteractionService } from '../engine/service.js';
 import { createElicitationProvider } from '../mcp/elicitation-provider.js';
+import { createElicitationSchemaValidator } from '../mcp/schema-validator.js';
 import { createAskUserTool } from '../tool/tool.js';
 import { parseDuration } from './duration.js';
 import { EXIT } from './exit-codes.js';
@@ -62,7 +63,7 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
 
   const mcp = new McpServer(
     { name: 'ask-engine', version: packageVersion() },
-    { capabilities: { tools: {} } },
+    { capabilities: { tools: {} }, jsonSchemaValidator: createElicitationSchemaValidator() },
   );
   const service = createInteractionService();
   service.registerProvider(createElicitationProvider(mcp.server));

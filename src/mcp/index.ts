@@ -11,3 +11,4 @@ export {
   type ElicitationProviderOptions,
   type ElicitationServer,
 } from './elicitation-provider.js';
+export { createElicitationSchemaValidator } from './schema-validator.js';
