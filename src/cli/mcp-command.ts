@@ -110,6 +110,7 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   await mcp.connect(new StdioServerTransport());
   const reason = await closed;
   await service.drain(new Error(reason));
+  await service.close();
   await mcp.close();
   return EXIT.answered;
 }

@@ -444,6 +444,7 @@ describe('setup', () => {
       reason: 'unavailable',
       message: 'No MCP client has connected to the server yet, so nobody can be asked.',
     });
+    await service.close();
   });
 });
 

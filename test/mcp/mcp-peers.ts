@@ -96,6 +96,7 @@ export async function linkPeers(options: {
     async close() {
       await client.close();
       await mcp.close();
+      await service.close();
     },
   };
 }
