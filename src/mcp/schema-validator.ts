@@ -7,8 +7,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
  * Ajv instance, which keeps every schema it ever compiled (typescript-sdk issue #2605). Every
  * ask's form is a new schema, so a long-running server grows by one compiled schema per ask.
  * This validator compiles each schema in an Ajv instance of its own that is dropped with it:
- * the same checks, nothing retained (and, measured, faster than the shared instance once it
- * holds a few hundred schemas).
+ * the same checks, nothing retained.
  *
  * @example
  * const mcp = new McpServer(info, { jsonSchemaValidator: createElicitationSchemaValidator() });
