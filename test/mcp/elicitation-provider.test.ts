@@ -4,7 +4,6 @@ import { createAskUserTool, createInteractionService } from 'ask-engine';
 import { createElicitationProvider } from 'ask-engine/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  type Elicitation,
   FORM_AND_URL,
   FORM_ONLY,
   linkPeers,
@@ -342,23 +341,21 @@ describe('client capabilities and URL mode', () => {
   });
 
   it('sends a question that takes an option or text to the answer page; the page answer settles the ask', async () => {
-    let accepted!: Elicitation;
     peers = await linkPeers({
       capabilities: FORM_AND_URL,
       provider: { urlFor: linkFor },
-      person: (elicitation) => {
-        accepted = elicitation;
-        return { action: 'accept' };
-      },
+      person: () => ({ action: 'accept' }),
     });
     const handle = peers.service.start({ questions: [dateOrText] }, {});
-    await peers.nth(1);
-    expect(accepted.params).toMatchObject({
+    const asked = await peers.nth(1);
+    expect(asked.params).toMatchObject({
       mode: 'url',
       elicitationId: handle.id,
       url: linkFor(handle.id),
       message: 'Deploy the release now?\n\nAnswer on the page the link opens.',
     });
+    // The in-memory link runs on microtasks: one macrotask later the accept has reached the server.
+    await new Promise((done) => setTimeout(done, 0));
     // What the web page does with the person's answer.
     await peers.service.answer(handle.id, [
       { questionId: 'q1', response: { kind: 'freeform', text: 'Friday' } },
@@ -369,6 +366,27 @@ describe('client capabilities and URL mode', () => {
       answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'Friday' } }],
     });
     await expect.poll(() => peers!.completed).toEqual([handle.id]);
+    expect(asked.signal.aborted).toBe(false);
+  });
+
+  it('withdraws the link request when the page is answered before the client replies', async () => {
+    peers = await linkPeers({
+      capabilities: FORM_AND_URL,
+      provider: { urlFor: linkFor },
+      person: neverAnswers,
+    });
+    const handle = peers.service.start({ questions: [dateOrText] }, {});
+    const asked = await peers.nth(1);
+    await peers.service.answer(handle.id, [
+      { questionId: 'q1', response: { kind: 'selection', selections: ['yes'] } },
+    ]);
+
+    expect(await handle.outcome).toEqual({
+      status: 'answered',
+      answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
+    });
+    await expect.poll(() => asked.signal.aborted).toBe(true);
+    expect(peers.completed).toEqual([]);
   });
 
   it('tells the client the link’s elicitation is complete when the ask times out', async () => {
