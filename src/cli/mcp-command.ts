@@ -25,7 +25,8 @@ Runs an MCP server on stdin/stdout with one tool, ask_user (the same input as as
 Each call asks the connected client's user with an elicitation form; the result tells the
 agent what was chosen, typed or skipped, or that the user declined ("declined") or dismissed
 ("dismissed") the form: neither is ever an answer. A client without the elicitation capability
-gets an "unavailable" result. The server runs until the client closes stdin.
+gets an "unavailable" result. The server runs until the client closes stdin (exit code 0) or
+SIGINT/SIGTERM (130/143); asks still waiting then end "aborted".
 
 Options:
   --timeout DURATION  give up on an ask after 1500 (ms), 500ms, 30s, 2m, 1h when the model
@@ -37,7 +38,8 @@ MCP client configuration (the command and its arguments):
 `;
 
 /**
- * Serves until the client disconnects (or SIGINT/SIGTERM), then aborts asks still waiting.
+ * Serves until the client disconnects (exit code 0) or SIGINT/SIGTERM (130/143), then aborts
+ * the asks still waiting.
  *
  * @example
  * process.exitCode = await runMcpCommand(['--timeout', '10m']);
@@ -101,18 +103,19 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
     mcp.server.ping().catch((error: unknown) => mcp.server.onerror?.(error as Error));
   };
 
-  const closed = new Promise<string>((resolve) => {
-    mcp.server.onclose = () => resolve('The MCP client disconnected.');
-    process.once('SIGINT', () => resolve('Interrupted (SIGINT).'));
-    process.once('SIGTERM', () => resolve('Terminated (SIGTERM).'));
-    process.stdin.once('end', () => resolve('The MCP client closed stdin.'));
+  const stopped = new Promise<{ reason: string; code: number }>((resolve) => {
+    const end = (reason: string, code: number) => () => resolve({ reason, code });
+    mcp.server.onclose = end('The MCP client disconnected.', EXIT.answered);
+    process.stdin.once('end', end('The MCP client closed stdin.', EXIT.answered));
+    process.once('SIGINT', end('Interrupted (SIGINT).', EXIT.interrupted));
+    process.once('SIGTERM', end('Terminated (SIGTERM).', EXIT.terminated));
   });
   await mcp.connect(new StdioServerTransport());
-  const reason = await closed;
+  const { reason, code } = await stopped;
   await service.drain(new Error(reason));
   await service.close();
   await mcp.close();
-  return EXIT.answered;
+  return code;
 }
 
 function packageVersion(): string {

@@ -1,4 +1,5 @@
 /** `ask-engine mcp` as a spawned stdio process, driven by the real SDK client playing the person. */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -209,6 +210,25 @@ describe('ask-engine mcp with a client that cannot elicit', () => {
 });
 
 describe('ask-engine mcp usage', () => {
+  it('exits 0 when the client closes stdin and 143 on SIGTERM', async () => {
+    const serve = (stop: (child: ChildProcess) => void) =>
+      new Promise<number | null>((done) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mcp'], {
+          cwd: ROOT,
+          stdio: ['pipe', 'pipe', 'inherit'],
+        });
+        child.on('close', (code) => done(code));
+        // Stopped once it has answered initialize, so it is serving.
+        child.stdout.once('data', () => stop(child));
+        child.stdin.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '0' } } })}\n`,
+        );
+      });
+
+    expect(await serve((child) => child.stdin!.end())).toBe(0);
+    expect(await serve((child) => child.kill('SIGTERM'))).toBe(143);
+  });
+
   it('prints its help', async () => {
     const { code, stdout } = await runCli(['mcp', '--help']);
 
