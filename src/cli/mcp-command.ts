@@ -9,9 +9,11 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createInteractionService } from '../engine/service.js';
+import type { InteractionService } from '../engine/service-contract.js';
 import { createElicitationProvider } from '../mcp/elicitation-provider.js';
 import { createElicitationSchemaValidator } from '../mcp/schema-validator.js';
 import { createAskUserTool } from '../tool/tool.js';
@@ -63,13 +65,45 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   }
   const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
 
+  const { mcp, service } = createAskUserMcpServer(timeoutMs === undefined ? {} : { timeoutMs });
+  const stopped = new Promise<{ reason: string; code: number }>((resolve) => {
+    const end = (reason: string, code: number) => () => resolve({ reason, code });
+    mcp.server.onclose = end('The MCP client disconnected.', EXIT.answered);
+    process.stdin.once('end', end('The MCP client closed stdin.', EXIT.answered));
+    process.once('SIGINT', end('Interrupted (SIGINT).', EXIT.interrupted));
+    process.once('SIGTERM', end('Terminated (SIGTERM).', EXIT.terminated));
+  });
+  await mcp.connect(new StdioServerTransport());
+  const { reason, code } = await stopped;
+  await service.drain(new Error(reason));
+  await service.close();
+  await mcp.close();
+  return code;
+}
+
+/**
+ * The MCP server `ask-engine mcp` runs, before it is connected: one tool, `ask_user`, asking
+ * the connected client's user through the elicitation provider. Each elicitation is related to
+ * the `tools/call` that asked, so it travels with that call on any transport.
+ */
+export function createAskUserMcpServer(options: { timeoutMs?: number } = {}): {
+  mcp: McpServer;
+  service: InteractionService;
+} {
   const mcp = new McpServer(
     { name: 'ask-engine', version: packageVersion() },
     { capabilities: { tools: {} }, jsonSchemaValidator: createElicitationSchemaValidator() },
   );
+  // The ask's tool call id to the MCP request id of its `tools/call`, while it runs.
+  const calls = new Map<string, RequestId>();
   const service = createInteractionService();
-  service.registerProvider(createElicitationProvider(mcp.server));
-  const tool = createAskUserTool(service, timeoutMs === undefined ? {} : { timeoutMs });
+  service.registerProvider(
+    createElicitationProvider(mcp.server, {
+      relatedRequestId: (ctx) =>
+        ctx.toolCallId === undefined ? undefined : calls.get(ctx.toolCallId),
+    }),
+  );
+  const tool = createAskUserTool(service, options);
   // The tool's TypeBox schema is JSON Schema already; the copy drops TypeBox's symbol keys.
   const listed: Tool = {
     name: tool.name,
@@ -85,16 +119,18 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
         `Unknown tool ${JSON.stringify(request.params.name)}; this server has "${tool.name}".`,
       );
     }
-    // `extra.signal` aborts when the client cancels the call: the ask ends `aborted`.
-    const result = await tool.execute(
-      `mcp-${String(extra.requestId)}`,
-      request.params.arguments ?? {},
-      extra.signal,
-    );
-    return {
-      content: result.content,
-      ...(result.isError === true ? { isError: true } : {}),
-    } satisfies CallToolResult;
+    const toolCallId = `mcp-${String(extra.requestId)}`;
+    calls.set(toolCallId, extra.requestId);
+    try {
+      // `extra.signal` aborts when the client cancels the call: the ask ends `aborted`.
+      const result = await tool.execute(toolCallId, request.params.arguments ?? {}, extra.signal);
+      return {
+        content: result.content,
+        ...(result.isError === true ? { isError: true } : {}),
+      } satisfies CallToolResult;
+    } finally {
+      calls.delete(toolCallId);
+    }
   });
   // The SDK's own client ignores a cancellation of request id 0 (typescript-sdk issue #2283),
   // and the server's first request gets id 0: spend it on a ping, so that an elicitation the
@@ -102,20 +138,7 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   mcp.server.oninitialized = () => {
     mcp.server.ping().catch((error: unknown) => mcp.server.onerror?.(error as Error));
   };
-
-  const stopped = new Promise<{ reason: string; code: number }>((resolve) => {
-    const end = (reason: string, code: number) => () => resolve({ reason, code });
-    mcp.server.onclose = end('The MCP client disconnected.', EXIT.answered);
-    process.stdin.once('end', end('The MCP client closed stdin.', EXIT.answered));
-    process.once('SIGINT', end('Interrupted (SIGINT).', EXIT.interrupted));
-    process.once('SIGTERM', end('Terminated (SIGTERM).', EXIT.terminated));
-  });
-  await mcp.connect(new StdioServerTransport());
-  const { reason, code } = await stopped;
-  await service.drain(new Error(reason));
-  await service.close();
-  await mcp.close();
-  return code;
+  return { mcp, service };
 }
 
 function packageVersion(): string {

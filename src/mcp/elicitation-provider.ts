@@ -1,7 +1,12 @@
 /** An `AskProvider` that asks an MCP client's user through `elicitation/create`. */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { type ElicitResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ElicitResult,
+  ErrorCode,
+  McpError,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { Clock } from '../engine/clock.js';
@@ -33,6 +38,13 @@ export interface ElicitationProviderOptions {
   clock?: Pick<Clock, 'now'>;
   /** How many times a form reply that breaks a rule is sent back with the reason; default 3. */
   maxAttempts?: number;
+  /**
+   * The MCP request an ask belongs to (the `tools/call` that asked, as the SDK numbered it), so
+   * its elicitation travels with that request. Over Streamable HTTP a server request without
+   * one goes to the standalone SSE stream, and the SDK drops it when the client has not opened
+   * that stream. Not needed over stdio.
+   */
+  relatedRequestId?(ctx: AskProviderContext): RequestId | undefined;
 }
 
 /** `cancelled` / `user` messages: the client's `decline` and `cancel` actions, kept apart. */
@@ -68,10 +80,15 @@ export function createElicitationProvider(
       `Expected \`server\` to be the MCP SDK's low-level Server (e.g. \`mcpServer.server\`), got ${describe(server)}.`,
     );
   }
-  const { urlFor, clock, maxAttempts = 3 } = options;
+  const { urlFor, clock, maxAttempts = 3, relatedRequestId } = options;
   if (urlFor !== undefined && typeof urlFor !== 'function') {
     throw new TypeError(
       `Expected \`urlFor\` to be a function (askId) => string | undefined, got ${describe(urlFor)}.`,
+    );
+  }
+  if (relatedRequestId !== undefined && typeof relatedRequestId !== 'function') {
+    throw new TypeError(
+      `Expected \`relatedRequestId\` to be a function (ctx) => request id | undefined, got ${describe(relatedRequestId)}.`,
     );
   }
   if (clock !== undefined && typeof clock?.now !== 'function') {
@@ -99,7 +116,7 @@ export function createElicitationProvider(
         modes.url && (!modes.form || prefersAnswerPage(request.questions))
           ? urlFor?.(ctx.askId)
           : undefined;
-      const call = new ElicitationCall(server, ctx, now);
+      const call = new ElicitationCall(server, ctx, now, relatedRequestId?.(ctx));
       if (link !== undefined) return call.byUrl(form, link);
       if (modes.form) return call.byForm(form, maxAttempts);
       if (!modes.url) {
@@ -119,22 +136,29 @@ class ElicitationCall {
   readonly #server: ElicitationServer;
   readonly #ctx: AskProviderContext;
   readonly #now: () => number;
+  readonly #related: { relatedRequestId: RequestId } | Record<string, never>;
   /** Whether the last request's timeout was cut to the longest timer instead of the deadline. */
   #capped = false;
 
-  constructor(server: ElicitationServer, ctx: AskProviderContext, now: () => number) {
+  constructor(
+    server: ElicitationServer,
+    ctx: AskProviderContext,
+    now: () => number,
+    relatedRequestId: RequestId | undefined,
+  ) {
     this.#server = server;
     this.#ctx = ctx;
     this.#now = now;
+    this.#related = relatedRequestId === undefined ? {} : { relatedRequestId };
   }
 
   async byForm(form: ElicitationForm, maxAttempts: number): Promise<ProviderOutcome> {
     let message = form.message;
     for (let attempt = 1; ; attempt++) {
-      const sent = await this.#send(() =>
+      const sent = await this.#send((options) =>
         this.#server.elicitInput(
           { mode: 'form', message, requestedSchema: form.requestedSchema },
-          this.#requestOptions(),
+          options,
         ),
       );
       if ('outcome' in sent) return sent.outcome;
@@ -153,11 +177,8 @@ class ElicitationCall {
   async byUrl(form: ElicitationForm, url: string): Promise<ProviderOutcome> {
     const { askId, signal } = this.#ctx;
     const message = `${form.subject}\n\nAnswer on the page the link opens.`;
-    const sent = await this.#send(() =>
-      this.#server.elicitInput(
-        { mode: 'url', elicitationId: askId, url, message },
-        this.#requestOptions(),
-      ),
+    const sent = await this.#send((options) =>
+      this.#server.elicitInput({ mode: 'url', elicitationId: askId, url, message }, options),
     );
     if ('outcome' in sent) return sent.outcome;
     if (sent.reply.action !== 'accept') return this.#refusal(sent.reply.action);
@@ -167,7 +188,7 @@ class ElicitationCall {
       return await aborted(signal);
     } finally {
       this.#server
-        .createElicitationCompletionNotifier(askId)()
+        .createElicitationCompletionNotifier(askId, this.#related)()
         // The ask is settled either way; a client that can no longer be told is reported, not fatal.
         .catch((error: unknown) => this.#server.onerror?.(asError(error)));
     }
@@ -182,20 +203,28 @@ class ElicitationCall {
     };
   }
 
-  #requestOptions(): RequestOptions {
-    const { deadlineAt, signal } = this.#ctx;
+  /** Timeout from the deadline; `signal` is the one request's, see `#send`. */
+  #requestOptions(signal: AbortSignal): RequestOptions {
+    const { deadlineAt } = this.#ctx;
     const left = deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - this.#now();
     this.#capped = left > MAX_TIMER_MS;
-    return { signal, timeout: Math.min(MAX_TIMER_MS, Math.max(1, left)) };
+    return { signal, timeout: Math.min(MAX_TIMER_MS, Math.max(1, left)), ...this.#related };
   }
 
   /** The client's reply, or the outcome when the request could not get one. */
   async #send(
-    request: () => Promise<ElicitResult>,
+    request: (options: RequestOptions) => Promise<ElicitResult>,
   ): Promise<{ reply: ElicitResult } | { outcome: ProviderOutcome }> {
     const { signal } = this.#ctx;
+    signal.throwIfAborted();
+    // The SDK never removes its listener from a request's signal, and cancels the request on
+    // abort even after it was answered: each request gets a signal of its own, fed by the ask's
+    // only while the request is open.
+    const own = new AbortController();
+    const forward = () => own.abort(signal.reason);
+    signal.addEventListener('abort', forward, { once: true });
     try {
-      return { reply: await request() };
+      return { reply: await request(this.#requestOptions(own.signal)) };
     } catch (error) {
       // The SDK reports a cancelled request as its own error; the ask's cause is the reason.
       if (signal.aborted) throw signal.reason;
@@ -222,6 +251,8 @@ class ElicitationCall {
       throw new Error(`The MCP client refused the elicitation request: ${error.message}`, {
         cause: error,
       });
+    } finally {
+      signal.removeEventListener('abort', forward);
     }
   }
 }

@@ -2,7 +2,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createAskUserTool, createInteractionService } from 'ask-engine';
 import { createElicitationProvider } from 'ask-engine/mcp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   FORM_AND_URL,
   FORM_ONLY,
@@ -437,6 +437,48 @@ describe('client capabilities and URL mode', () => {
   });
 });
 
+describe('related request', () => {
+  it('sends the form and the link’s completion with the request the ask belongs to', async () => {
+    const relatedRequestId = vi.fn(() => 42);
+    peers = await linkPeers({
+      capabilities: FORM_AND_URL,
+      provider: { relatedRequestId, urlFor: (id) => `http://127.0.0.1:9/${id}` },
+      person: (elicitation) =>
+        elicitation.params.mode === 'url'
+          ? { action: 'accept' }
+          : accept({ 'q1.selection': 'option1' }),
+    });
+    await peers.service.ask({ questions: [deploy] }, { toolCallId: 'call-7' });
+    const link = peers.service.start(
+      { questions: [{ ...deploy, allowFreeform: true }] },
+      { timeoutMs: 100 },
+    );
+    await link.outcome;
+    await expect.poll(() => peers!.completed).toEqual([link.id]);
+
+    expect(relatedRequestId).toHaveBeenCalledWith(
+      expect.objectContaining({ toolCallId: 'call-7' }),
+    );
+    expect(peers.sent.filter((message) => message.method?.includes('elicitation'))).toEqual([
+      { method: 'elicitation/create', relatedRequestId: 42 },
+      { method: 'elicitation/create', relatedRequestId: 42 },
+      { method: 'notifications/elicitation/complete', relatedRequestId: 42 },
+    ]);
+  });
+
+  it('leaves requests unrelated without the option', async () => {
+    peers = await linkPeers({
+      capabilities: FORM_ONLY,
+      person: () => accept({ 'q1.selection': 'option1' }),
+    });
+    await peers.service.ask({ questions: [deploy] });
+
+    expect(peers.sent.filter((message) => message.method === 'elicitation/create')).toEqual([
+      { method: 'elicitation/create', relatedRequestId: undefined },
+    ]);
+  });
+});
+
 describe('setup', () => {
   it('refuses what is not an MCP server, and bad options, naming the value', () => {
     expect(() => createElicitationProvider({} as never)).toThrow(
@@ -467,6 +509,17 @@ describe('setup', () => {
 });
 
 describe('deadline and abort', () => {
+  it('does not cancel a request the client already answered when the ask settles', async () => {
+    peers = await linkPeers({
+      capabilities: FORM_ONLY,
+      person: () => accept({ 'q1.selection': 'option1' }),
+    });
+    await peers.service.ask({ questions: [deploy] });
+    await peers.service.ask({ questions: [deploy] }, { timeoutMs: 60_000 });
+
+    expect(peers.sent.map((message) => message.method)).not.toContain('notifications/cancelled');
+  });
+
   it('cancels the client request when the ask times out', async () => {
     peers = await linkPeers({ capabilities: FORM_ONLY, person: neverAnswers });
     const outcome = await peers.service.ask({ questions: [deploy] }, { timeoutMs: 150 });

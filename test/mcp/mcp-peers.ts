@@ -2,12 +2,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type ClientCapabilities,
   ElicitationCompleteNotificationSchema,
   type ElicitRequest,
   ElicitRequestSchema,
   type ElicitResult,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { createInteractionService, type InteractionService } from 'ask-engine';
 import { createElicitationProvider, type ElicitationProviderOptions } from 'ask-engine/mcp';
@@ -35,9 +37,30 @@ export interface Peers {
   elicitations: Elicitation[];
   /** `elicitationId`s of `notifications/elicitation/complete` the client received. */
   completed: string[];
+  /** Every message the server sent, with the request it was related to (`relatedRequestId`). */
+  sent: SentMessage[];
   /** Resolves with the n-th elicitation (1-based) once the client has it. */
   nth(n: number): Promise<Elicitation>;
   close(): Promise<void>;
+}
+
+export interface SentMessage {
+  method: string | undefined;
+  relatedRequestId: RequestId | undefined;
+}
+
+/** Records what goes through `transport.send`, with the send options' `relatedRequestId`. */
+export function recordSends(transport: Transport): SentMessage[] {
+  const sent: SentMessage[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    sent.push({
+      method: 'method' in message ? message.method : undefined,
+      relatedRequestId: options?.relatedRequestId,
+    });
+    return send(message, options);
+  };
+  return sent;
 }
 
 export const FORM_ONLY: ClientCapabilities = { elicitation: { form: {} } };
@@ -77,6 +100,7 @@ export async function linkPeers(options: {
   const service = options.service ?? createInteractionService();
   service.registerProvider(createElicitationProvider(mcp.server, options.provider));
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const sent = recordSends(serverTransport);
   await Promise.all([mcp.connect(serverTransport), client.connect(clientTransport)]);
   // The SDK's client ignores `notifications/cancelled` for request id 0 (typescript-sdk issue
   // #2283), and a fresh server numbers its first request 0: spend it on a ping, as
@@ -88,6 +112,7 @@ export async function linkPeers(options: {
     service,
     elicitations,
     completed,
+    sent,
     nth(n) {
       const seen = elicitations[n - 1];
       if (seen !== undefined) return Promise.resolve(seen);
