@@ -3,15 +3,19 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type ClientCapabilities,
   ElicitRequestSchema,
   type ElicitResult,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AskUserToolInputSchema } from 'ask-engine/data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAskUserMcpServer } from '../../src/cli/mcp-command.js';
 import { runCli } from '../cli/run-cli.js';
-import type { Elicitation } from './mcp-peers.js';
+import { type Elicitation, recordSends } from './mcp-peers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -208,6 +212,48 @@ describe('ask-engine mcp with a client that cannot elicit', () => {
     }
   });
 });
+
+describe('the ask-engine mcp server, linked in memory', () => {
+  it('relates each elicitation to the tools/call that asked', async () => {
+    const { mcp, service } = createAskUserMcpServer();
+    const client = new Client(
+      { name: 'person', version: '0.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, () => ({
+      action: 'accept',
+      content: { 'q1.selection': 'option2' },
+    }));
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const fromClient = recordRequestIds(clientTransport);
+    const fromServer = recordSends(serverTransport);
+    await Promise.all([mcp.connect(serverTransport), client.connect(clientTransport)]);
+    try {
+      const result = await client.callTool({ name: 'ask_user', arguments: deploy });
+
+      expect(textOf(result)).toContain('Selected: "No"');
+      const callId = fromClient.get('tools/call');
+      expect(callId).toBeDefined();
+      expect(fromServer.filter((message) => message.method === 'elicitation/create')).toEqual([
+        { method: 'elicitation/create', relatedRequestId: callId },
+      ]);
+    } finally {
+      await client.close();
+      await service.close();
+    }
+  });
+});
+
+/** The id of the last request of each method sent through `transport`. */
+function recordRequestIds(transport: Transport): Map<string, RequestId> {
+  const ids = new Map<string, RequestId>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ('method' in message && 'id' in message) ids.set(message.method, message.id);
+    return send(message, options);
+  };
+  return ids;
+}
 
 describe('ask-engine mcp usage', () => {
   it('exits 0 when the client closes stdin and 143 on SIGTERM', async () => {
