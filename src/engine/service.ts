@@ -41,6 +41,7 @@ import {
   restoreAskSnapshot,
 } from './ask-logic.js';
 import type { AskAttemptSource, AskAuditEvent } from './audit.js';
+import { RECORD_CALLBACK_FAILURE } from './callback-audit.js';
 import { type Clock, systemClock } from './clock.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
 import { DeliveryContext, deliveryExitCause } from './delivery-context.js';
@@ -721,6 +722,19 @@ class Service implements InteractionService {
       from: state,
       to: state,
       data: typeof status === 'string' ? { source, status } : { source },
+    });
+  }
+
+  async [RECORD_CALLBACK_FAILURE](askId: string, callback: string, message: string): Promise<void> {
+    const open = this.#open.get(askId) ?? (await this.#load(await this.#store.get(askId)));
+    if (open === undefined) return;
+    await this.#append(open, {
+      askId,
+      type: 'callback.failed',
+      at: this.#clock.now(),
+      from: open.state.value,
+      to: open.state.value,
+      data: { callback, message },
     });
   }
 
