@@ -497,10 +497,10 @@ describe('the boundary between the tool and the service', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 10));
     const types: string[] = [];
-    for await (const event of service.history(result.details.askId)) types.push(event.type);
+    for await (const event of service.history(result.details.askId!)) types.push(event.type);
     expect(types).toContain('callback.failed');
     const failed = [];
-    for await (const event of service.history(result.details.askId)) {
+    for await (const event of service.history(result.details.askId!)) {
       if (event.type === 'callback.failed') failed.push(event.data);
     }
     expect(failed).toEqual([{ callback: 'onUpdate', message: 'broken callback' }]);
