@@ -45,7 +45,7 @@ import { RECORD_CALLBACK_FAILURE } from './callback-audit.js';
 import { type Clock, systemClock } from './clock.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
 import { DeliveryContext, deliveryExitCause } from './delivery-context.js';
-import { eventLoopTurn } from './event-loop.js';
+import { eventLoopTurn, startSlice } from './event-loop.js';
 import { AskInspection, type Inspect } from './inspection.js';
 import { OpenAsk } from './open-ask.js';
 import { freezeOutcome } from './outcome-copy.js';
@@ -309,14 +309,17 @@ class Service implements InteractionService {
   }
 
   async drain(cause: unknown = new Error('The interaction service was drained.')): Promise<void> {
-    const delivering = [...this.#open.values()].filter(
-      (open) => open.owner && restoreAskSnapshot(open.state).hasTag('delivering'),
-    );
+    // The asks whose provider call this service runs; the machine decides whether each still
+    // takes `abort`.
+    const delivering = [...this.#open.values()].filter((open) => open.delivering);
     const settled: Promise<unknown>[] = [];
-    for (let index = 0; index < delivering.length; index++) {
+    let slice = startSlice();
+    for (const open of delivering) {
       // A drain of 100,000 asks is sliced, so the event loop keeps turning.
-      if (index > 0 && index % SLICE === 0) await eventLoopTurn();
-      const open = delivering[index]!;
+      if (slice.spent()) {
+        await eventLoopTurn();
+        slice = startSlice();
+      }
       open.localCause = cause;
       settled.push(this.#commit(open, abortEvent(cause)).then(() => open.outcome));
     }
