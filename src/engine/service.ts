@@ -465,7 +465,9 @@ class Service implements InteractionService {
         open.questions.length,
         this.#redact,
       );
+      open.writing = row.version;
       const result = await this.#store.update({ ask: row, event: audit }, open.version);
+      open.writing = 0;
       if (result.ok) {
         this.#adopt(open, next, state, row.version, event, audit);
         return true;
@@ -774,7 +776,10 @@ class Service implements InteractionService {
       return;
     }
     const open = this.#open.get(change.askId);
-    if (open !== undefined && change.version > open.version) this.#refresh(open, change.version);
+    // A store may tell this service of its own write before the write has returned here.
+    if (open !== undefined && change.version > open.version && change.version !== open.writing) {
+      this.#refresh(open, change.version);
+    }
   }
 
   #refresh(open: OpenAsk, version: number): void {
