@@ -63,7 +63,7 @@ export function createOperatorView(options: {
         const main = html`<h1>Live asks</h1>
 <p class="lead">The ask lifecycle, drawn from machines/ask.machine.ts. Asks seen by this server since it started (at most ${MAX_LISTED_ASKS}), most recent first; the page follows new events as they happen.</p>
 <div id="chart">${rawSvg(renderStatechartSvg(chart, [...new Set(asks.map(([, ask]) => ask.state))]))}</div>
-<table id="asks" data-events="asks/events${query}" data-query="${query}"><thead><tr><th scope="col">Ask</th><th scope="col">State</th><th scope="col">Last event</th></tr></thead><tbody>
+<table id="asks" data-live-stream="asks/events${query}" data-query="${query}"><thead><tr><th scope="col">Ask</th><th scope="col">State</th><th scope="col">Last event</th></tr></thead><tbody>
 ${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${encodeURIComponent(askId)}${query}">${askId}</a></td><td class="ask-state">${ask.state}</td><td>${new Date(ask.at).toISOString()}</td></tr>`)}
 </tbody></table>
 <p id="counts">${[...counts].map(([state, count]) => `${state}: ${count}`).join(', ') || 'No asks yet.'}</p>`;
@@ -98,7 +98,7 @@ ${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${en
       const main = html`<h1>Ask ${askId}</h1>
 <p><a href="../asks${query}">All asks</a></p>
 <p class="lead">State: <strong id="state">${ask.state}</strong>. Questions: ${ask.questions.map((question) => shownText(question.header)).join(', ')}.</p>
-<div id="chart" data-ask="${askId}" data-events="events${query}">${rawSvg(renderStatechartSvg(chart, [ask.state]))}</div>
+<div id="chart" data-ask="${askId}" data-live-stream="events${query}">${rawSvg(renderStatechartSvg(chart, [ask.state]))}</div>
 <h2>Stored history</h2>
 <table><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">From → to</th><th scope="col">Data</th></tr></thead>
 <tbody id="history">${history.map((event) => historyRow(event))}</tbody></table>`;

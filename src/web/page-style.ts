@@ -51,7 +51,8 @@ th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 0.35re
 .statechart .state.current text { fill: var(--bg); font-weight: 700; }
 .statechart text { fill: var(--fg); font: 13px system-ui, sans-serif; }
 .statechart .edge path { fill: none; stroke: var(--muted); stroke-width: 1.25; }
-.statechart .edge text { fill: var(--muted); font-size: 11px; }
+.statechart .edge text { fill: var(--fg); font-size: 11px; }
+.statechart .label-bg { fill: var(--bg); opacity: 0.92; }
 .statechart .arrow { fill: var(--muted); }
 .history { font-family: ui-monospace, monospace; font-size: 0.85rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 `;

@@ -9,7 +9,7 @@ export function readSvg(svg: string) {
   );
   const transitions = [
     ...svg.matchAll(
-      /<g class="edge[^"]*" data-source="([^"]+)" data-target="([^"]+)" data-events="([^"]+)">/g,
+      /<g class="edge[^"]*" data-source="([^"]+)" data-target="([^"]+)" data-transitions="([^"]+)">/g,
     ),
   ].flatMap((m) => m[3]!.split('|').map((label) => `${m[1]} -> ${m[2]}: ${label.split(' [')[0]}`));
   return { states: states.sort(), transitions: transitions.sort() };

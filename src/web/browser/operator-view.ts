@@ -13,11 +13,11 @@ interface LiveEvent {
   data: unknown;
 }
 
-const source = document.querySelector<HTMLElement>('[data-events]');
+const source = document.querySelector<HTMLElement>('[data-live-stream]');
 if (source !== null) follow(source);
 
 function follow(source: HTMLElement): void {
-  const stream = new EventSource(source.dataset.events!);
+  const stream = new EventSource(source.dataset.liveStream!);
   const status = document.createElement('p');
   status.className = 'live-status ready';
   status.setAttribute('role', 'status');
