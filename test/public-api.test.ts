@@ -69,6 +69,11 @@ describe('public API', () => {
     expect(Object.keys(root).sort()).toEqual([...dataExports, ...engineExports].sort());
   });
 
+  it('ask-engine/web exports the answer server and its provider', async () => {
+    const web = await import('ask-engine/web');
+    expect(Object.keys(web).sort()).toEqual(['createWebAnswerServer', 'createWebProvider']);
+  });
+
   it('keeps the names DESIGN.md makes public', async () => {
     const root = await import('ask-engine');
     expect(root.createInteractionService).toBeTypeOf('function');
