@@ -38,6 +38,11 @@ export function createOperatorView(options: {
     const line = `event: audit\ndata: ${JSON.stringify(eventSummary(event))}\n\n`;
     for (const stream of streams) stream.write(line);
   });
+  // A comment line now and then keeps idle proxies from closing the stream.
+  const heartbeat = setInterval(() => {
+    for (const stream of streams) stream.write(': still here\n\n');
+  }, 25_000);
+  heartbeat.unref();
 
   return {
     async handle(path, url, request, response) {
@@ -110,6 +115,7 @@ ${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${en
     },
     close() {
       subscription.unsubscribe();
+      clearInterval(heartbeat);
       for (const stream of streams) stream.end();
       streams.clear();
     },
