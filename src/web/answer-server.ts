@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
 import type { Clock } from '../engine/clock.js';
+import type { AskInfo } from '../engine/service-contract.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
@@ -13,13 +14,13 @@ import {
   renderNoticePage,
   renderRecordedPage,
 } from './answer-page.js';
-import { describeState, isSettled } from './ask-state.js';
+import { describeState } from './ask-state.js';
 import { type Asset, loadAssets } from './assets.js';
 import { send, sendHtml } from './http-response.js';
 import { createLinkTokenSigner, type LinkTokenSigner } from './link-token.js';
 import { createOperatorView, type OperatorView } from './operator-view.js';
 import { BodyError, readFormBody } from './read-body.js';
-import type { WebAnswerService, WebAskView } from './web-service.js';
+import type { WebAnswerService } from './web-service.js';
 
 export interface WebAnswerServerOptions {
   /** The interaction service whose asks the pages answer (any service sharing the store). */
@@ -129,7 +130,7 @@ export async function createWebAnswerServer(
           { askId },
         );
       }
-      if (isSettled(ask.state)) {
+      if (ask.final) {
         throw new UserInteractionError(
           'ASK_SETTLED',
           `Ask ${JSON.stringify(askId)} is ${ask.state}; a link to it would be useless.`,
@@ -177,6 +178,10 @@ class AnswerHandler {
       if (this.operator === undefined) return notFound(response);
       if (!allow(method, ['GET', 'HEAD'], response)) return;
       await this.operator.handle(path, url, request, response);
+      return;
+    }
+    if (path === '/favicon.ico') {
+      response.writeHead(204, { 'Cache-Control': 'public, max-age=86400' }).end();
       return;
     }
     const match = /^\/a\/([^/]+)$/.exec(path);
@@ -268,7 +273,7 @@ class AnswerHandler {
     token: string,
     response: ServerResponse,
     settledStatus = 410,
-  ): Promise<WebAskView | undefined> {
+  ): Promise<AskInfo | undefined> {
     const check = this.signer.verify(askId, token, this.clock.now());
     if (!check.ok) {
       if (check.problem === 'expired') {
@@ -301,7 +306,7 @@ class AnswerHandler {
       );
       return undefined;
     }
-    if (isSettled(ask.state)) {
+    if (ask.final) {
       sendHtml(response, settledStatus, settledPage(ask.state));
       return undefined;
     }
@@ -320,13 +325,14 @@ function readPostedAnswer(
   const values: PostedValues = {};
   for (const key of new Set(body.keys())) {
     if (key === 'token' || key === 'action') continue;
-    const all = body.getAll(key);
+    // Browsers send a textarea's line breaks as CRLF; the person typed LF.
+    const all = body.getAll(key).map((value) => value.replace(/\r\n?/g, '\n'));
     values[key] = all.length === 1 && !multi.has(key) ? all[0]! : all;
   }
   return { action: body.get('action') ?? 'submit', values };
 }
 
-function settledPage(state: WebAskView['state']): string {
+function settledPage(state: AskInfo['state']): string {
   return renderNoticePage(
     'Nothing left to answer',
     `${describeState(state)} Its outcome is fixed, so this page cannot change it; you can close it.`,

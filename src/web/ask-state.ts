@@ -1,11 +1,5 @@
-/** What the ask machine says about a stored state, read from the machine itself. */
-import { askMachine } from '../../machines/ask.machine.js';
+/** How the pages name an ask's state to a person. */
 import type { AskState } from '../engine/audit.js';
-
-/** True once nothing can change the ask any more (a final state of the machine). */
-export function isSettled(state: AskState): boolean {
-  return askMachine.states[state]?.type === 'final';
-}
 
 const STATE_WORDS: Record<AskState, string> = {
   pending: 'is waiting for an answer',
@@ -16,7 +10,7 @@ const STATE_WORDS: Record<AskState, string> = {
   aborted: 'was withdrawn by the program that asked',
 };
 
-/** "This question has been answered." and the like, for a person. */
+/** "This question has been answered." and the like. */
 export function describeState(state: AskState): string {
   return `This question ${STATE_WORDS[state]}.`;
 }

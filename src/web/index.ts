@@ -9,4 +9,4 @@ export {
   type WebAnswerServerOptions,
 } from './answer-server.js';
 export { createWebProvider, type WebProviderOptions } from './web-provider.js';
-export type { WebAnswerService, WebAskView } from './web-service.js';
+export type { WebAnswerService } from './web-service.js';

@@ -2,7 +2,7 @@
 import { createInteractionService, createMemoryAskStore } from 'ask-engine';
 import { createWebProvider } from 'ask-engine/web';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startWebService } from './web-fixture.js';
 
 type Chromium = Awaited<ReturnType<typeof launchChromium>>;
@@ -24,8 +24,16 @@ afterAll(async () => {
   await Promise.all([js?.close(), noJs?.close(), web?.close()]);
 });
 
+const openPages: Page[] = [];
+
+afterEach(async () => {
+  await Promise.all(openPages.splice(0).map((page) => page.close()));
+});
+
 async function open(link: string, browser = js): Promise<Page> {
   const page = await browser.context.newPage();
+  openPages.push(page);
+  await page.bringToFront();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
@@ -56,7 +64,6 @@ describe('answering in the browser', () => {
     });
     expect(await page.locator('.recorded').textContent()).toContain('No');
     expect(pageErrors(page)).toEqual([]);
-    await page.close();
   });
 
   it('answers a multi-select question with a comment', async () => {
@@ -81,7 +88,6 @@ describe('answering in the browser', () => {
         },
       ],
     });
-    await page.close();
   });
 
   it('takes a typed answer where options and text are both allowed; the mode follows the typing', async () => {
@@ -99,7 +105,6 @@ describe('answering in the browser', () => {
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'DuckDB' } }],
     });
-    await page.close();
   });
 
   it('answers a question without options with its text', async () => {
@@ -111,7 +116,6 @@ describe('answering in the browser', () => {
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'line one\nline two' } }],
     });
-    await page.close();
   });
 
   it('skips a wizard question and answers the other', async () => {
@@ -135,7 +139,6 @@ describe('answering in the browser', () => {
       ],
     });
     expect(await page.locator('.recorded').textContent()).toContain('Skipped');
-    await page.close();
   });
 
   it('refuses an incomplete answer in the page, then sends the corrected one', async () => {
@@ -163,7 +166,6 @@ describe('answering in the browser', () => {
         { questionId: 'q2', response: { kind: 'freeform', text: 'keep this' } },
       ],
     });
-    await page.close();
   });
 
   it('counts bytes against the 32 KiB limit and blocks an oversized text', async () => {
@@ -185,7 +187,6 @@ describe('answering in the browser', () => {
       kind: 'freeform',
       text: 'é'.repeat(16_384),
     });
-    await page.close();
   });
 
   it('works from the keyboard alone', async () => {
@@ -200,7 +201,6 @@ describe('answering in the browser', () => {
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
     });
-    await page.close();
   });
 
   it('shows Markdown, HTML and control characters from the model as inert text', async () => {
@@ -215,7 +215,7 @@ describe('answering in the browser', () => {
     const page = await open(link);
     expect(await page.locator('#injected, i, b, script:not([src])').count()).toBe(0);
     expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
-    const text = await page.locator('main').innerText();
+    const text = await page.locator('main').textContent();
     expect(text).toContain(
       '**bold** <img src=x id=injected> [link](http://example.invalid) \\x1b[31m red \\u202e',
     );
@@ -228,7 +228,6 @@ describe('answering in the browser', () => {
       status: 'answered',
       answers: [{ response: { selections: ['<i>Yes</i>'] } }],
     });
-    await page.close();
   });
 
   it('fits a 360 px wide screen; screenshots for the README', async () => {
@@ -252,18 +251,21 @@ describe('answering in the browser', () => {
       ],
     });
     for (const width of [1280, 360]) {
-      const page = await js.context.newPage();
+      const page = await open(link);
       await page.setViewportSize({ width, height: 800 });
-      await page.goto(link);
       await page.getByRole('group', { name: 'Plan review' }).getByLabel('Approve').check();
       await page
         .getByRole('group', { name: 'Plan review' })
         .getByLabel('Comment (optional)')
         .fill('Go ahead, batches of 5 000 please.');
+      const plan = page.getByRole('group', { name: 'Plan review' });
+      expect(await plan.getByLabel('Pick from the options').isChecked()).toBe(true);
+      await page.getByRole('group', { name: 'Regions' }).getByLabel('eu').check();
+      await page.getByRole('group', { name: 'Regions' }).getByLabel('ap').check();
+      expect(await page.locator('#live-status').textContent()).toBe('Ready to send.');
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(scrollWidth).toBeLessThanOrEqual(width);
       await page.screenshot({ path: `docs/web-${width}.png`, fullPage: true });
-      await page.close();
     }
     handle.cancel('user');
   });
@@ -298,7 +300,6 @@ describe('answering without JavaScript', () => {
         { questionId: 'q1', response: { kind: 'freeform', text: 'DuckDB, typed by hand' } },
       ],
     });
-    await page.close();
   });
 
   it('refuses an oversized text on the server and keeps it in the form', async () => {
@@ -310,7 +311,6 @@ describe('answering without JavaScript', () => {
     expect((await page.getByLabel('Your answer').inputValue()).length).toBe(32_769);
     expect(handle.getSnapshot().state).toBe('pending');
     handle.cancel('user');
-    await page.close();
   });
 
   it('says the ask has its outcome when the link is opened again', async () => {
@@ -321,8 +321,9 @@ describe('answering without JavaScript', () => {
     await handle.outcome;
     const again = await page.goto(link);
     expect(again?.status()).toBe(410);
-    expect(await page.locator('main').innerText()).toMatch(/has been answered.*outcome is fixed/s);
-    await page.close();
+    expect(await page.locator('main').textContent()).toMatch(
+      /has been answered.*outcome is fixed/s,
+    );
   });
 });
 
@@ -351,7 +352,6 @@ describe('several services sharing one store', () => {
         status: 'answered',
         answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
       });
-      await page.close();
     } finally {
       await asking.close();
       await answering.close();
@@ -378,7 +378,6 @@ describe('several services sharing one store', () => {
           answers: [{ questionId: 'q1', response: { selections: ['No'] } }],
         },
       });
-      await page.close();
     } finally {
       await deferring.close();
     }

@@ -48,6 +48,8 @@ export async function startWebService(
   options: {
     store?: AskStore;
     mode?: 'defer' | 'pending';
+    /** Default true: serve /asks with OPERATOR_TOKEN. */
+    operatorView?: boolean;
     server?: Partial<Omit<WebAnswerServerOptions, 'service'>>;
   } = {},
 ) {
@@ -56,7 +58,7 @@ export async function startWebService(
   const server = await createWebAnswerServer({
     service,
     secret: randomBytes(32),
-    operatorToken: OPERATOR_TOKEN,
+    ...(options.operatorView === false ? {} : { operatorToken: OPERATOR_TOKEN }),
     ...options.server,
   });
   const links: string[] = [];

@@ -23,13 +23,14 @@ function enhance(form: HTMLFormElement): void {
     updateCounter(textarea);
     textarea.addEventListener('input', () => {
       updateCounter(textarea);
-      if (textarea.value !== '') chooseMode(form, textarea.name, 'text');
+      // Typing a comment means answering with the options; typing text, answering in text.
+      const mode = textarea.name.endsWith('.comment') ? 'choice' : 'text';
+      if (textarea.value !== '') chooseMode(form, textarea.name, mode);
     });
   }
   form.addEventListener('change', (event) => {
     const target = event.target as HTMLInputElement;
     if (target.name.endsWith('.selection')) chooseMode(form, target.name, 'choice');
-    if (target.name.endsWith('.comment')) chooseMode(form, target.name, 'choice');
     markInactive(form);
   });
   form.addEventListener('input', () => {
