@@ -15,7 +15,7 @@ import {
   renderRecordedPage,
 } from './answer-page.js';
 import { describeState } from './ask-state.js';
-import { type Asset, loadAssets } from './assets.js';
+import { type Assets, createAssets } from './assets.js';
 import { send, sendHtml } from './http-response.js';
 import { createLinkTokenSigner, type LinkTokenSigner } from './link-token.js';
 import { createOperatorView, type OperatorView } from './operator-view.js';
@@ -80,7 +80,7 @@ export async function createWebAnswerServer(
   } = options;
   checkOptions(options, linkTtlMs, maxBodyBytes, port);
   const signer = createLinkTokenSigner(options.secret);
-  const assets = await loadAssets();
+  const assets = createAssets();
   const operator =
     options.operatorToken === undefined
       ? undefined
@@ -158,7 +158,7 @@ class AnswerHandler {
     private readonly service: WebAnswerService,
     private readonly signer: LinkTokenSigner,
     private readonly clock: Pick<Clock, 'now'>,
-    private readonly assets: Map<string, Asset>,
+    private readonly assets: Assets,
     private readonly maxBodyBytes: number,
     private readonly operator: OperatorView | undefined,
   ) {}
@@ -169,7 +169,7 @@ class AnswerHandler {
     const method = request.method ?? 'GET';
     if (path.startsWith('/assets/')) {
       if (!allow(method, ['GET', 'HEAD'], response)) return;
-      const asset = this.assets.get(path.slice('/assets/'.length));
+      const asset = await this.assets.get(path.slice('/assets/'.length));
       if (asset === undefined) return notFound(response);
       send(response, 200, asset.type, asset.body, { 'Cache-Control': 'public, max-age=300' });
       return;

@@ -10,21 +10,41 @@ export interface Asset {
 /** The browser entries, bundled by scripts/build-web-assets.mjs into `assets/<name>.js`. */
 export const BROWSER_ENTRIES = ['answer-page', 'operator-view'] as const;
 
+export interface Assets {
+  /** The asset named `name` (e.g. `answer-page.js`), or undefined when there is none. */
+  get(name: string): Promise<Asset | undefined>;
+}
+
 /**
- * Loads every asset once, at server start. The built package ships the bundles next to this
- * module (`npm run build`); from the TypeScript sources (tests, tsx) they are bundled here
- * with esbuild, a development dependency.
+ * The pages' static files, each loaded once, on first request. The built package ships the
+ * bundles next to this module (`npm run build`); from the TypeScript sources (tests, tsx) they
+ * are bundled here with esbuild, a development dependency. A script that cannot be loaded is
+ * reported once as a process warning and answered 404: the pages work without it.
  */
-export async function loadAssets(): Promise<Map<string, Asset>> {
-  const assets = new Map<string, Asset>();
-  assets.set('web.css', { type: 'text/css; charset=utf-8', body: Buffer.from(PAGE_STYLE) });
-  for (const name of BROWSER_ENTRIES) {
-    assets.set(`${name}.js`, {
-      type: 'text/javascript; charset=utf-8',
-      body: await loadBundle(name),
-    });
-  }
-  return assets;
+export function createAssets(): Assets {
+  const style: Asset = { type: 'text/css; charset=utf-8', body: Buffer.from(PAGE_STYLE) };
+  const scripts = new Map<string, Promise<Asset | undefined>>();
+  return {
+    get(name) {
+      if (name === 'web.css') return Promise.resolve(style);
+      const entry = BROWSER_ENTRIES.find((candidate) => `${candidate}.js` === name);
+      if (entry === undefined) return Promise.resolve(undefined);
+      let script = scripts.get(name);
+      if (script === undefined) {
+        script = loadBundle(entry).then(
+          (body): Asset => ({ type: 'text/javascript; charset=utf-8', body }),
+          (error: unknown) => {
+            process.emitWarning(
+              `ask-engine/web: serving the pages without ${name}: ${(error as Error).message}`,
+            );
+            return undefined;
+          },
+        );
+        scripts.set(name, script);
+      }
+      return script;
+    },
+  };
 }
 
 async function loadBundle(name: string): Promise<Buffer> {

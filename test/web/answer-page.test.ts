@@ -192,11 +192,15 @@ describe('answering in the browser', () => {
   it('works from the keyboard alone', async () => {
     const { handle, link } = await web.ask({ question: 'Deploy now?', options: ['Yes', 'No'] });
     const page = await open(link);
+    const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
     await page.keyboard.press('Tab'); // the first option of the radio group
+    expect(await focused()).toBe('q1.selection.option1');
     await page.keyboard.press('ArrowDown'); // moves to and checks "No"
+    expect(await focused()).toBe('q1.selection.option2');
     expect(await page.getByLabel('No', { exact: true }).isChecked()).toBe(true);
     await page.keyboard.press('Tab'); // the send button
-    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Send answer');
+    await Promise.all([page.waitForURL(link.split('?')[0]!), page.keyboard.press('Enter')]);
     expect(await handle.outcome).toEqual({
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
