@@ -3,12 +3,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../engine/clock.js';
 import { UserInteractionError } from '../rules/errors.js';
+import type { AskStore } from '../stores/ask-store.js';
 import { renderNoticePage } from './answer-page.js';
 import { createAssets } from './assets.js';
 import { sendHtml } from './http-response.js';
 import { createLinkTokenSigner } from './link-token.js';
 import { createOperatorView } from './operator-view.js';
 import { AnswerHandler } from './request-handler.js';
+import { storeAuditEvents } from './store-events.js';
 import type { WebAnswerService } from './web-service.js';
 
 export interface WebAnswerServerOptions {
@@ -24,6 +26,11 @@ export interface WebAnswerServerOptions {
   host?: string;
   /** Enables the read-only view of live asks at `/asks?token=<operatorToken>`. */
   operatorToken?: string;
+  /**
+   * The service's store: the live view then follows every ask written to it, by any service
+   * or process, instead of only the asks `service` has open.
+   */
+  store?: Pick<AskStore, 'subscribe' | 'history'>;
   /** Lifetime of a link for an ask without a deadline; default 7 days. */
   linkTtlMs?: number;
   /** Largest request body accepted; default 1 MiB (four questions of 32 KiB text and comment). */
@@ -72,7 +79,11 @@ export async function createWebAnswerServer(
   const operator =
     options.operatorToken === undefined
       ? undefined
-      : createOperatorView({ service, operatorToken: options.operatorToken });
+      : createOperatorView({
+          service,
+          operatorToken: options.operatorToken,
+          ...(options.store === undefined ? {} : { events$: storeAuditEvents(options.store) }),
+        });
 
   const handler = new AnswerHandler(service, signer, clock, assets, maxBodyBytes, operator);
   const server = createServer((request, response) => {

@@ -4,7 +4,7 @@
  * audit events (server-sent events), and each ask's stored history.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import { askMachine } from '../../machines/ask.machine.js';
 import type { AskAuditEvent, AskState } from '../engine/audit.js';
 import { Html, html, shownText } from './html.js';
@@ -25,13 +25,15 @@ const MAX_LISTED_ASKS = 500;
 export function createOperatorView(options: {
   service: WebAnswerService;
   operatorToken: string;
+  /** Audit events to follow; default `service.events$` (the asks that service has open). */
+  events$?: Observable<AskAuditEvent>;
 }): OperatorView {
-  const { service, operatorToken } = options;
+  const { service, operatorToken, events$ = service.events$ } = options;
   const chart = layoutStatechart(askMachine);
   // Asks seen since the server started, by last activity; the store has no listing query.
   const seen = new Map<string, { state: AskState; at: number }>();
   const streams = new Set<ServerResponse>();
-  const subscription: Subscription = service.events$.subscribe((event) => {
+  const subscription: Subscription = events$.subscribe((event) => {
     seen.delete(event.askId);
     seen.set(event.askId, { state: event.to, at: event.at });
     if (seen.size > MAX_LISTED_ASKS) seen.delete(seen.keys().next().value!);

@@ -1,4 +1,5 @@
 /** The read-only view of live asks at /asks, in Chromium. */
+import { createInteractionService, createScriptedProvider } from 'ask-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMachine, readSvg } from './statechart-reading.js';
 import { launchChromium, OPERATOR_TOKEN, startWebService } from './web-fixture.js';
@@ -77,5 +78,27 @@ describe('the live asks view', () => {
       'cancelled',
     );
     await page.close();
+  });
+
+  it('follows the asks of every service on the store when given the store', async () => {
+    const following = await startWebService({ store: web.store, server: { store: web.store } });
+    const other = createInteractionService({ store: web.store });
+    other.registerProvider(createScriptedProvider([{ defer: 'thread-1' }]));
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`${following.server.url}/asks?token=${OPERATOR_TOKEN}`);
+      await page.getByText('Live: following new events.').waitFor();
+      const handle = other.start({ question: 'Elsewhere?', options: ['Yes', 'No'] });
+      const row = page.locator(`#asks tr[data-ask="${handle.id}"]`);
+      await expect.poll(() => row.locator('.ask-state').textContent()).toBe('deferred');
+      await following.service.answer(handle.id, [
+        { questionId: 'q1', response: { kind: 'selection', selections: ['No'] } },
+      ]);
+      await expect.poll(() => row.locator('.ask-state').textContent()).toBe('answered');
+      await page.close();
+    } finally {
+      await other.close();
+      await following.close();
+    }
   });
 });
