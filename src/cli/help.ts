@@ -13,6 +13,7 @@ export const MAIN_HELP = `ask-engine: stop an agent loop and ask a person.
 Usage:
   ask-engine demo                 a scripted agent that asks you every kind of question
   ask-engine ask [JSON | -]       ask the ask_user tool input JSON in this terminal
+  ask-engine serve --store FILE   answer deferred asks from a browser (web answer page)
   ask-engine <command> --help     help for one command
 
 Examples:

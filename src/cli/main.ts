@@ -23,6 +23,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runAskCommand(rest);
       case 'demo':
         return await runDemoCommand(rest);
+      case 'serve':
+        return await (await import('./serve-command.js')).runServeCommand(rest);
       case undefined:
       case 'help':
       case '-h':
