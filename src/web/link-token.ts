@@ -55,7 +55,12 @@ export function createLinkTokenSigner(secret: string | Uint8Array): LinkTokenSig
       if (match === null) return { ok: false, problem: 'malformed' };
       const expiresAt = Number.parseInt(match[1]!, 36);
       const given = Buffer.from(match[2]!, 'base64url');
-      if (!Number.isSafeInteger(expiresAt) || given.length !== MAC_BYTES) {
+      // The last of 43 characters carries 2 unused bits: only the canonical spelling is the token.
+      if (
+        !Number.isSafeInteger(expiresAt) ||
+        given.length !== MAC_BYTES ||
+        given.toString('base64url') !== match[2]
+      ) {
         return { ok: false, problem: 'malformed' };
       }
       // Signature before expiry: an expired token says "expired" only if it was ever genuine.

@@ -92,8 +92,9 @@ export class AnswerHandler {
       return;
     }
     const token = body.get('token') ?? '';
-    const ask = await this.openAsk(askId, token, response, 409);
+    const ask = await this.openAsk(askId, token, response, 'pass');
     if (ask === undefined) return;
+    const replayed = () => sendHtml(response, 409, settledPage(ask.state));
     const form = buildAskUserForm(ask.questions);
     const posted = readPostedAnswer(form, body);
     const refuse = (message: string) =>
@@ -114,9 +115,10 @@ export class AnswerHandler {
       answers = decodeAskUserFormAnswer(ask.questions, posted);
     } catch (error) {
       if (!isUserInteractionError(error)) throw error;
-      return refuse(error.message);
+      return ask.final ? replayed() : refuse(error.message);
     }
     if (answers === null) {
+      if (ask.final) return replayed();
       return refuse(
         'This page records answers only; to leave a question open, choose "Skip this question" or just close the page.',
       );
@@ -142,12 +144,16 @@ export class AnswerHandler {
     sendHtml(response, 200, renderRecordedPage(ask.questions, recorded));
   }
 
-  /** The ask the token opens, or undefined once a refusal was sent. Checks the token first. */
+  /**
+   * The ask the token opens, or undefined once a refusal was sent. The token is checked before
+   * the store is read. A settled ask is refused here only when `settled` is 'refuse' (showing
+   * the page); a submit goes on to the service, which refuses it and audits the attempt.
+   */
   private async openAsk(
     askId: string,
     token: string,
     response: ServerResponse,
-    settledStatus = 410,
+    settled: 'refuse' | 'pass' = 'refuse',
   ): Promise<AskInfo | undefined> {
     const check = this.signer.verify(askId, token, this.clock.now());
     if (!check.ok) {
@@ -181,8 +187,8 @@ export class AnswerHandler {
       );
       return undefined;
     }
-    if (ask.final) {
-      sendHtml(response, settledStatus, settledPage(ask.state));
+    if (ask.final && settled === 'refuse') {
+      sendHtml(response, 410, settledPage(ask.state));
       return undefined;
     }
     return ask;

@@ -35,6 +35,22 @@ describe('link tokens', () => {
     expect(signer.verify('ask-1', flipped, now)).toEqual({ ok: false, problem: 'signature' });
   });
 
+  it('accepts only the canonical spelling of the MAC (no base64 malleability)', () => {
+    const token = signer.sign('ask-1', now + 60_000);
+    const last = token.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The final character's two low bits are padding: these spell the same 32 bytes.
+    const index = alphabet.indexOf(last);
+    const sameBytes = [1, 2, 3].map((bit) => alphabet[(index & ~3) | ((index + bit) & 3)]!);
+    for (const char of sameBytes) {
+      const variant = `${token.slice(0, -1)}${char}`;
+      expect(Buffer.from(variant.split('.')[1]!, 'base64url')).toEqual(
+        Buffer.from(token.split('.')[1]!, 'base64url'),
+      );
+      expect(signer.verify('ask-1', variant, now)).toEqual({ ok: false, problem: 'malformed' });
+    }
+  });
+
   it('refuses a token signed with another secret', () => {
     const other = createLinkTokenSigner(randomBytes(32));
     expect(signer.verify('ask-1', other.sign('ask-1', now + 60_000), now)).toEqual({
