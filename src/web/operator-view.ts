@@ -68,7 +68,7 @@ export function createOperatorView(options: {
         const counts = new Map<string, number>();
         for (const [, ask] of asks) counts.set(ask.state, (counts.get(ask.state) ?? 0) + 1);
         const main = html`<h1>Live asks</h1>
-<p class="lead">The ask lifecycle, drawn from machines/ask.machine.ts. Asks seen by this server since it started (at most ${MAX_LISTED_ASKS}), most recent first; the page follows new events as they happen.</p>
+<p class="lead">The ask lifecycle, drawn from machines/ask.machine.ts. Asks with activity since this server started (at most ${MAX_LISTED_ASKS}), most recent first; the page follows new events as they happen.</p>
 <div id="chart">${rawSvg(renderStatechartSvg(chart, [...new Set(asks.map(([, ask]) => ask.state))]))}</div>
 <table id="asks" data-live-stream="asks/events${query}" data-query="${query}"><thead><tr><th scope="col">Ask</th><th scope="col">State</th><th scope="col">Last event</th></tr></thead><tbody>
 ${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${encodeURIComponent(askId)}${query}">${askId}</a></td><td class="ask-state">${ask.state}</td><td>${new Date(ask.at).toISOString()}</td></tr>`)}
