@@ -40,8 +40,10 @@ export interface WebAnswerServerOptions {
 }
 
 export interface WebAnswerServer {
-  /** The base address, without a trailing slash. */
+  /** The base address of links (`baseUrl`, else where it listens), without a trailing slash. */
   readonly url: string;
+  /** The port it listens on (the one picked when `port` was 0). */
+  readonly port: number;
   readonly service: WebAnswerService;
   /**
    * A signed link to the ask's page, valid until the ask's deadline (or `linkTtlMs`) and only
@@ -119,6 +121,7 @@ export async function createWebAnswerServer(
 
   return {
     url,
+    port: address.port,
     service,
     async linkFor(askId) {
       const ask = await service.get(askId);

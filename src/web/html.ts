@@ -27,16 +27,37 @@ export function shownText(text: string): Html {
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
+  // Most text has nothing to escape: one scan, no copy.
+  if (!NEEDS_ESCAPE.test(text)) return text;
+  let out = '';
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const entity = entityOf(text.charCodeAt(i));
+    if (entity === undefined) continue;
+    out += text.slice(start, i) + entity;
+    start = i + 1;
+  }
+  return out + text.slice(start);
 }
 
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+const NEEDS_ESCAPE = /[&<>"']/;
+
+function entityOf(code: number): string | undefined {
+  switch (code) {
+    case 0x26:
+      return '&amp;';
+    case 0x3c:
+      return '&lt;';
+    case 0x3e:
+      return '&gt;';
+    case 0x22:
+      return '&quot;';
+    case 0x27:
+      return '&#39;';
+    default:
+      return undefined;
+  }
+}
 
 function render(value: Interpolation): string {
   if (value instanceof Html) return value.value;

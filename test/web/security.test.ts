@@ -192,3 +192,47 @@ describe('responses', () => {
     handle.cancel('user');
   });
 });
+
+describe('options', () => {
+  it('puts baseUrl in links and answers HEAD without a body', async () => {
+    const behindProxy = await startWebService({
+      server: { baseUrl: 'https://asks.example.test/team/' },
+    });
+    try {
+      const { handle, link } = await behindProxy.ask(yesNo);
+      expect(
+        link.startsWith(`https://asks.example.test/team/a/${encodeURIComponent(handle.id)}?t=`),
+      ).toBe(true);
+      const local = link.replace(
+        'https://asks.example.test/team',
+        `http://127.0.0.1:${behindProxy.server.port}`,
+      );
+      const head = await fetch(local, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      handle.cancel('user');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('refuses bad options with a TypeError that names the option and the value', async () => {
+    const { createWebAnswerServer, createWebProvider } = await import('ask-engine/web');
+    await expect(createWebAnswerServer({ service: web.service, secret: 'short' })).rejects.toThrow(
+      /`secret` to have at least 32 bytes, got 5/,
+    );
+    await expect(
+      createWebAnswerServer({ service: web.service, secret: 'x'.repeat(32), port: 70_000 }),
+    ).rejects.toThrow(/`port` to be an integer from 0 to 65535, got 70000/);
+    await expect(
+      createWebAnswerServer({
+        service: web.service,
+        secret: 'x'.repeat(32),
+        baseUrl: 'asks.example',
+      }),
+    ).rejects.toThrow(/`baseUrl` to be an http\(s\) URL/);
+    expect(() => createWebProvider(web.server, { mode: 'later' as 'defer' })).toThrow(
+      /`mode` to be "defer" or "pending", got "later"/,
+    );
+  });
+});
