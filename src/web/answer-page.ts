@@ -92,9 +92,12 @@ function renderField(field: UiFormField, question: AskUserQuestion, values: Post
   if (field.type === 'text') {
     const value = values[field.id];
     const counter = `${field.id}.count`;
+    // The newline after <textarea> is eaten by the HTML parser, so text kept after a refusal
+    // that starts with a line break keeps it.
     return html`<div class="field text-field">
 <label for="${field.id}">${PART_LABELS[part] ?? part}</label>
-<textarea id="${field.id}" name="${field.id}" rows="${part === 'comment' ? 2 : 4}" data-max-bytes="${field.maxBytes}" aria-describedby="${counter}">${typeof value === 'string' ? value : ''}</textarea>
+<textarea id="${field.id}" name="${field.id}" rows="${part === 'comment' ? 2 : 4}" data-max-bytes="${field.maxBytes}" aria-describedby="${counter}">
+${typeof value === 'string' ? value : ''}</textarea>
 <p class="counter" id="${counter}">Up to ${field.maxBytes} bytes of text (${field.maxBytes / 1024} KiB).</p>
 </div>`;
   }

@@ -287,12 +287,12 @@ describe('answering without JavaScript', () => {
     expect(await page.locator('script').getAttribute('src')).toBe('../assets/answer-page.js');
     // Text typed but the mode left on "Pick from the options": a conflict the server refuses.
     await page.getByLabel('Pick from the options').check();
-    await page.getByLabel('Your answer').fill('DuckDB, typed by hand');
+    await page.getByLabel('Your answer').fill('\nDuckDB, typed by hand');
     const refused = page.waitForResponse((response) => response.request().method() === 'POST');
     await send(page);
     expect((await refused).status()).toBe(422);
     expect(await page.getByRole('alert').textContent()).toMatch(/not recorded/);
-    expect(await page.getByLabel('Your answer').inputValue()).toBe('DuckDB, typed by hand');
+    expect(await page.getByLabel('Your answer').inputValue()).toBe('\nDuckDB, typed by hand');
     expect(await page.getByLabel('Pick from the options').isChecked()).toBe(true);
     expect(handle.getSnapshot().state).toBe('pending');
     await page.getByLabel('Type an answer').check();
@@ -301,7 +301,7 @@ describe('answering without JavaScript', () => {
     expect(await handle.outcome).toEqual({
       status: 'answered',
       answers: [
-        { questionId: 'q1', response: { kind: 'freeform', text: 'DuckDB, typed by hand' } },
+        { questionId: 'q1', response: { kind: 'freeform', text: '\nDuckDB, typed by hand' } },
       ],
     });
   });
