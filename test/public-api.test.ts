@@ -75,6 +75,16 @@ describe('public API', () => {
     expect(Object.keys(web).sort()).toEqual(['createWebAnswerServer', 'createWebProvider']);
   });
 
+  it('ask-engine/mcp exports the elicitation provider', async () => {
+    const mcp = await import('ask-engine/mcp');
+    expect(Object.keys(mcp).sort()).toEqual([
+      'DECLINED',
+      'DISMISSED',
+      'createElicitationProvider',
+      'createElicitationSchemaValidator',
+    ]);
+  });
+
   it('keeps the names DESIGN.md makes public', async () => {
     const root = await import('ask-engine');
     expect(root.createInteractionService).toBeTypeOf('function');
