@@ -24,6 +24,10 @@ export async function main(argv: string[]): Promise<number> {
         return await runAskCommand(rest);
       case 'demo':
         return await runDemoCommand(rest);
+      case 'serve': // loaded on demand: only this command needs SQLite and the web server
+        return await (await import('./serve-command.js')).runServeCommand(rest);
+      case 'mcp': // loaded on demand: only this command needs the MCP SDK
+        return await (await import('./mcp-command.js')).runMcpCommand(rest);
       case 'resume':
         return await runResumeCommand(rest);
       case undefined:

@@ -11,6 +11,7 @@ import {
   createMemoryAskStore,
   createScriptedProvider,
 } from '../../src/index.js';
+import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
 import { CountingClock, manualProvider, tick, yesNo } from './helpers.js';
 
 const answer = (title: string) => [
@@ -142,13 +143,13 @@ describe('two services, one store', () => {
     const clock = new CountingClock();
     const first = createInteractionService({ store, clock });
     first.registerProvider(createScriptedProvider([{ defer: 'mail-1' }]));
-    const { id } = first.start(yesNo, { timeoutMs: 500 });
+    const { id } = first.start(yesNo, { timeoutMs: 5_000 });
     await tick();
     await first.close();
     const sweeper = createInteractionService({ store, clock, sweepIntervalMs: 5 });
-    clock.increment(500);
+    clock.increment(5_000);
     await vi.waitFor(async () =>
-      expect((await sweeper.get(id))?.outcome).toEqual({ status: 'timedOut', deadlineAt: 500 }),
+      expect((await sweeper.get(id))?.outcome).toEqual({ status: 'timedOut', deadlineAt: 5_000 }),
     );
     await sweeper.close();
   });
@@ -158,12 +159,12 @@ describe('two services, one store', () => {
     const clock = new CountingClock();
     const gone = createInteractionService({ store, clock, sweepIntervalMs: Infinity });
     gone.registerProvider(manualProvider());
-    const handle = gone.start(yesNo, { timeoutMs: 200 });
+    const handle = gone.start(yesNo, { timeoutMs: 2_000 });
     await tick();
     await gone.close();
     await expect(handle.outcome).rejects.toThrow(/closed/);
     const other = createInteractionService({ store, clock, sweepIntervalMs: 5 });
-    clock.increment(200);
+    clock.increment(2_000);
     await vi.waitFor(async () => expect((await other.get(handle.id))?.state).toBe('timedOut'));
     await other.close();
   });
@@ -238,6 +239,7 @@ describe('hostile providers and failing stores', () => {
         ask: async () => {
           const result: Record<string, unknown> = { status: 'deferred', interactionId: 'x' };
           Object.defineProperty(result, field, {
+            enumerable: true,
             get() {
               throw new Error(`no ${field} for you`);
             },
@@ -373,18 +375,7 @@ describe('outcomes handed out', () => {
 /** A store's methods as plain functions, to override one of them. */
 function bind(store: AskStore): AskStore {
   const bound: Record<string, unknown> = {};
-  for (const name of [
-    'create',
-    'update',
-    'append',
-    'get',
-    'findByInteractionId',
-    'findByKey',
-    'history',
-    'claimDue',
-    'subscribe',
-    'close',
-  ] as const) {
+  for (const name of ASK_STORE_METHODS) {
     bound[name] = (store[name] as (...args: unknown[]) => unknown).bind(store);
   }
   return bound as unknown as AskStore;
