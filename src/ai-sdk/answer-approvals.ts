@@ -217,7 +217,9 @@ function checkOptions(options: AnswerApprovalsOptions): void {
   const { secret, timeoutMs } = options;
   if (
     secret !== undefined &&
-    !(typeof secret === 'string' ? secret !== '' : secret instanceof Uint8Array && secret.length > 0)
+    !(typeof secret === 'string'
+      ? secret !== ''
+      : secret instanceof Uint8Array && secret.length > 0)
   ) {
     throw new TypeError('Expected `secret` to be a non-empty string or Uint8Array.');
   }

@@ -32,7 +32,12 @@ export async function verifyApprovalSignature(
   const digest = new Uint8Array(
     await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(request.input))),
   );
-  const payload = [request.approvalId, request.toolCallId, request.toolName, encodeBase64Url(digest)];
+  const payload = [
+    request.approvalId,
+    request.toolCallId,
+    request.toolName,
+    encodeBase64Url(digest),
+  ];
   // crypto.subtle.verify compares in constant time.
   return crypto.subtle.verify('HMAC', key, signature, encoder.encode(payload.join('\n')));
 }

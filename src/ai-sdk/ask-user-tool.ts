@@ -44,7 +44,8 @@ export function askUserTool(
   // No `validate`: the model's arguments reach `execute` as sent, and the tool repairs and
   // checks them itself (strings as options, JSON-encoded arrays), with errors the model can act on.
   const inputSchema = jsonSchema<AskUserToolInput>(askUser.parameters as JSONSchema7);
-  if (deferred) return tool<AskUserToolInput, string>({ description: askUser.description, inputSchema });
+  if (deferred)
+    return tool<AskUserToolInput, string>({ description: askUser.description, inputSchema });
   return tool<AskUserToolInput, string>({
     description: askUser.description,
     inputSchema,

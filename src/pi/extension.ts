@@ -75,7 +75,11 @@ function createPiAskUserTool(
       }
     },
     renderCall: (args, theme) =>
-      new Text(`${theme.fg('toolTitle', theme.bold('ask_user'))} ${theme.fg('muted', summarize(args))}`, 0, 0),
+      new Text(
+        `${theme.fg('toolTitle', theme.bold('ask_user'))} ${theme.fg('muted', summarize(args))}`,
+        0,
+        0,
+      ),
     renderResult: (result, { isPartial }, theme) => {
       const text = result.content.find((part) => part.type === 'text')?.text ?? '';
       const status = result.details?.status;
