@@ -24,7 +24,7 @@ export async function verifyApprovalSignature(
   if (signature === undefined) return false;
   const key = await crypto.subtle.importKey(
     'raw',
-    typeof secret === 'string' ? encoder.encode(secret) : secret,
+    typeof secret === 'string' ? encoder.encode(secret) : new Uint8Array(secret),
     { name: 'HMAC', hash: 'SHA-256' },
     false,
     ['verify'],
@@ -58,7 +58,7 @@ function encodeBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function decodeBase64Url(text: string): Uint8Array | undefined {
+function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
   try {

@@ -6,7 +6,6 @@ import type {
   ToolDefinition,
 } from '@mariozechner/pi-coding-agent';
 import { Text } from '@mariozechner/pi-tui';
-import type { AskUserToolInput } from '../contracts/tool-input.js';
 import { createInteractionService } from '../engine/service.js';
 import type { InteractionService } from '../engine/service-contract.js';
 import { getSettingsPath, loadTerminalSettings, toLiteralText } from '../terminal/index.js';
@@ -90,14 +89,19 @@ function createPiAskUserTool(
 }
 
 // The call as it streams in: arguments may still be partial, so read them defensively.
-function summarize(args: Partial<AskUserToolInput> | undefined): string {
-  const questions = Array.isArray(args?.questions) ? args.questions : [];
+function summarize(args: unknown): string {
+  const input = isRecord(args) ? args : {};
+  const questions = Array.isArray(input.questions) ? input.questions.filter(isRecord) : [];
   if (questions.length > 1) {
     const headers = questions.map((entry, index) =>
-      typeof entry?.header === 'string' ? entry.header : `Q${index + 1}`,
+      typeof entry.header === 'string' ? entry.header : `Q${index + 1}`,
     );
     return toLiteralText(`${questions.length} questions: ${headers.join(', ')}`);
   }
-  const question = questions[0]?.question ?? args?.question;
+  const question = questions[0]?.question ?? input.question;
   return typeof question === 'string' ? toLiteralText(question) : '…';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
