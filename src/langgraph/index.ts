@@ -8,4 +8,3 @@ export {
   askOrInterrupt,
   type NodeAskOptions,
 } from './ask-in-node.js';
-export { nextNodeAskKey } from './node-ask-key.js';
