@@ -6,7 +6,16 @@
  *
  * Run: node --conditions=ask-engine:source --import tsx examples/langgraph.ts
  */
-import { Annotation, Command, END, MemorySaver, START, StateGraph } from '@langchain/langgraph';
+import {
+  Annotation,
+  Command,
+  END,
+  INTERRUPT,
+  isInterrupted,
+  MemorySaver,
+  START,
+  StateGraph,
+} from '@langchain/langgraph';
 import { type AskOutcome, createInteractionService, createScriptedProvider } from 'ask-engine';
 import { type AskInterrupt, askOrInterrupt } from 'ask-engine/langgraph';
 
@@ -34,7 +43,9 @@ const graph = new StateGraph(State)
 
 const config = { configurable: { thread_id: 'project-7' } };
 const paused = await graph.invoke({}, config);
-const pause = paused.__interrupt__?.[0]?.value as AskInterrupt;
+if (!isInterrupted<AskInterrupt>(paused)) throw new Error('expected the graph to stop and wait');
+const pause = paused[INTERRUPT][0]?.value;
+if (pause === undefined) throw new Error('expected the interrupt to carry the ask');
 console.log(`interrupted: ask ${pause.askId}: ${pause.questions[0]?.question}`);
 
 // ... the person answers in the chat thread; the host resumes the thread with the answers.

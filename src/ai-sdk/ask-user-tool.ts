@@ -35,7 +35,7 @@ export interface AiSdkToolCall {
 export function askUserTool(
   service: InteractionService,
   options: AiSdkAskUserToolOptions & { deferred: true },
-): Tool<AskUserToolInput, never>;
+): Tool<AskUserToolInput>;
 export function askUserTool(
   service: InteractionService,
   options?: AiSdkAskUserToolOptions,
@@ -43,7 +43,7 @@ export function askUserTool(
 export function askUserTool(
   service: InteractionService,
   options: AiSdkAskUserToolOptions = {},
-): Tool<AskUserToolInput, string> | Tool<AskUserToolInput, never> {
+): Tool<AskUserToolInput, string> | Tool<AskUserToolInput> {
   const { deferred = false, ...toolOptions } = options;
   if (typeof deferred !== 'boolean') {
     throw new TypeError(`Expected \`deferred\` to be a boolean, got ${String(deferred)}.`);
@@ -52,7 +52,13 @@ export function askUserTool(
   // No `validate`: the model's arguments reach `execute` as sent, and the tool repairs and
   // checks them itself (strings as options, JSON-encoded arrays), with errors the model can act on.
   const inputSchema = jsonSchema<AskUserToolInput>(askUser.parameters as JSONSchema7);
-  if (deferred) return tool<AskUserToolInput>({ description: askUser.description, inputSchema });
+  if (deferred) {
+    const withoutExecute: Tool<AskUserToolInput> = tool({
+      description: askUser.description,
+      inputSchema,
+    });
+    return withoutExecute;
+  }
   return tool<AskUserToolInput, string>({
     description: askUser.description,
     inputSchema,

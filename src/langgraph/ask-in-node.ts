@@ -6,6 +6,7 @@ import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import type { AskOptions, InteractionService } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
+import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import { nextNodeAskKey } from './node-ask-key.js';
 
 export interface NodeAskOptions {
@@ -19,6 +20,8 @@ export interface NodeAskOptions {
 export interface AskInterrupt {
   askId: string;
   questions: AskUserQuestion[];
+  /** Why the previous resume value was refused (the graph stopped again for a corrected one). */
+  error?: string;
 }
 
 /**
@@ -45,10 +48,11 @@ export async function askInNode(
 /**
  * Interrupt mode: asks like `askInNode`, and when the ask is deferred (the provider handed it
  * elsewhere) stops the graph with `interrupt({ askId, questions })`. Resume the thread with
- * `new Command({ resume: answers })`: the node runs again, attaches to the same ask and gives
- * the answers through `service.answer` (validated: an invalid one throws `INVALID_ANSWER` from
- * the node and the ask stays open). `Command({ resume: null })` means the answer went in
- * elsewhere (a web page calling `service.answer`); the stored outcome is returned either way.
+ * `new Command({ resume: answers })`: the node runs again, attaches to the same ask and gives the
+ * answers through `service.answer`. Answers that do not fit the questions stop the graph again
+ * with `error` saying why, and the ask stays open. `new Command({ resume: { askId } })` means the
+ * answer went in elsewhere (a web page calling `service.answer`): the stored outcome is returned,
+ * still `deferred` if nobody has answered yet.
  */
 export async function askOrInterrupt(
   service: InteractionService,
@@ -61,21 +65,40 @@ export async function askOrInterrupt(
   const stored = await service.get(handle.id);
   // Interrupt whenever the ask was ever deferred, even if it has been answered since: LangGraph
   // matches resume values to interrupts by their order in the node, so skipping one would hand
-  // this resume value to the next interrupt.
+  // its resume value to the next interrupt. For the same reason a refused resume value is
+  // checked by a pure function of the questions, never by the store's current state.
   if (stored?.interactionId === undefined && outcome.status !== 'deferred') return outcome;
-  const resume: unknown = interrupt<AskInterrupt, unknown>({
-    askId: handle.id,
-    questions: stored?.questions ?? handle.getSnapshot().questions,
-  });
-  if (resume !== null && resume !== undefined) {
+  const askId = handle.id;
+  const questions = stored?.questions ?? handle.getSnapshot().questions;
+  let pause: AskInterrupt = { askId, questions };
+  for (;;) {
+    const resume: unknown = interrupt<AskInterrupt, unknown>(pause);
+    if (isRecord(resume) && !Array.isArray(resume) && 'askId' in resume) {
+      if (resume.askId === askId) break;
+      pause = {
+        askId,
+        questions,
+        error: `The resume value names the ask ${JSON.stringify(resume.askId)}, but this interrupt is for ${JSON.stringify(askId)}.`,
+      };
+      continue;
+    }
+    let answers: AskUserQuestionAnswer[];
     try {
-      return await service.answer(handle.id, readAnswers(resume));
+      answers = validateAskUserAnswers(questions, resume);
     } catch (error) {
-      // Answered already (elsewhere, or by an earlier resume): the stored outcome stands.
-      if (!(isUserInteractionError(error) && error.code === 'ASK_SETTLED')) throw error;
+      if (!isUserInteractionError(error)) throw error;
+      pause = { askId, questions, error: error.message };
+      continue;
+    }
+    try {
+      return await service.answer(askId, answers);
+    } catch (error) {
+      // Answered already (elsewhere, or by an earlier run of this node): that outcome stands.
+      if (!isUserInteractionError(error, 'ASK_SETTLED')) throw error;
+      break;
     }
   }
-  return (await service.get(handle.id))?.outcome ?? outcome;
+  return (await service.get(askId))?.outcome ?? outcome;
 }
 
 function askOptions(config: LangGraphRunnableConfig, options: NodeAskOptions): AskOptions {
@@ -87,11 +110,6 @@ function askOptions(config: LangGraphRunnableConfig, options: NodeAskOptions): A
   };
 }
 
-function readAnswers(resume: unknown): AskUserQuestionAnswer[] {
-  if (!Array.isArray(resume)) {
-    throw new TypeError(
-      `Expected the resume value to be the person's answers (an array of { questionId, response }) or null, got ${JSON.stringify(resume)}.`,
-    );
-  }
-  return resume as AskUserQuestionAnswer[];
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

@@ -272,7 +272,9 @@ describe('answerApprovals', () => {
     const messages = (await stream.response).messages;
     const fromMessages = await answerApprovals(
       service,
-      messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
+      messages.flatMap((message): unknown[] =>
+        Array.isArray(message.content) ? message.content : [],
+      ),
     );
     expect(provider.calls).toHaveLength(2);
     expect(fromMessages).toEqual(fromStream);

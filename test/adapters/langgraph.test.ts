@@ -3,7 +3,9 @@ import {
   Annotation,
   Command,
   END,
+  INTERRUPT,
   interrupt,
+  isInterrupted,
   MemorySaver,
   START,
   StateGraph,
@@ -33,6 +35,15 @@ function setUp(steps: ScriptStep[]) {
   const provider = createScriptedProvider(steps);
   service.registerProvider(provider);
   return { service, provider };
+}
+
+/** The ask a graph run stopped at. */
+function pauseOf(result: unknown): AskInterrupt {
+  if (!isInterrupted<AskInterrupt>(result))
+    throw new Error('Expected the run to stop at an interrupt.');
+  const value = result[INTERRUPT][0]?.value;
+  if (value === undefined) throw new Error('Expected the interrupt to carry the ask.');
+  return value;
 }
 
 const thread = (id: string) => ({ configurable: { thread_id: id } });
@@ -113,8 +124,7 @@ describe('askOrInterrupt', () => {
     const { service, provider } = setUp([{ defer: 'chat-1' }]);
     const { graph, runs } = deferringGraph(service);
     const paused = await graph.invoke({}, thread('t3'));
-    const [pause] = paused.__interrupt__ ?? [];
-    const value = pause?.value as AskInterrupt;
+    const value = pauseOf(paused);
     expect(value.questions.map((question) => question.question)).toEqual(['Which database?']);
     expect((await service.get(value.askId))?.state).toBe('deferred');
 
@@ -125,35 +135,38 @@ describe('askOrInterrupt', () => {
     expect((await service.get(value.askId))?.state).toBe('answered');
   });
 
-  it('takes the stored outcome when the answer went in elsewhere and the thread resumes with null', async () => {
+  it('takes the stored outcome when the answer went in elsewhere and the thread resumes with the ask id', async () => {
     const { service } = setUp([{ defer: 'chat-2' }]);
     const { graph } = deferringGraph(service);
-    const paused = await graph.invoke({}, thread('t4'));
-    const { askId } = paused.__interrupt__?.[0]?.value as AskInterrupt;
+    const { askId } = pauseOf(await graph.invoke({}, thread('t4')));
     await service.answer(askId, [pick('q1', 'PostgreSQL')]);
-    const final = await graph.invoke(new Command({ resume: null }), thread('t4'));
+    const final = await graph.invoke(new Command({ resume: { askId } }), thread('t4'));
     expect(final.outcomes).toEqual([{ status: 'answered', answers: [pick('q1', 'PostgreSQL')] }]);
   });
 
-  it('refuses invalid resume answers and leaves the ask open', async () => {
-    const { service } = setUp([{ defer: 'chat-3' }]);
-    const { graph } = deferringGraph(service);
-    const paused = await graph.invoke({}, thread('t5'));
-    const { askId } = paused.__interrupt__?.[0]?.value as AskInterrupt;
-    await expect(
-      graph.invoke(new Command({ resume: [pick('q1', 'MySQL')] }), thread('t5')),
-    ).rejects.toMatchObject({ code: 'INVALID_ANSWER' });
-    await expect(graph.invoke(new Command({ resume: 'yes' }), thread('t5'))).rejects.toThrow(
-      /Expected the resume value to be the person's answers/,
+  it('stops again, saying why, when the resume answers do not fit; the ask stays open for corrected ones', async () => {
+    const { service, provider } = setUp([{ defer: 'chat-3' }]);
+    const { graph, runs } = deferringGraph(service);
+    const { askId } = pauseOf(await graph.invoke({}, thread('t5')));
+    const refused = pauseOf(
+      await graph.invoke(new Command({ resume: [pick('q1', 'MySQL')] }), thread('t5')),
     );
+    expect(refused.askId).toBe(askId);
+    expect(refused.error).toMatch(/MySQL/);
     expect((await service.get(askId))?.state).toBe('deferred');
+    const other = pauseOf(await graph.invoke(new Command({ resume: 'yes' }), thread('t5')));
+    expect(other.error).toMatch(/array|answers/i);
+    const final = await graph.invoke(new Command({ resume: [pick('q1', 'sqlite')] }), thread('t5'));
+    expect(final.outcomes).toEqual([{ status: 'answered', answers: [pick('q1', 'SQLite')] }]);
+    expect(runs()).toBe(4);
+    expect(provider.calls).toHaveLength(1);
   });
 
   it('returns an answer at once, without interrupting, when the provider answers', async () => {
     const { service } = setUp([{ answer: [pick('q1', 'SQLite')] }]);
     const { graph } = deferringGraph(service);
     const final = await graph.invoke({}, thread('t6'));
-    expect(final.__interrupt__).toBeUndefined();
+    expect(isInterrupted(final)).toBe(false);
     expect(final.outcomes).toEqual([{ status: 'answered', answers: [pick('q1', 'SQLite')] }]);
   });
 });
