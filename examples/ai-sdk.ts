@@ -47,8 +47,15 @@ const messages: ModelMessage[] = [{ role: 'user', content: 'Set up the database 
 for (let turn = 1; turn <= 4; turn++) {
   const step = await generateText({ model, tools, messages, stopWhen: stepCountIs(5) });
   messages.push(...step.response.messages);
-  for (const result of step.toolResults)
-    console.log(`[${result.toolName}] ${String(result.output)}`);
+  // What the tools said this turn (an approved tool runs at the start of the next call).
+  for (const message of step.response.messages) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-result' && part.output.type === 'text') {
+        console.log(`[${part.toolName}] ${part.output.value}`);
+      }
+    }
+  }
   const approvals = await answerApprovals(service, step, { timeoutMs: 60_000 });
   for (const part of approvals.content) {
     if (part.type === 'tool-approval-response') {
