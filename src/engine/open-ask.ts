@@ -20,8 +20,8 @@ export class OpenAsk {
   /** For the deadline scheduler: the deadline, and the heap slot the scheduler owns. */
   deadlineAt = Number.POSITIVE_INFINITY;
   heapIndex = -1;
-  /** Events of this ask run one at a time in this service. */
-  queue: Promise<unknown> = Promise.resolve();
+  /** While the ask is being written to the store (created or taken over); events wait for it. */
+  ready: Promise<void> | undefined = undefined;
   /** Created when the provider first reads `ctx.signal`. */
   controller: AbortController | undefined = undefined;
   /** True from the provider call until delivery stopped. */
@@ -40,7 +40,7 @@ export class OpenAsk {
   actorRef: AnyActorRef | undefined = undefined;
   handedOut = false;
   resolve!: (outcome: AskOutcome) => void;
-  reject!: (error: unknown) => void;
+  #reject!: (error: unknown) => void;
   readonly outcome: Promise<AskOutcome>;
 
   constructor(
@@ -50,13 +50,20 @@ export class OpenAsk {
   ) {
     this.outcome = new Promise<AskOutcome>((resolve, reject) => {
       this.resolve = resolve;
-      this.reject = reject;
+      this.#reject = reject;
     });
+  }
+
+  /** Rejects the outcome (a store failure, a closed service); a no-op once it is settled. */
+  fail(error: unknown): void {
     // A caller that never looks at the outcome must not see an unhandled rejection.
-    this.outcome.catch(() => undefined);
+    this.outcome.catch(ignore);
+    this.#reject(error);
   }
 
   get questions(): AskUserQuestion[] {
     return this.request.questions;
   }
 }
+
+function ignore(): void {}

@@ -131,7 +131,7 @@ class Service implements InteractionService {
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 250;
     this.events$ = this.#events.asObservable();
     this.#scheduler = new DeadlineScheduler<OpenAsk>(this.#clock, (open, now) => {
-      void this.#commit(open, { type: 'deadline', at: now }).catch((error) => open.reject(error));
+      void this.#commit(open, { type: 'deadline', at: now }).catch((error) => open.fail(error));
     });
     this.#inspection =
       options.inspect === undefined ? undefined : new AskInspection(options.inspect, this.#redact);
@@ -162,15 +162,20 @@ class Service implements InteractionService {
   }
 
   ask(request: AskUserRequestInput, options?: AskOptions): Promise<AskOutcome> {
-    // Not `async`: returning the ask's own promise saves a wrapper promise per pending ask.
+    // Not `async`, and no handle: returning the ask's own promise saves a wrapper promise and
+    // a handle per ask.
     try {
-      return this.start(request, options).outcome;
+      return this.#begin(request, options).outcome;
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  start(request: AskUserRequestInput, options: AskOptions = {}): AskHandle {
+  start(request: AskUserRequestInput, options?: AskOptions): AskHandle {
+    return this.#handle(this.#begin(request, options));
+  }
+
+  #begin(request: AskUserRequestInput, options: AskOptions = {}): OpenAsk {
     this.#checkOpen();
     checkAskOptions(options);
     const normalized = normalizeAskUserRequest(request, { allowIds: true });
@@ -199,8 +204,8 @@ class Service implements InteractionService {
     if (options.sessionId !== undefined) input.sessionId = options.sessionId;
     if (askRequest.agent !== undefined) input.agent = askRequest.agent;
     open.snapshot = initialAskSnapshot(input);
-    open.queue = this.#create(open, options.signal);
-    return this.#handle(open);
+    open.ready = this.#create(open, options.signal);
+    return open;
   }
 
   async restore(persisted: PersistedAskSnapshot): Promise<AskHandle> {
@@ -223,8 +228,8 @@ class Service implements InteractionService {
       throw settledError(askId, stateOf(open.snapshot) as AskState);
     }
     open.origin = 'restore';
-    open.queue = this.#takeOver(open);
-    await open.queue;
+    open.ready = this.#takeOver(open);
+    await open.ready;
     return this.#handle(open);
   }
 
@@ -325,7 +330,7 @@ class Service implements InteractionService {
       this.#stopDelivery(open, undefined, closed);
       this.#releaseSignal(open);
       this.#complete(open);
-      open.reject(closed);
+      open.fail(closed);
     }
     this.#open.clear();
     this.#events.complete();
@@ -352,7 +357,9 @@ class Service implements InteractionService {
       await this.#watch(open, signal);
       if (open.snapshot.hasTag('delivering')) void this.#deliver(open);
     } catch (error) {
-      open.reject(error);
+      open.fail(error);
+    } finally {
+      open.ready = undefined;
     }
   }
 
@@ -381,6 +388,14 @@ class Service implements InteractionService {
 
   /** `restore`: this service becomes the ask's owner with a write of its own. */
   async #takeOver(open: OpenAsk): Promise<void> {
+    try {
+      await this.#takeOverNow(open);
+    } finally {
+      open.ready = undefined;
+    }
+  }
+
+  async #takeOverNow(open: OpenAsk): Promise<void> {
     for (;;) {
       const row = { ...this.#row(open, open.snapshot, open.version + 1) };
       const event: AskAuditEvent = {
@@ -414,11 +429,15 @@ class Service implements InteractionService {
     else this.#handOut(open);
   }
 
-  /** Applies `event` to the ask, one event at a time per ask; true if the machine took it. */
+  /**
+   * Applies `event` to the ask once the store has it; true if the machine took it. Events that
+   * race (here or in other services) need no lock: the loser's write fails its version check,
+   * and it tries again on what the store holds.
+   */
   #commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean> {
-    const run = open.queue.then(() => this.#commitNow(open, event));
-    open.queue = run.catch(() => undefined);
-    return run;
+    return open.ready === undefined
+      ? this.#commitNow(open, event)
+      : open.ready.then(() => this.#commitNow(open, event));
   }
 
   async #commitNow(open: OpenAsk, event: AskMachineEvent): Promise<boolean> {
@@ -558,7 +577,7 @@ class Service implements InteractionService {
     }
     const abort = () => {
       open.localCause = signal.reason;
-      void this.#commit(open, abortEvent(signal.reason)).catch((error) => open.reject(error));
+      void this.#commit(open, abortEvent(signal.reason)).catch((error) => open.fail(error));
     };
     open.signal = signal;
     open.onAbort = abort;
@@ -581,7 +600,7 @@ class Service implements InteractionService {
         type: 'provider.cancelled',
         reason: 'unavailable',
         message: 'The provider was unregistered before the question could be delivered.',
-      }).catch((error) => open.reject(error));
+      }).catch((error) => open.fail(error));
       return;
     }
     open.delivering = true;
@@ -602,7 +621,7 @@ class Service implements InteractionService {
       if (event.type === 'abort') open.localCause = (error as { cause?: unknown }).cause ?? error;
     }
     const applied = await this.#commit(open, event).catch((error) => {
-      open.reject(error);
+      open.fail(error);
       return true;
     });
     if (!applied) await this.#recordAttempt(open, 'provider', event);
@@ -629,7 +648,7 @@ class Service implements InteractionService {
           answerCheck(!this.#redact, true),
         );
         void this.#commit(open, { type: 'provider.progress', answers: progress }).catch((error) =>
-          open.reject(error),
+          open.fail(error),
         );
       },
     };
@@ -646,7 +665,7 @@ class Service implements InteractionService {
     type: 'answer' | 'resume',
     answers: readonly AskUserQuestionAnswer[],
   ): Promise<AskOutcome> {
-    await open.queue;
+    if (open.ready !== undefined) await open.ready;
     if (open.snapshot.status === 'done') {
       await this.#recordAttempt(open, type);
       throw settledError(open.id, stateOf(open.snapshot) as AskState);
@@ -741,12 +760,13 @@ class Service implements InteractionService {
   }
 
   #refresh(open: OpenAsk, version: number): void {
-    const run = open.queue.then(async () => {
+    const run = async () => {
+      if (open.ready !== undefined) await open.ready;
       if (version <= open.version || open.handedOut) return;
       const row = await this.#store.get(open.id);
       if (row !== undefined) this.#adoptRow(open, checkStoredAsk(row, 'the stored ask'));
-    });
-    open.queue = run.catch((error) => open.reject(error));
+    };
+    run().catch((error) => open.fail(error));
   }
 
   // ── deadlines in the store ─────────────────────────────────────────────────────────────
@@ -891,7 +911,7 @@ class Service implements InteractionService {
           type: 'cancel',
           reason,
           ...(message === undefined ? {} : { message }),
-        }).catch((error) => open.reject(error));
+        }).catch((error) => open.fail(error));
       },
     };
   }
