@@ -4,6 +4,8 @@
  * - AI SDK: the `askUserTool` execute (the tool-call id becomes the idempotency key, so each
  *   call also looks its key up in the store) against the direct execute with a fresh call id.
  * - LangGraph: `askInNode` (key from thread, task and call order) against `service.ask`.
+ * A last line, for scale, shows what the idempotency key costs in the engine itself (`service.ask`
+ * with a fresh key against one without): both adapters pay it, since the key is their point.
  */
 import type { ToolExecutionOptions } from 'ai';
 import { askUserTool } from '../src/ai-sdk/ask-user-tool.js';
@@ -52,4 +54,13 @@ await timeRatio(
       // A node run's config as LangGraph hands it over: thread, and the task's namespace.
       config: { configurable: { thread_id: 'bench', checkpoint_ns: `node:task-${task++}` } },
     }),
+);
+
+const unkeyed = answeringService();
+const withKey = answeringService();
+await timeRatio(
+  'for scale: service.ask with a key vs without',
+  undefined,
+  () => unkeyed.ask(yesNoRequest),
+  () => withKey.ask(yesNoRequest, { key: `key-${n++}` }),
 );
