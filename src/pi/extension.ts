@@ -37,13 +37,22 @@ export function createAskEngineExtension(
     const service = given ?? createInteractionService();
     // The pi context of each running ask_user call, for the provider to show the ask in.
     const contexts = new Map<string, ExtensionContext>();
-    service.registerProvider(
+    const dispose = service.registerProvider(
       createPiProvider(
         (toolCallId) => (toolCallId === undefined ? undefined : contexts.get(toolCallId)),
         loadTerminalSettings(getSettingsPath()),
       ),
     );
     pi.registerTool(createPiAskUserTool(service, contexts, toolOptions));
+    // pi loads the extension again on /reload and for each new session: this instance lets go
+    // of the provider (the service takes one at a time) and ends what it started.
+    pi.on('session_shutdown', async () => {
+      dispose();
+      if (given === undefined) {
+        await service.drain(new Error('pi is shutting the session down.'));
+        await service.close();
+      }
+    });
   };
 }
 

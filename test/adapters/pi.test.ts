@@ -126,6 +126,20 @@ describe('ask-engine/pi', () => {
     expect(events).toContain('start');
   });
 
+  it('lets go of the provider when pi reloads, so the reloaded extension registers on the same service', async () => {
+    const service = createInteractionService();
+    host = await startPi(createAskEngineExtension({ service }), [done]);
+    await host.session.reload();
+    // The second load registers the provider again before the tool: it would throw
+    // DUPLICATE_PROVIDER (and never reach registerTool) had the first one been kept.
+    expect(host.registered).toHaveLength(2);
+    expect(await service.ask({ question: 'Asked outside a tool call?' })).toEqual({
+      status: 'cancelled',
+      reason: 'unavailable',
+      message: 'The question did not come from a pi tool call, so there is no pi UI to show it in.',
+    });
+  });
+
   it('renders the call with its question and the result with its text, control characters made visible', async () => {
     host = await startPi(askEngineExtension, [done]);
     const interactive = createInteractiveUi();
