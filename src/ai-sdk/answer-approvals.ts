@@ -94,10 +94,11 @@ async function answerOne(
   try {
     outcome = await askApproval(service, request, options);
   } catch (error) {
-    // A request the engine can never deliver (no provider, an input past the limits).
+    // A request the engine refuses (no provider, an input past the limits, or an approval id
+    // already asked about with another input: an Allow never carries over to other input).
     return response(
       false,
-      `Not approved: nobody could be asked (${error instanceof Error ? error.message : String(error)}).`,
+      `Not approved: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`,
     );
   }
   return decide(outcome, response);
@@ -152,7 +153,7 @@ function decide(
     case 'cancelled':
       return response(
         false,
-        `Not approved: the question was cancelled (${outcome.reason})${outcome.message === undefined ? '' : `: ${outcome.message}`}.`,
+        `Not approved: the question was cancelled (${outcome.reason}).${outcome.message === undefined ? '' : ` ${outcome.message}`}`,
       );
     case 'timedOut':
       return response(false, 'Not approved: the user did not answer before the deadline.');

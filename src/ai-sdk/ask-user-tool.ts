@@ -103,7 +103,8 @@ export async function deferAskUser(
  * outcome, to append in a `tool` message before the next step. With `answers`, they are given
  * through `service.answer` first (validated like any answer: an invalid one rejects with
  * `INVALID_ANSWER` and the ask stays open). Resolves `undefined` while the ask still waits for
- * the person, so nothing is appended early.
+ * the person, so nothing is appended early. Pass the same `options` as to `deferAskUser`: the
+ * call's input and options are the request its key names.
  */
 export async function resumeAskUser(
   service: InteractionService,

@@ -248,7 +248,7 @@ describe('answerApprovals', () => {
       { approved: false, reason: 'Not approved: the user did not answer before the deadline.' },
       {
         approved: false,
-        reason: 'Not approved: the question was cancelled (unavailable): No UI here..',
+        reason: 'Not approved: the question was cancelled (unavailable). No UI here.',
       },
     ]);
   });
@@ -263,6 +263,24 @@ describe('answerApprovals', () => {
     expect(
       again.content.map((part) => part.type === 'tool-approval-response' && part.approved),
     ).toEqual([true, false]);
+  });
+
+  it('never carries an Allow over to other input under the same approval id', async () => {
+    const { service, provider, step } = await approvalLoop([
+      { answer: pick('Allow') },
+      { answer: pick('Deny') },
+    ]);
+    const [first] = step.content.filter((part) => part.type === 'tool-approval-request');
+    if (first === undefined) throw new Error('expected an approval request');
+    const swapped = { ...first, toolCall: { ...first.toolCall, input: { path: '/etc' } } };
+    const answers = await answerApprovals(service, [swapped]);
+    expect(provider.calls).toHaveLength(2);
+    expect(answers.content).toMatchObject([
+      {
+        approved: false,
+        reason: expect.stringMatching(/^Not approved: the approval could not be asked/),
+      },
+    ]);
   });
 
   it('reads the approval requests from streamText and from response messages too', async () => {
