@@ -14,6 +14,12 @@ export interface AiSdkAskUserToolOptions extends AskUserToolOptions {
    * append the part `resumeAskUser` returns.
    */
   deferred?: boolean;
+  /**
+   * The conversation this tool serves. Some model providers number tool calls per conversation
+   * (`call_0`, `call_1`), so with a store shared by several conversations the key must name the
+   * conversation too: it becomes `<sessionId>:<toolCallId>`. Also handed to the provider.
+   */
+  sessionId?: string;
 }
 
 /** A tool call as the AI SDK reports it (`result.toolCalls`, or a `tool-call` content part). */
@@ -44,10 +50,12 @@ export function askUserTool(
   service: InteractionService,
   options: AiSdkAskUserToolOptions = {},
 ): Tool<AskUserToolInput, string> | Tool<AskUserToolInput> {
-  const { deferred = false, ...toolOptions } = options;
+  const { deferred = false, sessionId, ...toolOptions } = options;
   if (typeof deferred !== 'boolean') {
     throw new TypeError(`Expected \`deferred\` to be a boolean, got ${String(deferred)}.`);
   }
+  checkSessionId(sessionId);
+  const ctx = sessionId === undefined ? undefined : { sessionId };
   const askUser = createAskUserTool(keyedByToolCall(service), toolOptions);
   // No `validate`: the model's arguments reach `execute` as sent, and the tool repairs and
   // checks them itself (strings as options, JSON-encoded arrays), with errors the model can act on.
@@ -63,9 +71,12 @@ export function askUserTool(
     description: askUser.description,
     inputSchema,
     execute: async (input, { toolCallId, abortSignal }) =>
-      resultText(await askUser.execute(toolCallId, input, abortSignal)),
+      resultText(await askUser.execute(toolCallId, input, abortSignal, undefined, ctx)),
   });
 }
+
+/** Options of `deferAskUser` and `resumeAskUser`: give both the same ones. */
+export type DeferredAskOptions = Omit<AiSdkAskUserToolOptions, 'deferred'>;
 
 export interface DeferAskUserResult {
   toolCallId: string;
@@ -87,7 +98,7 @@ export interface DeferAskUserResult {
 export async function deferAskUser(
   service: InteractionService,
   toolCall: AiSdkToolCall,
-  options: AskUserToolOptions = {},
+  options: DeferredAskOptions = {},
 ): Promise<DeferAskUserResult> {
   const { details } = await executeForCall(service, toolCall, options);
   return {
@@ -110,7 +121,7 @@ export async function resumeAskUser(
   service: InteractionService,
   toolCall: AiSdkToolCall,
   answers?: readonly AskUserQuestionAnswer[],
-  options: AskUserToolOptions = {},
+  options: DeferredAskOptions = {},
 ): Promise<ToolResultPart | undefined> {
   let result = await executeForCall(service, toolCall, options);
   if (answers !== undefined && isWaiting(result.details.status)) {
@@ -134,17 +145,30 @@ export async function resumeAskUser(
 function executeForCall(
   service: InteractionService,
   toolCall: AiSdkToolCall,
-  options: AskUserToolOptions,
+  options: DeferredAskOptions,
 ): Promise<AskUserToolResult> {
   if (typeof toolCall?.toolCallId !== 'string' || toolCall.toolCallId === '') {
     throw new TypeError(
       `Expected a tool call with a non-empty \`toolCallId\`, got ${JSON.stringify(toolCall?.toolCallId)}.`,
     );
   }
-  return createAskUserTool(keyedByToolCall(service), options).execute(
+  const { sessionId, ...toolOptions } = options;
+  checkSessionId(sessionId);
+  return createAskUserTool(keyedByToolCall(service), toolOptions).execute(
     toolCall.toolCallId,
     toolCall.input,
+    undefined,
+    undefined,
+    sessionId === undefined ? undefined : { sessionId },
   );
+}
+
+function checkSessionId(sessionId: unknown): void {
+  if (sessionId !== undefined && (typeof sessionId !== 'string' || sessionId === '')) {
+    throw new TypeError(
+      `Expected \`sessionId\` to be a non-empty string, got ${String(sessionId)}.`,
+    );
+  }
 }
 
 // `execute` returns only once the ask has an outcome; `deferred` is the one that is not final.

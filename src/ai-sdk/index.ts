@@ -14,6 +14,7 @@ export {
   type AiSdkToolCall,
   askUserTool,
   type DeferAskUserResult,
+  type DeferredAskOptions,
   deferAskUser,
   resumeAskUser,
 } from './ask-user-tool.js';

@@ -81,6 +81,31 @@ describe('askUserTool', () => {
     expect(a.text).toContain('Selected: "SQLite"');
   });
 
+  it('keeps conversations apart by sessionId when their model numbers tool calls alike', async () => {
+    const store = createMemoryAskStore();
+    const { service, provider } = setUp(
+      [{ answer: pick('SQLite') }, { answer: pick('PostgreSQL') }],
+      store,
+    );
+    const run = (sessionId: string) =>
+      generateText({
+        model: askThenReport,
+        tools: { ask_user: askUserTool(service, { sessionId }) },
+        stopWhen: stepCountIs(3),
+        prompt: 'Set up storage.',
+      });
+    const first = await run('conversation-a');
+    const second = await run('conversation-b');
+    const again = await run('conversation-a');
+    expect(provider.calls.map((call) => call.ctx.sessionId)).toEqual([
+      'conversation-a',
+      'conversation-b',
+    ]);
+    expect(first.text).toContain('Selected: "SQLite"');
+    expect(second.text).toContain('Selected: "PostgreSQL"');
+    expect(again.text).toBe(first.text);
+  });
+
   it('ends the ask when the call’s abortSignal fires, and the provider’s signal says so', async () => {
     const { service, provider } = setUp([{ hang: true }]);
     const controller = new AbortController();
