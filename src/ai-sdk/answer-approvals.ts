@@ -2,6 +2,7 @@
 import type { ToolApprovalResponse, ToolModelMessage } from 'ai';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { InteractionService } from '../engine/service-contract.js';
+import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { verifyApprovalSignature } from './approval-signature.js';
 
 export const ALLOW = 'Allow';
@@ -11,7 +12,7 @@ export interface AnswerApprovalsOptions {
   /** The same secret given to `generateText`/`streamText` as `experimental_toolApprovalSecret`:
    * a request without a valid signature is denied without asking anyone. */
   secret?: string | Uint8Array;
-  /** Milliseconds each ask waits; without it an ask waits for ever. */
+  /** Milliseconds each ask waits (at least `MIN_TIMEOUT_MS`); without it an ask waits for ever. */
   timeoutMs?: number;
   /** Aborting it ends the open asks: their requests are denied. */
   signal?: AbortSignal;
@@ -224,12 +225,9 @@ function checkOptions(options: AnswerApprovalsOptions): void {
   ) {
     throw new TypeError('Expected `secret` to be a non-empty string or Uint8Array.');
   }
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0)
-  ) {
+  if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
     throw new TypeError(
-      `Expected \`timeoutMs\` to be a finite number of milliseconds > 0, got ${String(timeoutMs)}.`,
+      `Expected \`timeoutMs\` to be a number of milliseconds, at least ${MIN_TIMEOUT_MS}, got ${String(timeoutMs)}.`,
     );
   }
 }

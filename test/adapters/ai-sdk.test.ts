@@ -266,7 +266,7 @@ describe('answerApprovals', () => {
   it('denies on a timeout, a cancellation or an unavailable UI, and says which', async () => {
     const { executed, answers } = await approvalLoop(
       [{ hang: true }, { cancel: 'unavailable', message: 'No UI here.' }],
-      { timeoutMs: 50 },
+      { timeoutMs: 1000 },
     );
     expect(executed).toEqual([]);
     expect(answers.content).toMatchObject([
@@ -372,7 +372,9 @@ describe('answerApprovals', () => {
         { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'missing' },
       ]),
     ).rejects.toThrow(/names the tool call "missing", which is not among the parts/);
-    await expect(answerApprovals(service, [], { timeoutMs: 0 })).rejects.toThrow(/timeoutMs/);
+    await expect(answerApprovals(service, [], { timeoutMs: 30 })).rejects.toThrow(
+      /`timeoutMs` to be a number of milliseconds, at least 1000, got 30/,
+    );
     expect(provider.calls).toHaveLength(0);
   });
 });
