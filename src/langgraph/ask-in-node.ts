@@ -10,7 +10,7 @@ import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import { nextNodeAskKey } from './node-ask-key.js';
 
 export interface NodeAskOptions {
-  /** Milliseconds until the ask times out; without it an ask waits for ever. */
+  /** Milliseconds until the ask times out (at least `MIN_TIMEOUT_MS`); without it an ask waits for ever. */
   timeoutMs?: number;
   /** The node's config (its second argument); by default LangGraph's `getConfig()`. */
   config?: LangGraphRunnableConfig;
