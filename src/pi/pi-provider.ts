@@ -30,11 +30,16 @@ export function createPiProvider(
         };
       }
       if (ask.signal.aborted) throw ask.signal.reason;
+      const { deadlineAt } = ask;
       return ctx.ui.custom<ProviderOutcome>((tui, _theme, _keybindings, done) => {
+        // With a deadline the footer counts down, redrawn each second until the view closes.
+        const ticker =
+          deadlineAt === undefined ? undefined : setInterval(() => tui.requestRender(), 1000);
         let finished = false;
         const finish = (outcome: ProviderOutcome): void => {
           if (finished) return;
           finished = true;
+          clearInterval(ticker);
           ask.signal.removeEventListener('abort', close);
           done(outcome);
         };
@@ -47,6 +52,10 @@ export function createPiProvider(
           questions: request.questions,
           preferences: resolvePreferences(request.hints, preferences),
           getHeight: () => Math.max(8, tui.terminal.rows - 6),
+          // The deadline is on the service's clock; pi's services run on the system clock.
+          ...(deadlineAt === undefined
+            ? {}
+            : { getStatus: () => timeLeft(deadlineAt - Date.now()) }),
           onFinish: finish,
           onInterrupt: () =>
             finish({ status: 'cancelled', reason: 'user', message: 'Interrupted with ctrl+c.' }),
@@ -57,4 +66,12 @@ export function createPiProvider(
       });
     },
   };
+}
+
+/** `m:ss left`, or `Ns left` under a minute. */
+function timeLeft(remainingMs: number): string {
+  if (remainingMs <= 0) return 'time is up';
+  const seconds = Math.ceil(remainingMs / 1000);
+  if (seconds < 60) return `${seconds}s left`;
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')} left`;
 }

@@ -77,6 +77,18 @@ describe('ask-engine/pi', () => {
     expect(result?.details).toMatchObject({ status: 'answered', toolCallId: 'call-1' });
   });
 
+  it('counts down to the deadline in the view when the tool has a timeout', async () => {
+    const interactive = createInteractiveUi();
+    host = await startPi(createAskEngineExtension({ timeoutMs: 120_000 }), [askDatabase, done]);
+    await host.session.bindExtensions({ uiContext: interactive.ui });
+    const turn = host.session.prompt('Set up the database.');
+    const view = await interactive.nextComponent();
+    expect(view.render(100).join('\n')).toMatch(/[12]:\d\d left/);
+    interactive.press(view, KEY.enter);
+    await turn;
+    expect(toolResults(host.session)[0]?.text).toContain('Selected: "PostgreSQL"');
+  });
+
   it('reports a wizard’s progress through onUpdate while the person answers', async () => {
     const interactive = createInteractiveUi();
     const wizard = fauxAssistantMessage(
