@@ -395,7 +395,7 @@ describe('client capabilities and URL mode', () => {
       provider: { urlFor: linkFor },
       person: () => ({ action: 'accept' }),
     });
-    const handle = peers.service.start({ questions: [deploy] }, { timeoutMs: 150 });
+    const handle = peers.service.start({ questions: [deploy] }, { timeoutMs: 1_000 });
 
     expect(await handle.outcome).toMatchObject({ status: 'timedOut' });
     await expect.poll(() => peers!.completed).toEqual([handle.id]);
@@ -451,7 +451,7 @@ describe('related request', () => {
     await peers.service.ask({ questions: [deploy] }, { toolCallId: 'call-7' });
     const link = peers.service.start(
       { questions: [{ ...deploy, allowFreeform: true }] },
-      { timeoutMs: 100 },
+      { timeoutMs: 1_000 },
     );
     await link.outcome;
     await expect.poll(() => peers!.completed).toEqual([link.id]);
@@ -522,7 +522,7 @@ describe('deadline and abort', () => {
 
   it('cancels the client request when the ask times out', async () => {
     peers = await linkPeers({ capabilities: FORM_ONLY, person: neverAnswers });
-    const outcome = await peers.service.ask({ questions: [deploy] }, { timeoutMs: 150 });
+    const outcome = await peers.service.ask({ questions: [deploy] }, { timeoutMs: 1_000 });
 
     expect(outcome).toMatchObject({ status: 'timedOut' });
     const asked = await peers.nth(1);

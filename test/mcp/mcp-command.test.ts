@@ -166,7 +166,7 @@ describe('ask-engine mcp with a client that can show forms', () => {
       new Promise((_, reject) => elicitation.signal.addEventListener('abort', reject));
     const result = await session.client.callTool({
       name: 'ask_user',
-      arguments: { ...deploy, timeout: 300 },
+      arguments: { ...deploy, timeout: 1_000 },
     });
 
     expect(textOf(result)).toMatch(/timed out/i);
@@ -286,6 +286,6 @@ describe('ask-engine mcp usage', () => {
     const { code, stderr } = await runCli(['mcp', '--timeout', 'soon']);
 
     expect(code).toBe(2);
-    expect(stderr).toContain('Expected a duration > 0');
+    expect(stderr).toContain('Expected a duration of at least 1s');
   });
 });
