@@ -20,6 +20,10 @@ describe('the built package', () => {
       const data = await import('ask-engine/data');
       const terminal = await import('ask-engine/terminal');
       const mcp = await import('ask-engine/mcp');
+      const sqlite = await import('ask-engine/sqlite');
+      const store = sqlite.createSqliteAskStore({ path: ':memory:' });
+      const stored = await store.get('none');
+      await store.close();
       const service = root.createInteractionService();
       service.registerProvider(root.createScriptedProvider([{ cancel: 'user' }]));
       const outcome = await service.ask({ question: 'Ship it?', options: ['Yes', 'No'] });
@@ -28,6 +32,8 @@ describe('the built package', () => {
         data: Object.keys(data).length,
         terminal: Object.keys(terminal).length,
         mcp: Object.keys(mcp).sort(),
+        sqlite: Object.keys(sqlite),
+        stored: stored === undefined,
         outcome,
         from: import.meta.resolve('ask-engine'),
       }));`;
@@ -45,6 +51,8 @@ describe('the built package', () => {
       'createElicitationProvider',
       'createElicitationSchemaValidator',
     ]);
+    expect(result.sqlite).toEqual(['createSqliteAskStore']);
+    expect(result.stored).toBe(true);
   });
 
   it('imports the framework adapters from dist, each with its framework', async () => {
@@ -85,6 +93,7 @@ describe('the built package', () => {
     expect(
       inputs.filter((file) => /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp/.test(file)),
     ).toEqual([]);
+    expect(inputs.filter((file) => file.includes('sqlite'))).toEqual([]);
   });
 
   it('runs the ask-engine bin from dist', async () => {

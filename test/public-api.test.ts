@@ -80,6 +80,11 @@ describe('public API', () => {
     ]);
   });
 
+  it('ask-engine/sqlite exports the SQLite store factory', async () => {
+    const sqlite = await import('ask-engine/sqlite');
+    expect(Object.keys(sqlite).sort()).toEqual(['createSqliteAskStore']);
+  });
+
   it('keeps the names DESIGN.md makes public', async () => {
     const root = await import('ask-engine');
     expect(root.createInteractionService).toBeTypeOf('function');

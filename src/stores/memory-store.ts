@@ -102,7 +102,7 @@ class MemoryAskStore implements AskStore {
     if (entry === undefined) {
       throw new Error(`Cannot append an audit event to unknown ask ${event.askId}.`);
     }
-    (entry.rest ??= []).push(event);
+    record(entry, event);
   }
 
   async get(askId: string): Promise<StoredAsk | undefined> {
@@ -171,7 +171,7 @@ class MemoryAskStore implements AskStore {
     }
     entry.row = ask;
     if (ask.interactionId !== undefined) this.#index(ask);
-    (entry.rest ??= []).push(event);
+    record(entry, event);
     this.#changed(ask);
     if (ask.final) this.#retire(ask.askId);
   }
@@ -238,4 +238,9 @@ class MemoryAskStore implements AskStore {
   #open(): void {
     if (this.#closed) throw new Error('The memory ask store is closed.');
   }
+}
+
+function record(entry: Entry, event: AskAuditEvent): void {
+  if (entry.rest === undefined) entry.rest = [event];
+  else entry.rest.push(event);
 }
