@@ -3,7 +3,7 @@
  * SQLite ask store keeps the asks, and the node that runs again never asks the person again.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,11 +31,6 @@ async function processRun(phase: string, dir: string, answers?: unknown): Promis
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ProcessReport;
 }
 
-// The SQLite ask store (`ask-engine/sqlite`) comes from another branch of this work: without it
-// no store outlives a process, so there is nothing to share across processes yet.
-const sqliteStoreLanded =
-  './sqlite' in JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports;
-
 const sqlite = [{ questionId: 'q1', response: { kind: 'selection', selections: ['SQLite'] } }];
 
 let dir: string | undefined;
@@ -44,7 +39,7 @@ afterEach(() => {
   dir = undefined;
 });
 
-describe.skipIf(!sqliteStoreLanded)('LangGraph on SQLite, across processes', () => {
+describe('LangGraph on SQLite, across processes', () => {
   it('resumes an interrupted thread in a fresh process with the answers; the person was asked once', async () => {
     dir = mkdtempSync(join(tmpdir(), 'ask-engine-langgraph-'));
     const first = await processRun('interrupt', dir);
