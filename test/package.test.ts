@@ -58,6 +58,28 @@ describe('the built package', () => {
     expect(result.stored).toBe(true);
   });
 
+  it('imports the framework adapters from dist, each with its framework', async () => {
+    const script = `
+      const aiSdk = await import('ask-engine/ai-sdk');
+      const langgraph = await import('ask-engine/langgraph');
+      const pi = await import('ask-engine/pi');
+      console.log(JSON.stringify({
+        aiSdk: typeof aiSdk.askUserTool,
+        langgraph: typeof langgraph.askOrInterrupt,
+        pi: typeof pi.default,
+        from: import.meta.resolve('ask-engine/pi'),
+      }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      aiSdk: 'function',
+      langgraph: 'function',
+      pi: 'function',
+      from: expect.stringMatching(/\/dist\/src\/pi\/index\.js$/),
+    });
+  });
+
   it('keeps the terminal UI and the MCP SDK out of the root entry', async () => {
     const { build } = await import('esbuild');
     const result = await build({

@@ -115,6 +115,20 @@ describe('public API', () => {
     );
   });
 
+  it('ask-engine/ai-sdk, ask-engine/langgraph and ask-engine/pi export exactly the adapters', async () => {
+    const aiSdk = await import('ask-engine/ai-sdk');
+    const langgraph = await import('ask-engine/langgraph');
+    const pi = await import('ask-engine/pi');
+    expect(Object.keys(aiSdk).sort()).toEqual(
+      ['ALLOW', 'DENY', 'answerApprovals', 'askUserTool', 'deferAskUser', 'resumeAskUser'].sort(),
+    );
+    expect(Object.keys(langgraph).sort()).toEqual(['askInNode', 'askOrInterrupt']);
+    expect(Object.keys(pi).sort()).toEqual(
+      ['createAskEngineExtension', 'createPiProvider', 'default'].sort(),
+    );
+    expect(pi.default).toBeTypeOf('function');
+  });
+
   it('recognises a UserInteractionError from another bundled copy', async () => {
     const { isUserInteractionError, UserInteractionError } = await import('ask-engine');
     // What another copy's UserInteractionError looks like: a plain Error with the shared brand.

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInteractionService, createScriptedProvider } from 'ask-engine';
-import { afterAll, describe, expect, it } from 'vitest';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -1,0 +1,241 @@
+/** Human approval for AI SDK tools with `needsApproval`: one Allow / Deny ask per request. */
+import type { ToolApprovalResponse, ToolModelMessage } from 'ai';
+import type { AskOutcome } from '../contracts/outcome.js';
+import type { InteractionService } from '../engine/service-contract.js';
+import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
+import { verifyApprovalSignature } from './approval-signature.js';
+
+export const ALLOW = 'Allow';
+export const DENY = 'Deny';
+
+export interface AnswerApprovalsOptions {
+  /** The same secret given to `generateText`/`streamText` as `experimental_toolApprovalSecret`:
+   * a request without a valid signature is denied without asking anyone. */
+  secret?: string | Uint8Array;
+  /** Milliseconds each ask waits (at least `MIN_TIMEOUT_MS`); without it an ask waits for ever. */
+  timeoutMs?: number;
+  /** Aborting it ends the open asks: their requests are denied. */
+  signal?: AbortSignal;
+  /** The asking agent's name, handed to the provider. */
+  agent?: string;
+}
+
+/** What `answerApprovals` reads: a result (`generateText`, or `streamText`'s promise-like
+ * `content`), or content parts. */
+export type ApprovalSource =
+  | { content: readonly unknown[] | PromiseLike<readonly unknown[]> }
+  | readonly unknown[];
+
+interface ApprovalRequest {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  signature?: string;
+  providerExecuted?: boolean;
+}
+
+/**
+ * Asks the person one Allow / Deny question per `tool-approval-request` in the result (naming
+ * the tool and showing its input) and resolves the `tool` message of `tool-approval-response`
+ * parts to append before the next step. Only an explicit Allow approves; a Deny (its comment
+ * is the reason), a timeout, a cancellation, an unavailable UI, an abort or a forged request
+ * is a denial whose reason says which. Each ask is keyed by the approval id, so answering the
+ * same result twice asks once. The message is empty when there was nothing to approve.
+ *
+ * @example
+ * const step = await generateText({ model, tools, messages });
+ * messages.push(...step.response.messages, await answerApprovals(service, step));
+ */
+export async function answerApprovals(
+  service: InteractionService,
+  source: ApprovalSource,
+  options: AnswerApprovalsOptions = {},
+): Promise<ToolModelMessage> {
+  checkOptions(options);
+  const parts = Array.isArray(source)
+    ? (source as readonly unknown[])
+    : await (source as { content: ApprovalSource }).content;
+  if (!Array.isArray(parts)) {
+    throw new TypeError(
+      'Expected a generateText/streamText result or an array of content parts, got something without `content`.',
+    );
+  }
+  const requests = readApprovalRequests(parts);
+  const content = await Promise.all(
+    requests.map((request) => answerOne(service, request, options)),
+  );
+  return { role: 'tool', content };
+}
+
+async function answerOne(
+  service: InteractionService,
+  request: ApprovalRequest,
+  options: AnswerApprovalsOptions,
+): Promise<ToolApprovalResponse> {
+  const response = (approved: boolean, reason: string): ToolApprovalResponse => ({
+    type: 'tool-approval-response',
+    approvalId: request.approvalId,
+    approved,
+    reason,
+    ...(request.providerExecuted === true ? { providerExecuted: true } : {}),
+  });
+  if (options.secret !== undefined) {
+    const valid =
+      request.signature !== undefined &&
+      (await verifyApprovalSignature(options.secret, { ...request, signature: request.signature }));
+    if (!valid) {
+      return response(
+        false,
+        `Denied without asking: the approval request ${request.signature === undefined ? 'is not signed' : 'has an invalid signature'}.`,
+      );
+    }
+  }
+  let outcome: AskOutcome;
+  try {
+    outcome = await askApproval(service, request, options);
+  } catch (error) {
+    // A request the engine refuses (no provider, an input past the limits, or an approval id
+    // already asked about with another input: an Allow never carries over to other input).
+    return response(
+      false,
+      `Not approved: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`,
+    );
+  }
+  return decide(outcome, response);
+}
+
+function askApproval(
+  service: InteractionService,
+  request: ApprovalRequest,
+  options: AnswerApprovalsOptions,
+): Promise<AskOutcome> {
+  return service.ask(
+    {
+      questions: [
+        {
+          header: 'Approve',
+          // JSON-quoted: a tool name cannot pose as the question's own words.
+          question: `Allow the tool ${JSON.stringify(request.toolName)} to run with this input?`,
+          context: JSON.stringify(request.input, null, 2) ?? 'undefined',
+          options: [
+            { title: ALLOW, description: 'Run it with exactly this input.' },
+            { title: DENY, description: 'Do not run it; the model is told it was denied.' },
+          ],
+          allowComment: true,
+        },
+      ],
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
+    },
+    {
+      key: `ai-sdk-approval:${request.approvalId}`,
+      toolCallId: request.toolCallId,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+  );
+}
+
+function decide(
+  outcome: AskOutcome,
+  response: (approved: boolean, reason: string) => ToolApprovalResponse,
+): ToolApprovalResponse {
+  switch (outcome.status) {
+    case 'answered': {
+      const answer = outcome.answers[0]?.response;
+      if (answer?.kind === 'selection' && answer.selections.length === 1) {
+        const [choice] = answer.selections;
+        const comment = answer.comment === undefined ? '' : ` Comment: ${answer.comment}`;
+        if (choice === ALLOW) return response(true, `Allowed by the user.${comment}`);
+        if (choice === DENY) return response(false, `Denied by the user.${comment}`);
+      }
+      return response(false, 'Not approved: the user gave no explicit Allow.');
+    }
+    case 'cancelled':
+      return response(
+        false,
+        `Not approved: the question was cancelled (${outcome.reason}).${outcome.message === undefined ? '' : ` ${outcome.message}`}`,
+      );
+    case 'timedOut':
+      return response(false, 'Not approved: the user did not answer before the deadline.');
+    case 'aborted':
+      return response(false, `Not approved: the question was withdrawn (${outcome.message}).`);
+    case 'deferred':
+      return response(
+        false,
+        `Not approved: the question was handed elsewhere (interaction id ${outcome.interactionId}) and has no answer yet.`,
+      );
+  }
+}
+
+function readApprovalRequests(parts: readonly unknown[]): ApprovalRequest[] {
+  const calls = new Map<string, { toolName: string; input: unknown; providerExecuted?: boolean }>();
+  for (const part of parts) {
+    if (isPart(part, 'tool-call') && typeof part.toolCallId === 'string') {
+      calls.set(part.toolCallId, {
+        toolName: String(part.toolName),
+        input: part.input,
+        ...(part.providerExecuted === true ? { providerExecuted: true } : {}),
+      });
+    }
+  }
+  const requests: ApprovalRequest[] = [];
+  for (const [index, part] of parts.entries()) {
+    if (!isPart(part, 'tool-approval-request')) continue;
+    if (typeof part.approvalId !== 'string' || part.approvalId === '') {
+      throw new TypeError(`Expected part ${index} to have a non-empty \`approvalId\`.`);
+    }
+    // A result's content part carries its tool call; a message part only the call's id.
+    const toolCall = isRecord(part.toolCall) ? part.toolCall : part;
+    const toolCallId = toolCall.toolCallId;
+    const call =
+      'toolName' in toolCall
+        ? {
+            toolName: String(toolCall.toolName),
+            input: toolCall.input,
+            providerExecuted: toolCall.providerExecuted === true,
+          }
+        : typeof toolCallId === 'string'
+          ? calls.get(toolCallId)
+          : undefined;
+    if (typeof toolCallId !== 'string' || call === undefined) {
+      throw new TypeError(
+        `The approval request ${part.approvalId} names the tool call ${JSON.stringify(toolCallId)}, which is not among the parts; pass the whole content (tool calls and approval requests together).`,
+      );
+    }
+    requests.push({
+      approvalId: part.approvalId,
+      toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+      ...(typeof part.signature === 'string' ? { signature: part.signature } : {}),
+      ...(call.providerExecuted === true ? { providerExecuted: true } : {}),
+    });
+  }
+  return requests;
+}
+
+function checkOptions(options: AnswerApprovalsOptions): void {
+  const { secret, timeoutMs } = options;
+  if (
+    secret !== undefined &&
+    !(typeof secret === 'string'
+      ? secret !== ''
+      : secret instanceof Uint8Array && secret.length > 0)
+  ) {
+    throw new TypeError('Expected `secret` to be a non-empty string or Uint8Array.');
+  }
+  if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
+    throw new TypeError(
+      `Expected \`timeoutMs\` to be a number of milliseconds, at least ${MIN_TIMEOUT_MS}, got ${String(timeoutMs)}.`,
+    );
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isPart(value: unknown, type: string): value is Record<string, unknown> {
+  return isRecord(value) && value.type === type;
+}

@@ -1,0 +1,10 @@
+/**
+ * `ask-engine/langgraph`: ask from inside LangGraph nodes (`@langchain/langgraph` 1, an optional
+ * peer dependency) so a node's re-run never asks twice, and map deferred asks to interrupts.
+ */
+export {
+  type AskInterrupt,
+  askInNode,
+  askOrInterrupt,
+  type NodeAskOptions,
+} from './ask-in-node.js';
