@@ -7,6 +7,7 @@ import { ASK_HELP } from './help.js';
 import { listenForInterrupts } from './interrupts.js';
 import { preferenceFlagOptions, readPreferenceFlags } from './preference-flags.js';
 import { readStdin } from './read-stdin.js';
+import { toStderrText, toTerminalSafeJson } from './stderr-text.js';
 import { setUpAsking } from './terminal-setup.js';
 import { UsageError } from './usage-error.js';
 
@@ -36,7 +37,7 @@ export async function runAskCommand(argv: string[]): Promise<number> {
     throw new UsageError(`ask takes one JSON argument (or "-"), got ${positionals.length}.`);
   }
   const preferences = readPreferenceFlags(values);
-  const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
+  const timeoutMs = values.timeout === undefined ? undefined : readTimeout(values.timeout);
   const params = parseInput(await readInput(positionals[0]));
   if (timeoutMs !== undefined) params.timeout = timeoutMs;
 
@@ -46,16 +47,25 @@ export async function runAskCommand(argv: string[]): Promise<number> {
     const result = await asking.tool.execute('cli', params, interrupts.signal);
     const { details } = result;
     if (details.status === 'invalid') {
-      process.stderr.write(`ask-engine ask: ${details.error?.message ?? result.content[0].text}\n`);
+      const message = details.error?.message ?? result.content[0].text;
+      process.stderr.write(toStderrText(`ask-engine ask: ${message}\n`));
       return EXIT.invalidInput;
     }
     process.stdout.write(
-      values.text ? `${result.content[0].text}\n` : `${JSON.stringify(toOutcome(details))}\n`,
+      values.text ? `${result.content[0].text}\n` : `${toTerminalSafeJson(toOutcome(details))}\n`,
     );
     return exitCodeFor(details.status, interrupts.received);
   } finally {
     interrupts.dispose();
-    await asking.close();
+    asking.close();
+  }
+}
+
+function readTimeout(text: string): number {
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    throw new UsageError(`--timeout: ${(error as Error).message}`);
   }
 }
 

@@ -60,6 +60,6 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   } finally {
     subscription.unsubscribe();
     interrupts.dispose();
-    await asking.close();
+    asking.close();
   }
 }
