@@ -6,6 +6,9 @@ import { StdinBuffer, type Terminal } from '@mariozechner/pi-tui';
  * pi-tui's own `ProcessTerminal` is bound to `process.stdin`/`process.stdout`; the CLI needs the
  * UI on the controlling terminal while stdin carries JSON and stdout carries the result.
  * Keys are split into single sequences by pi-tui's `StdinBuffer`, as pi-tui expects.
+ * Node refreshes the size and emits `resize` only for `process.stdout`; a stream opened on
+ * `/dev/tty` (stdout redirected) would keep its first size forever. So the size is read from
+ * the terminal each time, and SIGWINCH is a resize whichever stream the UI is drawn on.
  *
  * @example
  * const terminal = new TtyTerminal(process.stdin, process.stdout);
@@ -28,11 +31,20 @@ export class TtyTerminal implements Terminal {
   }
 
   get columns(): number {
-    return this.#output.columns || 80;
+    return this.#size()[0] || 80;
   }
 
   get rows(): number {
-    return this.#output.rows || 24;
+    return this.#size()[1] || 24;
+  }
+
+  #size(): [number, number] {
+    try {
+      return this.#output.getWindowSize();
+    } catch {
+      // A stream without a window (closed, or not a real TTY): the last size Node knew.
+      return [this.#output.columns, this.#output.rows];
+    }
   }
 
   start(onInput: (data: string) => void, onResize: () => void): void {
@@ -48,13 +60,17 @@ export class TtyTerminal implements Terminal {
     this.#input.resume();
     this.#onResize = onResize;
     this.#output.on('resize', onResize);
+    if (process.platform !== 'win32') process.on('SIGWINCH', onResize);
     this.write('\x1b[?2004h'); // bracketed paste, so a pasted newline does not submit
   }
 
   stop(): void {
     this.write('\x1b[?2004l');
     if (this.#onData !== undefined) this.#input.off('data', this.#onData);
-    if (this.#onResize !== undefined) this.#output.off('resize', this.#onResize);
+    if (this.#onResize !== undefined) {
+      this.#output.off('resize', this.#onResize);
+      process.off('SIGWINCH', this.#onResize);
+    }
     this.#buffer?.destroy();
     this.#buffer = undefined;
     this.#onData = undefined;
