@@ -80,10 +80,17 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
     expect(screen).toContain('↓');
     cli.keys('Space');
     await cli.waitFor('❯ [x] 41. Feature 41');
-    cli.type('64');
+    // While searching, space types and enter picks; esc clears the search, keeping the row.
+    cli.type('feature 64');
     await cli.waitFor('❯ [ ] 64. Feature 64');
-    cli.keys('Space', 'C-g');
-    await cli.waitFor('Comment · enter saves');
+    expect(cli.screen()).toContain('Search: feature 64');
+    cli.keys('Enter');
+    await cli.waitFor('❯ [x] 64. Feature 64');
+    cli.keys('Escape');
+    screen = await cli.waitFor('Search: type to search');
+    expect(screen).toContain('❯ [x] 64. Feature 64');
+    cli.keys('C-g');
+    await cli.waitFor('enter or esc keep the comment');
     cli.type('ship 41 first');
     cli.keys('Enter');
     screen = await cli.waitFor('Comment: ship 41 first');
@@ -102,7 +109,7 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
 
   it('takes a multi-line freeform answer with wide characters', async () => {
     const cli = run({ input: { question: 'Name the release' } });
-    await cli.waitFor('Your answer · enter saves');
+    await cli.waitFor('enter answer · alt+enter new line · esc cancel');
     cli.type('日本語 リリース 🚀');
     cli.keys('M-Enter');
     cli.type('second line');
@@ -226,7 +233,7 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
       message: 'interrupted by SIGTERM',
     });
     expect(ttyRestored).toBe(true);
-    expect(cli.screen()).toContain('ask_user closed: interrupted by SIGTERM');
+    expect(cli.screen()).toContain('✖ ask_user aborted: interrupted by SIGTERM');
   });
 
   it('ends aborted on ctrl+c', async () => {

@@ -21,7 +21,7 @@ describe.skipIf(!hasTmux())('ask-engine demo in tmux', () => {
     cli.keys('Enter');
     await cli.waitFor('Which endpoints should be rate limited?');
     cli.keys('Space', 'Down', 'Space', 'C-g');
-    await cli.waitFor('Comment · enter saves');
+    await cli.waitFor('enter or esc keep the comment');
     cli.type('and /api/token');
     cli.keys('Enter');
     await cli.waitFor('Comment: and /api/token');

@@ -27,6 +27,14 @@ function tmux(...args: string[]): string {
   return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 }
 
+let serverStarted = false;
+/** Keeps the private server up between sessions, so killing one never races starting the next. */
+function startServer(): void {
+  if (serverStarted) return;
+  tmux('start-server', ';', 'set-option', '-g', 'exit-empty', 'off');
+  serverStarted = true;
+}
+
 export interface CliRun {
   /** The ask_user input, written to a file and fed on stdin (the UI uses the tty). */
   input?: unknown;
@@ -36,6 +44,14 @@ export interface CliRun {
   width?: number;
   height?: number;
   env?: Record<string, string>;
+  /** The program to run: default the sources through tsx; an installed bin for package tests. */
+  program?: string[];
+  /** Working directory for `program`; default the repository. */
+  cwd?: string;
+  /** Shell commands run first in the same terminal (history the ask must not erase). */
+  before?: string;
+  /** Leave stdout on the terminal instead of a file, to see what is printed after the ask. */
+  stdoutOnTerminal?: boolean;
 }
 
 /** One tmux session running the CLI; the shell reports the exit code and the tty mode after. */
@@ -44,6 +60,7 @@ export class TmuxCli {
   readonly dir: string;
 
   constructor(run: CliRun) {
+    startServer();
     this.name = `t${++counter}`;
     this.dir = mkdtempSync(join(tmpdir(), 'ask-engine-tmux-'));
     const inputFile = join(this.dir, 'input.json');
@@ -58,9 +75,15 @@ export class TmuxCli {
     const command = run.command ?? 'ask';
     const args = (run.args ?? []).map(shellQuote).join(' ');
     const stdin = command === 'ask' ? ` - < ${shellQuote(inputFile)}` : '';
-    const out = shellQuote(join(this.dir, 'stdout'));
+    const stdout = join(this.dir, 'stdout');
+    writeFileSync(stdout, '');
+    const out = run.stdoutOnTerminal ? '' : ` > ${shellQuote(stdout)}`;
     const after = shellQuote(join(this.dir, 'after'));
-    const script = `${exports} cd ${shellQuote(ROOT)}; node --import tsx src/cli/main.ts ${command}${stdin} ${args} > ${out}; echo "EXIT=$?" > ${after}; stty -a >> ${after}; echo DONE-DONE; sleep 600`;
+    const program = (run.program ?? ['node', '--import', 'tsx', 'src/cli/main.ts'])
+      .map(shellQuote)
+      .join(' ');
+    const before = run.before === undefined ? '' : `${run.before}; `;
+    const script = `${exports} cd ${shellQuote(run.cwd ?? ROOT)}; ${before}${program} ${command}${stdin} ${args}${out}; echo "EXIT=$?" > ${after}; stty -a >> ${after}; echo DONE-DONE; sleep 600`;
     tmux(
       'new-session',
       '-d',
@@ -90,6 +113,16 @@ export class TmuxCli {
 
   screen(): string {
     return tmux('capture-pane', '-p', '-t', this.name);
+  }
+
+  /** Everything the terminal holds: the scrollback history and the screen. */
+  history(): string {
+    return tmux('capture-pane', '-p', '-S', '-', '-E', '-', '-t', this.name);
+  }
+
+  /** Resizes the terminal, as a person dragging the window would. */
+  resize(width: number, height: number): void {
+    tmux('resize-window', '-t', this.name, '-x', String(width), '-y', String(height));
   }
 
   /** Polls the screen until `expected` shows (never a blind sleep); returns that screen. */
@@ -141,6 +174,7 @@ export class TmuxCli {
 }
 
 export function killServer(): void {
+  serverStarted = false;
   try {
     tmux('kill-server');
   } catch {
