@@ -6,9 +6,9 @@ import { StdinBuffer, type Terminal } from '@mariozechner/pi-tui';
  * pi-tui's own `ProcessTerminal` is bound to `process.stdin`/`process.stdout`; the CLI needs the
  * UI on the controlling terminal while stdin carries JSON and stdout carries the result.
  * Keys are split into single sequences by pi-tui's `StdinBuffer`, as pi-tui expects.
- * Node refreshes the size and emits `resize` only for `process.stdout`; a stream opened on
- * `/dev/tty` (stdout redirected) would keep its first size forever. So the size is read from
- * the terminal each time, and SIGWINCH is a resize whichever stream the UI is drawn on.
+ * Node refreshes the size and emits `resize` only for `process.stdout` and `process.stderr`; a
+ * stream opened on `/dev/tty` (stdout redirected) would keep its first size forever. So on
+ * SIGWINCH such a stream is told to read its size again, which emits its `resize`.
  *
  * @example
  * const terminal = new TtyTerminal(process.stdin, process.stdout);
@@ -31,21 +31,20 @@ export class TtyTerminal implements Terminal {
   }
 
   get columns(): number {
-    return this.#size()[0] || 80;
+    return this.#output.columns || 80;
   }
 
   get rows(): number {
-    return this.#size()[1] || 24;
+    return this.#output.rows || 24;
   }
 
-  #size(): [number, number] {
-    try {
-      return this.#output.getWindowSize();
-    } catch {
-      // A stream without a window (closed, or not a real TTY): the last size Node knew.
-      return [this.#output.columns, this.#output.rows];
-    }
-  }
+  /** SIGWINCH for a stream Node does not watch itself. */
+  readonly #onWindowChange = (): void => {
+    // Node's own (undocumented, long-standing) size refresh: reads the size, emits `resize`.
+    const refresh = (this.#output as { _refreshSize?: () => void })._refreshSize;
+    if (typeof refresh === 'function') refresh.call(this.#output);
+    else this.#onResize?.();
+  };
 
   start(onInput: (data: string) => void, onResize: () => void): void {
     this.#wasRaw = this.#input.isRaw;
@@ -60,7 +59,7 @@ export class TtyTerminal implements Terminal {
     this.#input.resume();
     this.#onResize = onResize;
     this.#output.on('resize', onResize);
-    if (process.platform !== 'win32') process.on('SIGWINCH', onResize);
+    if (this.#watchesOwnSize()) process.on('SIGWINCH', this.#onWindowChange);
     this.write('\x1b[?2004h'); // bracketed paste, so a pasted newline does not submit
   }
 
@@ -69,7 +68,7 @@ export class TtyTerminal implements Terminal {
     if (this.#onData !== undefined) this.#input.off('data', this.#onData);
     if (this.#onResize !== undefined) {
       this.#output.off('resize', this.#onResize);
-      process.off('SIGWINCH', this.#onResize);
+      process.off('SIGWINCH', this.#onWindowChange);
     }
     this.#buffer?.destroy();
     this.#buffer = undefined;
@@ -78,6 +77,14 @@ export class TtyTerminal implements Terminal {
     // Paused so keys typed after the ask are left for whoever reads the terminal next.
     this.#input.pause();
     this.#input.setRawMode(this.#wasRaw);
+  }
+
+  #watchesOwnSize(): boolean {
+    return (
+      process.platform !== 'win32' &&
+      this.#output !== (process.stdout as unknown) &&
+      this.#output !== (process.stderr as unknown)
+    );
   }
 
   async drainInput(): Promise<void> {}

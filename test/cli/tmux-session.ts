@@ -52,6 +52,8 @@ export interface CliRun {
   before?: string;
   /** Leave stdout on the terminal instead of a file, to see what is printed after the ask. */
   stdoutOnTerminal?: boolean;
+  /** Pass the input as the JSON argument instead of on stdin, so stdin stays the terminal. */
+  inputAsArgument?: boolean;
 }
 
 /** One tmux session running the CLI; the shell reports the exit code and the tty mode after. */
@@ -74,7 +76,12 @@ export class TmuxCli {
       .join(' ');
     const command = run.command ?? 'ask';
     const args = (run.args ?? []).map(shellQuote).join(' ');
-    const stdin = command === 'ask' ? ` - < ${shellQuote(inputFile)}` : '';
+    const stdin =
+      command !== 'ask'
+        ? ''
+        : run.inputAsArgument
+          ? ` ${shellQuote(JSON.stringify(run.input ?? {}))}`
+          : ` - < ${shellQuote(inputFile)}`;
     const stdout = join(this.dir, 'stdout');
     writeFileSync(stdout, '');
     const out = run.stdoutOnTerminal ? '' : ` > ${shellQuote(stdout)}`;
