@@ -252,7 +252,7 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
         question: 'Pick \u001b[31mRED\u001b[0m **bold** <b>html</b> [link](http://x)',
         header: 'H\u001b]0;pwned\u0007',
         context: '\u001b[2J\u001b[Hcleared? `code` <script>alert(1)</script>',
-        options: [{ title: 'ok \u001b[5mblink', description: '\u202eevil' }],
+        options: [{ title: 'ok \u001b[5mblink\u009b\u202e', description: '\u202eevil' }],
       },
       width: 120,
     });
@@ -260,11 +260,16 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
     expect(screen).toContain('Pick \\x1b[31mRED\\x1b[0m **bold** <b>html</b> [link](http://x)');
     expect(screen).toContain('H\\x1b]0;pwned\\x07');
     expect(screen).toContain('\\x1b[2J\\x1b[Hcleared? `code` <script>alert(1)</script>');
-    expect(screen).toContain('ok \\x1b[5mblink');
+    expect(screen).toContain('ok \\x1b[5mblink\\x9b\\u202e');
     expect(screen).toContain('\\u202eevil');
     expect(cli.paneTitle()).not.toContain('pwned');
-    cli.keys('Escape');
-    await cli.result();
+    cli.keys('Enter');
+    // The outcome JSON escapes C1 and bidi controls too: same value, nothing a terminal obeys.
+    const { stdout } = await cli.result();
+    expect(stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+    expect(JSON.parse(stdout).answers[0].response.selections).toEqual([
+      'ok \u001b[5mblink\u009b\u202e',
+    ]);
   });
 
   it('shows a plan under review with the approving option marked', async () => {

@@ -42,6 +42,28 @@ describe('ask-engine without a terminal', () => {
     expect(flag.stderr).toContain('--ask-user-display-mode');
   });
 
+  it('refuses a preference flag that binds a key the person needs, saying why', async () => {
+    const result = await runCli([
+      'ask',
+      '{"question":"x"}',
+      '--ask-user-comment-toggle-key',
+      'ctrl+c',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--ask-user-comment-toggle-key: "ctrl+c" is reserved');
+  });
+
+  it('writes model text in error messages with C1 and bidi controls escaped', async () => {
+    const title = 'A\u009b31m\u202eB\u001b[2J';
+    const result = await runCli([
+      'ask',
+      JSON.stringify({ question: 'x', options: [title, title] }),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"A\\x9b31m\\u202eB\\u001b[2J"');
+    expect(result.stderr).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u001b]/);
+  });
+
   it('reports a malformed settings file naming the file and the key', async () => {
     const file = join(tmpdir(), `ask-engine-bad-settings-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ displayMode: 'popup' }));

@@ -75,11 +75,11 @@ describe.skipIf(!hasTmux())('the screen around an ask in tmux', () => {
     const cli = run({ input: databases, before: HISTORY, width: 100, height: 30 });
     await cli.waitFor('Which database?');
     cli.resize(60, 24);
-    let screen = await cli.waitFor(/^── ask_user ─{48}$/m);
+    await cli.waitFor(/^── ask_user ─{48}$/m);
     cli.resize(90, 28);
-    screen = await cli.waitFor(/^── ask_user ─{78}$/m);
+    await cli.waitFor(/^── ask_user ─{78}$/m);
     cli.keys('Down');
-    screen = await cli.waitFor('❯ 2. SQLite');
+    await cli.waitFor('❯ 2. SQLite');
     const all = cli.history();
     expect(count(all, /^── ask_user/)).toBe(1);
     expect(count(all, 'Which database?')).toBe(1);
