@@ -61,6 +61,7 @@ describe('ask-engine without a terminal', () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('"A\\x9b31m\\u202eB\\u001b[2J"');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw ESC may reach stderr.
     expect(result.stderr).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u001b]/);
   });
 
