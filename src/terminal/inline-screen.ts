@@ -107,7 +107,8 @@ function fitWidth(lines: readonly string[], width: number): string[] {
   const rows: string[] = [];
   for (const line of lines) {
     for (const row of line.split('\n')) {
-      rows.push(truncateToWidth(row.replaceAll(CURSOR_MARKER, ''), width, '…') + LINE_END);
+      const fitted = truncateToWidth(row.replaceAll(CURSOR_MARKER, ''), width, '…');
+      rows.push(fitted.includes('\x1b[') ? fitted + LINE_END : fitted);
     }
   }
   return rows;
@@ -150,10 +151,18 @@ function update(previous: readonly string[], lines: readonly string[]): string {
     // Rows up to previous.length - 1 are on screen; one past them needs a new line.
     if (first < previous.length || first === 0) output += `${down(first)}\r`;
     else output += `${down(first - 1)}\r\n`;
+    // Lines that did not change are stepped over, not written again.
+    let skipped = 0;
     for (let index = first; index <= last; index++) {
-      output += `${index > first ? '\r\n' : ''}\x1b[2K${lines[index]}`;
+      if (index > first && index < previous.length && lines[index] === previous[index]) {
+        skipped++;
+        continue;
+      }
+      if (index > first) output += skipped > 0 ? `${down(skipped)}\r\n` : '\r\n';
+      skipped = 0;
+      output += `\x1b[2K${lines[index]}`;
     }
-    row = last;
+    row = last - skipped;
   }
   if (previous.length > lines.length) {
     // Clear the rows the frame no longer uses, from the first of them down.

@@ -1,5 +1,5 @@
 /** `ask-engine ask` in a real terminal: tmux types the keys and reads the screen. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hasTmux, killServer, TmuxCli } from './tmux-session.js';
 
 const databases = {
@@ -20,18 +20,19 @@ const wizard = {
   ],
 };
 
-let session: TmuxCli | undefined;
+// The tests run concurrently, each in its own tmux session; all are ended after the file.
+const sessions: TmuxCli[] = [];
 function run(...args: ConstructorParameters<typeof TmuxCli>): TmuxCli {
-  session = new TmuxCli(...args);
-  return session;
+  const cli = new TmuxCli(...args);
+  sessions.push(cli);
+  return cli;
 }
 
-describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
-  afterEach(() => {
-    session?.kill();
-    session = undefined;
+describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () => {
+  afterAll(() => {
+    for (const cli of sessions) cli.kill();
+    killServer();
   });
-  afterAll(killServer);
 
   it('selects a single option by typing to search, with the description in a split pane', async () => {
     const cli = run({ input: databases, width: 120 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
-describe('ask-engine without a terminal', () => {
+describe.concurrent('ask-engine without a terminal', () => {
   it('answers cancelled / unavailable at once and exits 1', async () => {
     const result = await runCli(['ask', '{"question":"Deploy?","options":["Yes","No"]}']);
     expect(result.code).toBe(1);

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cliProgram } from './cli-program.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -18,7 +19,8 @@ export function runCli(
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const [node, ...program] = cliProgram();
+  const child = spawn(node!, [...program, ...args], {
     cwd: ROOT,
     // detached: setsid, so /dev/tty cannot be opened either: truly no terminal.
     detached: true,

@@ -1,5 +1,5 @@
 /** The screen around an ask, in a real terminal: history above it, output after it, resizes. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hasTmux, killServer, TmuxCli } from './tmux-session.js';
 
 const databases = {
@@ -13,10 +13,12 @@ const databases = {
 
 const HISTORY = 'for i in $(seq 1 100); do echo "history line $i"; done';
 
-let session: TmuxCli | undefined;
+// The tests run concurrently, each in its own tmux session; all are ended after the file.
+const sessions: TmuxCli[] = [];
 function run(...args: ConstructorParameters<typeof TmuxCli>): TmuxCli {
-  session = new TmuxCli(...args);
-  return session;
+  const cli = new TmuxCli(...args);
+  sessions.push(cli);
+  return cli;
 }
 
 function count(text: string, needle: string | RegExp): number {
@@ -32,12 +34,11 @@ function expectWholeHistory(text: string): void {
   expect(numbers).toEqual(Array.from({ length: 100 }, (_, index) => index + 1));
 }
 
-describe.skipIf(!hasTmux())('the screen around an ask in tmux', () => {
-  afterEach(() => {
-    session?.kill();
-    session = undefined;
+describe.skipIf(!hasTmux())('the screen around an ask in tmux', { concurrent: true }, () => {
+  afterAll(() => {
+    for (const cli of sessions) cli.kill();
+    killServer();
   });
-  afterAll(killServer);
 
   it('keeps the 100 lines above the ask through two resizes, and only its summary after', async () => {
     // The process's own stdin and stdout are the terminal here.
@@ -91,7 +92,7 @@ describe.skipIf(!hasTmux())('the screen around an ask in tmux', () => {
   });
 
   it.each([
-    ['a timeout', [] as string[], 3, /^✖ ask_user timed out after 2s$/m],
+    ['a timeout', [] as string[], 3, /^✖ ask_user timed out after [23]s$/m],
     ['ctrl+c', ['C-c'], 130, /^✖ ask_user aborted: interrupted by SIGINT$/m],
   ])(
     'leaves what is printed after %s on screen, below a plain closing line',

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cliProgram } from './cli-program.js';
 
 // A private tmux server, so the tests never touch a developer's own sessions.
 const SOCKET = `ask-engine-test-${process.pid}`;
@@ -44,7 +45,7 @@ export interface CliRun {
   width?: number;
   height?: number;
   env?: Record<string, string>;
-  /** The program to run: default the sources through tsx; an installed bin for package tests. */
+  /** The program to run: default the CLI from the sources; an installed bin for package tests. */
   program?: string[];
   /** Working directory for `program`; default the repository. */
   cwd?: string;
@@ -86,9 +87,7 @@ export class TmuxCli {
     writeFileSync(stdout, '');
     const out = run.stdoutOnTerminal ? '' : ` > ${shellQuote(stdout)}`;
     const after = shellQuote(join(this.dir, 'after'));
-    const program = (run.program ?? ['node', '--import', 'tsx', 'src/cli/main.ts'])
-      .map(shellQuote)
-      .join(' ');
+    const program = (run.program ?? cliProgram()).map(shellQuote).join(' ');
     const before = run.before === undefined ? '' : `${run.before}; `;
     const script = `${exports} cd ${shellQuote(run.cwd ?? ROOT)}; ${before}${program} ${command}${stdin} ${args}${out}; echo "EXIT=$?" > ${after}; stty -a >> ${after}; echo DONE-DONE; sleep 600`;
     tmux(
