@@ -74,11 +74,6 @@ export function parseShortcut(value: string): KeyId | null {
   return [...modifiers, key].join('+') as KeyId;
 }
 
-/** How a key id is written in hints: `alt+o`, `ctrl+g`. */
-export function describeShortcut(key: KeyId | null): string {
-  return key ?? 'off';
-}
-
 function isBaseKey(base: string): boolean {
   if (base.length === 1) return /[a-z0-9]/i.test(base) || SYMBOL_KEYS.includes(base);
   return SPECIAL_KEYS.has(normalizeSpecial(base));
