@@ -1,43 +1,105 @@
 /**
- * Where asks that outlive a tool call are kept: deferred asks (which `resume` finds by their
- * interaction id, in this process or another that shares the store) and the outcome of each
- * one once it settles. Pending asks live in the service that delivers them; a host that wants
- * them to survive a restart persists `service.getPersistedSnapshot(id)` and calls `restore`.
+ * The contract every ask store implements (memory, SQLite, PostgreSQL). The store is the
+ * source of truth of an ask: a service's memory is only a cache of it. Every transition is one
+ * conditional write (compare-and-set on `version`) in the same transaction as the audit event
+ * it appends, so with any number of services sharing a store an ask has exactly one outcome.
+ *
+ * A store persists and finds; it never decides. The service computes every new row with the
+ * ask machine and hands the store the complete row to write; the store checks nothing but the
+ * version and its unique keys. Rows are JSON-serializable.
  */
-
 import type { AskOutcome } from '../contracts/outcome.js';
-import type { AskState } from '../engine/audit.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import type { AskAuditEvent, AskState } from '../engine/audit.js';
 
-/** The JSON-serializable snapshot of an ask actor (`actor.getPersistedSnapshot()`). */
+/** The JSON-serializable persisted snapshot of the ask machine (`machine.getPersistedSnapshot`). */
 export type PersistedAskSnapshot = Record<string, unknown>;
 
+/** One ask as the store keeps it. */
 export interface StoredAsk {
   askId: string;
-  /** `deferred`, or the final state a deferred ask settled in. */
+  /** The machine state (for queries and people; the service decides from `snapshot`). */
   state: AskState;
-  /** Set once the ask is deferred; `resume` finds the ask by it. */
-  interactionId?: string;
-  deadlineAt?: number;
-  updatedAt: number;
-  /** Present while the ask is deferred: restores a working actor. */
-  snapshot?: PersistedAskSnapshot;
-  /**
-   * The outcome once a deferred ask settled (its final `state` tells a second `resume` it is
-   * `ASK_SETTLED`); left out for an answered ask when the service redacts.
-   */
+  /** 1 when created, +1 per transition. */
+  version: number;
+  /** The machine's persisted snapshot: the ask's whole state. */
+  snapshot: PersistedAskSnapshot;
+  /** The normalized questions, so any service can render or validate an answer. */
+  questions: AskUserQuestion[];
+  /** Set once the ask left `pending` (the deferral, then the final outcome). */
   outcome?: AskOutcome;
+  /** Set while and after the ask is deferred; unique among asks that are not `final`. */
+  interactionId?: string;
+  /** The caller's idempotency key; unique. */
+  key?: string;
+  /** Absolute time (ms since the epoch) when the ask times out; absent = never. */
+  deadlineAt?: number;
+  /** The id of the service that delivers the ask to its provider. */
+  owner?: string;
+  /** True once the machine reached a final state: nothing changes the ask any more. */
+  final: boolean;
+  createdAt: number;
+  updatedAt: number;
 }
 
+/** One write: the complete new row and the audit event appended with it, atomically. */
+export interface AskWrite {
+  ask: StoredAsk;
+  event: AskAuditEvent;
+}
+
+export type AskCreateResult =
+  | { created: true }
+  /** An ask with this id or this key exists already; nothing was written. */
+  | { created: false; existing: StoredAsk };
+
+export type AskUpdateResult =
+  | { ok: true }
+  /** The ask is not at `expectedVersion` (another service wrote first); nothing was written. */
+  | { ok: false; reason: 'version'; current: StoredAsk | undefined }
+  /** `interactionId` belongs to another ask that is not final; nothing was written. */
+  | { ok: false; reason: 'interaction-id'; holder: string };
+
 /**
- * A small interface a durable store (SQLite, PostgreSQL, ...) implements. Methods may return
- * promises; the service awaits them where it needs the result.
+ * What a store tells its subscribers: an ask was written (by any service, this one included),
+ * or changes may have been missed (a reconnect) and open asks should be read again.
  */
+export type AskStoreChange =
+  | { type: 'changed'; askId: string; version: number }
+  | { type: 'missed' };
+
 export interface AskStore {
-  save(entry: StoredAsk): void | Promise<void>;
-  get(askId: string): StoredAsk | undefined | Promise<StoredAsk | undefined>;
-  findByInteractionId(
-    interactionId: string,
-  ): StoredAsk | undefined | Promise<StoredAsk | undefined>;
-  delete(askId: string): void | Promise<void>;
-  list(): StoredAsk[] | Promise<StoredAsk[]>;
+  /**
+   * Inserts a new ask (`version` 1) and its `start` event. If an ask with the same id or the
+   * same key exists, writes nothing and returns it.
+   */
+  create(write: AskWrite): Promise<AskCreateResult>;
+  /**
+   * Replaces the ask with `write.ask` (whose version is `expectedVersion + 1`) and appends
+   * `write.event`, only if the stored ask is still at `expectedVersion`.
+   */
+  update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult>;
+  /** Appends an event that changes no state (a late answer, a refused answer). */
+  append(event: AskAuditEvent): Promise<void>;
+  get(askId: string): Promise<StoredAsk | undefined>;
+  /** The ask that is not final with this interaction id, else the one that settled last. */
+  findByInteractionId(interactionId: string): Promise<StoredAsk | undefined>;
+  findByKey(key: string): Promise<StoredAsk | undefined>;
+  /** The ask's audit events, oldest first. */
+  history(askId: string): AsyncIterable<AskAuditEvent>;
+  /**
+   * Claims up to `limit` asks that are not final and whose deadline is at or before `now`,
+   * oldest deadline first, skipping asks another service is claiming at the same moment. For
+   * each, calls `settle` (synchronous, pure) and applies the write it returns as `update`
+   * would (same version check); returns the writes that were applied.
+   */
+  claimDue(
+    now: number,
+    limit: number,
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+  ): Promise<AskWrite[]>;
+  /** Calls `listener` for every change, asynchronously; returns the unsubscribe function. */
+  subscribe(listener: (change: AskStoreChange) => void): () => void;
+  /** Releases the store's connections and timers; the data stays. */
+  close(): Promise<void>;
 }

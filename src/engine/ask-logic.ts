@@ -1,0 +1,126 @@
+/**
+ * The ask machine run as pure logic: snapshots in, snapshots out, through XState's own
+ * `getInitialSnapshot` / `transition` / `restoreSnapshot` with one actor scope shared by every
+ * ask of the process. No actor per ask: an ask is its snapshot, kept in the store.
+ */
+import type { ActorScope, AnyActorRef, SnapshotFrom, StateValueFrom } from 'xstate';
+import {
+  type AskMachineEvent,
+  type AskMachineInput,
+  askMachine,
+  createAskContext,
+} from '../../machines/ask.machine.js';
+import type { PersistedAskSnapshot } from '../stores/ask-store.js';
+
+export type AskSnapshotState = SnapshotFrom<typeof askMachine>;
+
+// The machine has no children, timers or emitted events: the scope only has to exist. Its
+// system swallows inspection events; the engine emits its own, per ask.
+const noop = () => undefined;
+const system = {
+  _sendInspectionEvent: noop,
+  _bookId: () => 'ask',
+  _register: noop,
+  _unregister: noop,
+  _set: noop,
+  get: noop,
+  getAll: () => ({}),
+  inspect: noop,
+  _relay: noop,
+  scheduler: { schedule: noop, cancel: noop, cancelAll: noop },
+  getSnapshot: () => ({ _scheduledEvents: {} }),
+  start: noop,
+  _clock: { setTimeout: noop, clearTimeout: noop },
+  _logger: noop,
+};
+const self = {
+  id: 'ask',
+  sessionId: 'ask',
+  logic: askMachine,
+  system,
+  send: noop,
+  getSnapshot: noop,
+} as unknown as AnyActorRef;
+const scope = {
+  self,
+  id: 'ask',
+  sessionId: 'ask',
+  logger: noop,
+  defer: noop,
+  system,
+  stopChild: noop,
+  emit: noop,
+  // Every action of the machine is an `assign`, resolved by the transition itself.
+  actionExecutor: noop,
+} as unknown as ActorScope<AskSnapshotState, AskMachineEvent>;
+
+const initialState = askMachine.config.initial as string;
+
+/**
+ * The snapshot of a new ask, in the machine's initial state. Resolved from the machine's own
+ * initial state and context factory rather than by running the initial transition: the initial
+ * state has no entry actions, and resolving costs a third of the initial transition
+ * (test/machines/ask-logic.test.ts pins that both give the same snapshot).
+ */
+export function initialAskSnapshot(input: AskMachineInput): AskSnapshotState {
+  return askMachine.resolveState({
+    value: initialState,
+    context: createAskContext(input),
+  }) as unknown as AskSnapshotState;
+}
+
+/** The initial snapshot as XState's own initial transition builds it (for the test above). */
+export function initialAskSnapshotByTransition(input: AskMachineInput): AskSnapshotState {
+  return askMachine.getInitialSnapshot(scope as never, input) as unknown as AskSnapshotState;
+}
+
+/**
+ * The next snapshot, or `undefined` when the machine does not accept the event in this state
+ * (XState hands back the very same snapshot when no transition is enabled).
+ */
+export function applyAskEvent(
+  snapshot: AskSnapshotState,
+  event: AskMachineEvent,
+): AskSnapshotState | undefined {
+  const next = askMachine.transition(
+    snapshot as never,
+    event,
+    scope as never,
+  ) as unknown as AskSnapshotState;
+  return next === snapshot ? undefined : next;
+}
+
+/**
+ * The JSON form of a snapshot, as `machine.getPersistedSnapshot` gives it for this machine,
+ * which has no children and no history states. XState's own walks the context for actor
+ * references, and this runs twice per ask (test/machines/ask-logic.test.ts pins that both
+ * agree in every state).
+ */
+export function persistAskSnapshot(snapshot: AskSnapshotState): PersistedAskSnapshot {
+  return {
+    status: snapshot.status,
+    output: snapshot.output,
+    error: snapshot.error,
+    value: snapshot.value,
+    historyValue: {},
+    context: snapshot.context,
+    children: {},
+  } as unknown as PersistedAskSnapshot;
+}
+
+/** A live snapshot from a persisted one that has passed `checkStoredAsk` already. */
+export function restoreAskSnapshot(persisted: PersistedAskSnapshot): AskSnapshotState {
+  return askMachine.restoreSnapshot(
+    persisted as never,
+    scope as never,
+  ) as unknown as AskSnapshotState;
+}
+
+/** The machine's state value; for people, queries and the store's `state` column. */
+export function stateOf(snapshot: AskSnapshotState): AskMachineStateValue {
+  return snapshot.value as AskMachineStateValue;
+}
+
+export type AskMachineStateValue = StateValueFrom<typeof askMachine>;
+
+export { askMachine };
