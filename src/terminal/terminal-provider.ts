@@ -223,8 +223,12 @@ class TerminalSession {
     this.#closing = true;
     clearInterval(this.#timer);
     this.#ctx.signal.removeEventListener('abort', this.#onAbort);
-    this.#screen.close((width) => this.#summary(result, width));
-    this.#settle?.(result);
+    try {
+      this.#screen.close((width) => this.#summary(result, width));
+    } finally {
+      // Even if the terminal is gone, the ask still gets its outcome.
+      this.#settle?.(result);
+    }
   }
 
   #summary(result: SessionEnd, width: number): string[] {
