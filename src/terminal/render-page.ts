@@ -138,7 +138,7 @@ export function renderAnswerSummary(view: AskPageState, width: number): string[]
  * `text` after `prefix` on every line of `text`'s own, continuation lines indented under the
  * text, nothing shortened.
  */
-export function hang(
+function hang(
   prefix: string,
   text: string,
   width: number,

@@ -28,6 +28,24 @@ function count(text: string, needle: string | RegExp): number {
     .length;
 }
 
+/**
+ * Waits until the ask is drawn for `width` columns, whole and once: the labelled top line and
+ * the bottom separator at that width, and no other separator rows (the terminal's re-wrap of
+ * the old frame looks like a frame too, so waiting for the top line alone is not enough).
+ */
+async function waitForFrame(cli: TmuxCli, width: number): Promise<string> {
+  const until = Date.now() + 15_000;
+  let all = '';
+  while (Date.now() < until) {
+    all = cli.history();
+    const top = new RegExp(`^── ask_user ─{${width - 12}}$`);
+    const bottom = new RegExp(`^─{${width}}$`);
+    if (count(all, top) === 1 && count(all, bottom) === 1 && count(all, /^─+$/) === 1) return all;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  throw new Error(`No clean ${width}-column frame; the terminal held:\n${all}`);
+}
+
 /** Every `history line N`, 1 to 100, exactly once and in order. */
 function expectWholeHistory(text: string): void {
   const numbers = [...text.matchAll(/^history line (\d+)$/gm)].map((match) => Number(match[1]));
@@ -52,9 +70,9 @@ describe.skipIf(!hasTmux())('the screen around an ask in tmux', { concurrent: tr
     });
     await cli.waitFor('Which database?');
     cli.resize(70, 20);
-    await cli.waitFor(/^── ask_user ─{58}$/m);
+    await waitForFrame(cli, 70);
     cli.resize(110, 34);
-    await cli.waitFor(/^── ask_user ─{98}$/m);
+    await waitForFrame(cli, 110);
     // One frame on screen and in the history: the resizes redrew it in place.
     let all = cli.history();
     expect(count(all, 'Which database?')).toBe(1);
@@ -76,9 +94,9 @@ describe.skipIf(!hasTmux())('the screen around an ask in tmux', { concurrent: tr
     const cli = run({ input: databases, before: HISTORY, width: 100, height: 30 });
     await cli.waitFor('Which database?');
     cli.resize(60, 24);
-    await cli.waitFor(/^── ask_user ─{48}$/m);
+    await waitForFrame(cli, 60);
     cli.resize(90, 28);
-    await cli.waitFor(/^── ask_user ─{78}$/m);
+    await waitForFrame(cli, 90);
     cli.keys('Down');
     await cli.waitFor('❯ 2. SQLite');
     const all = cli.history();
