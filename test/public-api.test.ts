@@ -22,6 +22,7 @@ const dataExports = [
   'MAX_FORM_HINT_BYTES',
   'MAX_MULTI_SELECT_OPTIONS',
   'MAX_QUESTIONS',
+  'MIN_TIMEOUT_MS',
   'ProviderOutcomeSchema',
   'USER_INTERACTION_ERROR_CODES',
   'UiFormActionSchema',

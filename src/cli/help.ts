@@ -29,7 +29,7 @@ stdin and stdout may be redirected.
 
 Options:
   --text              print the tool result text the agent would receive, not JSON
-  --timeout DURATION  give up after 1500 (ms), 500ms, 30s, 2m, 1h: the outcome is timedOut
+  --timeout DURATION  give up after 1500 (ms), 30s, 2m, 1h (at least 1s): the outcome is timedOut
   -h, --help          this help
 
 ${PREFERENCES}

@@ -7,7 +7,7 @@ import {
   type ValidateAskUserAnswersOptions,
   validateAskUserAnswers,
 } from '../rules/validate-answers.js';
-import type { AskAuditEvent, AskState, AuditedAnswers } from './audit.js';
+import type { AskAuditEvent, AskState } from './audit.js';
 import { REDACTED } from './redact.js';
 
 /**
@@ -98,49 +98,38 @@ export function auditEventOf(
   questionCount: number,
   redact: boolean,
 ): AskAuditEvent {
-  const answers = (value: AskMachineEvent & { answers: unknown }): AuditedAnswers =>
-    redact ? REDACTED : (value.answers as Exclude<AuditedAnswers, string>);
-  const base = { askId, at, from, to };
+  const data = auditData(event, questionCount, redact);
+  // A literal, not a spread of a shared base: see createAskContext on hidden classes.
+  return { askId, type: event.type, at, from, to, data } as AskAuditEvent;
+}
+
+function auditData(event: AskMachineEvent, questionCount: number, redact: boolean): unknown {
   switch (event.type) {
     case 'provider.answered':
     case 'answer':
     case 'resume':
-      return { ...base, type: event.type, data: { answers: answers(event) } };
+      return { answers: redact ? REDACTED : event.answers };
     case 'provider.progress':
       return {
-        ...base,
-        type: event.type,
-        data: {
-          answered: event.answers.filter((answer) => answer.response !== null).length,
-          total: questionCount,
-          answers: answers(event),
-        },
+        answered: event.answers.filter((answer) => answer.response !== null).length,
+        total: questionCount,
+        answers: redact ? REDACTED : event.answers,
       };
     case 'provider.cancelled':
     case 'cancel':
-      return {
-        ...base,
-        type: event.type,
-        data:
-          event.message === undefined
-            ? { reason: event.reason }
-            : { reason: event.reason, message: event.message },
-      };
+      return event.message === undefined
+        ? { reason: event.reason }
+        : { reason: event.reason, message: event.message };
     case 'provider.failed':
-      return { ...base, type: event.type, data: { reason: event.reason, message: event.message } };
+      return { reason: event.reason, message: event.message };
     case 'provider.deferred':
-      return {
-        ...base,
-        type: event.type,
-        data:
-          event.message === undefined
-            ? { interactionId: event.interactionId }
-            : { interactionId: event.interactionId, message: event.message },
-      };
+      return event.message === undefined
+        ? { interactionId: event.interactionId }
+        : { interactionId: event.interactionId, message: event.message };
     case 'abort':
-      return { ...base, type: event.type, data: { message: event.message } };
+      return { message: event.message };
     case 'deadline':
-      return { ...base, type: event.type, data: { at: event.at } };
+      return { at: event.at };
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ActorScope, AnyActorRef, SnapshotFrom, StateValueFrom } from 'xstate';
 import {
+  type AskMachineContext,
   type AskMachineEvent,
   type AskMachineInput,
   askMachine,
@@ -96,17 +97,31 @@ export function applyAskEvent(
  * references, and this runs twice per ask (test/machines/ask-logic.test.ts pins that both
  * agree in every state).
  */
-export function persistAskSnapshot(snapshot: AskSnapshotState): PersistedAskSnapshot {
-  return {
+export function persistAskSnapshot(snapshot: AskSnapshotState): PersistedAskState {
+  const persisted: Record<string, unknown> = {
     status: snapshot.status,
-    output: snapshot.output,
-    error: snapshot.error,
     value: snapshot.value,
-    historyValue: {},
+    historyValue: EMPTY,
     context: snapshot.context,
-    children: {},
-  } as unknown as PersistedAskSnapshot;
+    children: EMPTY,
+  };
+  // Only present when set, as JSON would have it.
+  if (snapshot.output !== undefined) persisted.output = snapshot.output;
+  if (snapshot.error !== undefined) persisted.error = snapshot.error;
+  return persisted as PersistedAskState;
 }
+
+const EMPTY = Object.freeze({});
+
+/**
+ * A persisted snapshot, typed: what an ask keeps between events. Plain data (a live XState
+ * snapshot costs three times the heap), turned back into a live snapshot for each event.
+ */
+export type PersistedAskState = PersistedAskSnapshot & {
+  status: 'active' | 'done';
+  value: AskMachineStateValue;
+  context: AskMachineContext;
+};
 
 /** A live snapshot from a persisted one that has passed `checkStoredAsk` already. */
 export function restoreAskSnapshot(persisted: PersistedAskSnapshot): AskSnapshotState {

@@ -5,12 +5,12 @@ import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
-import type { AskSnapshotState } from './ask-logic.js';
+import type { PersistedAskState } from './ask-logic.js';
 import type { AskAuditEvent } from './audit.js';
 
 export class OpenAsk {
-  /** The machine snapshot at `version`, as last written or read. */
-  snapshot!: AskSnapshotState;
+  /** The machine's persisted snapshot at `version`, as last written or read. */
+  state!: PersistedAskState;
   /** The stored version `snapshot` belongs to; 0 until the store has the ask. */
   version = 0;
   /** True while this service delivers the ask (it owns it); false when it only waits. */
