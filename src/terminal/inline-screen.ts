@@ -79,14 +79,18 @@ export class InlineScreen {
   close(summary: (width: number) => readonly string[]): void {
     if (!this.#running) return;
     this.#running = false;
-    const width = this.#terminal.columns;
-    const lines = fitWidth(summary(width), width);
-    this.#terminal.write(
-      `${SYNC_START}\r\x1b[J${lines.map((line) => `${line}\r\n`).join('')}${SYNC_END}`,
-    );
-    this.#lines = [];
-    this.#terminal.showCursor();
-    this.#terminal.stop();
+    try {
+      const width = this.#terminal.columns;
+      const lines = fitWidth(summary(width), width);
+      this.#terminal.write(
+        `${SYNC_START}\r\x1b[J${lines.map((line) => `${line}\r\n`).join('')}${SYNC_END}`,
+      );
+    } finally {
+      // Whatever happened to the summary, the terminal is given back (raw mode off).
+      this.#lines = [];
+      this.#terminal.showCursor();
+      this.#terminal.stop();
+    }
   }
 
   #draw(): void {
