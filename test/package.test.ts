@@ -19,6 +19,7 @@ describe('the built package', () => {
       const root = await import('ask-engine');
       const data = await import('ask-engine/data');
       const terminal = await import('ask-engine/terminal');
+      const mcp = await import('ask-engine/mcp');
       const service = root.createInteractionService();
       service.registerProvider(root.createScriptedProvider([{ cancel: 'user' }]));
       const outcome = await service.ask({ question: 'Ship it?', options: ['Yes', 'No'] });
@@ -26,6 +27,7 @@ describe('the built package', () => {
         root: Object.keys(root).length,
         data: Object.keys(data).length,
         terminal: Object.keys(terminal).length,
+        mcp: Object.keys(mcp).sort(),
         outcome,
         from: import.meta.resolve('ask-engine'),
       }));`;
@@ -37,9 +39,15 @@ describe('the built package', () => {
     expect(result.outcome).toEqual({ status: 'cancelled', reason: 'user' });
     expect(result.root).toBeGreaterThan(result.data);
     expect(result.terminal).toBeGreaterThan(0);
+    expect(result.mcp).toEqual([
+      'DECLINED',
+      'DISMISSED',
+      'createElicitationProvider',
+      'createElicitationSchemaValidator',
+    ]);
   });
 
-  it('keeps the terminal UI out of the root entry', async () => {
+  it('keeps the terminal UI and the MCP SDK out of the root entry', async () => {
     const { build } = await import('esbuild');
     const result = await build({
       entryPoints: [`${root}src/index.ts`],
@@ -53,7 +61,7 @@ describe('the built package', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((file) => file.includes('xstate'))).toBe(true);
     expect(
-      inputs.filter((file) => file.includes('pi-tui') || file.includes('src/terminal')),
+      inputs.filter((file) => /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp/.test(file)),
     ).toEqual([]);
   });
 
@@ -63,5 +71,6 @@ describe('the built package', () => {
     });
     expect(stdout).toMatch(/ask-engine ask/);
     expect(stdout).toMatch(/ask-engine demo/);
+    expect(stdout).toMatch(/ask-engine mcp/);
   });
 });

@@ -70,6 +70,16 @@ describe('public API', () => {
     expect(Object.keys(root).sort()).toEqual([...dataExports, ...engineExports].sort());
   });
 
+  it('ask-engine/mcp exports the elicitation provider', async () => {
+    const mcp = await import('ask-engine/mcp');
+    expect(Object.keys(mcp).sort()).toEqual([
+      'DECLINED',
+      'DISMISSED',
+      'createElicitationProvider',
+      'createElicitationSchemaValidator',
+    ]);
+  });
+
   it('keeps the names DESIGN.md makes public', async () => {
     const root = await import('ask-engine');
     expect(root.createInteractionService).toBeTypeOf('function');

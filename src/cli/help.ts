@@ -14,6 +14,7 @@ export const MAIN_HELP = `ask-engine: stop an agent loop and ask a person.
 Usage:
   ask-engine demo                 a scripted agent that asks you every kind of question
   ask-engine ask [JSON | -]       ask the ask_user tool input JSON in this terminal
+  ask-engine mcp                  an MCP stdio server whose ask_user tool asks the client's user
   ask-engine <command> --help     help for one command
 
 Examples:

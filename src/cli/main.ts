@@ -14,6 +14,8 @@ import { UsageError } from './usage-error.js';
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   ask: runAskCommand,
   demo: runDemoCommand,
+  // Loaded on demand: only this command needs the MCP SDK.
+  mcp: async (argv) => (await import('./mcp-command.js')).runMcpCommand(argv),
 };
 
 /**

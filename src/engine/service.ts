@@ -11,9 +11,10 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
-import { describe } from '../rules/describe.js';
+import { describe, messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
+import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type {
   AskStore,
@@ -26,7 +27,6 @@ import {
   answerCheck,
   auditEventOf,
   isAbortError,
-  messageOf,
   providerEvent,
   settledError,
   storableCause,
@@ -192,19 +192,17 @@ class Service implements InteractionService {
     const askRequest: AskUserRequest = { questions };
     if (agent !== undefined) askRequest.agent = agent;
     if (hints !== undefined) askRequest.hints = hints;
-    const timeoutMs = options.timeoutMs ?? requestTimeout;
-    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-      throw new UserInteractionError(
-        'INVALID_REQUEST',
-        `Expected \`timeoutMs\` to be a finite number of milliseconds > 0, got ${describe(timeoutMs)}.`,
-      );
-    }
+    const timeoutMs =
+      options.timeoutMs === undefined
+        ? requestTimeout
+        : checkTimeoutMs(options.timeoutMs, 'timeoutMs');
     const now = this.#clock.now();
     const askId = options.key === undefined ? this.#ids() : askIdForKey(options.key);
     const open = new OpenAsk(askId, askRequest, options.key);
     open.owner = true;
     const input: AskMachineInput = { askId, createdAt: now };
-    if (timeoutMs !== undefined) input.deadlineAt = now + timeoutMs;
+    const deadlineAt = deadlineFrom(now, timeoutMs);
+    if (deadlineAt !== undefined) input.deadlineAt = deadlineAt;
     if (options.toolCallId !== undefined) input.toolCallId = options.toolCallId;
     if (options.sessionId !== undefined) input.sessionId = options.sessionId;
     if (askRequest.agent !== undefined) input.agent = askRequest.agent;

@@ -142,13 +142,13 @@ describe('two services, one store', () => {
     const clock = new CountingClock();
     const first = createInteractionService({ store, clock });
     first.registerProvider(createScriptedProvider([{ defer: 'mail-1' }]));
-    const { id } = first.start(yesNo, { timeoutMs: 500 });
+    const { id } = first.start(yesNo, { timeoutMs: 5_000 });
     await tick();
     await first.close();
     const sweeper = createInteractionService({ store, clock, sweepIntervalMs: 5 });
-    clock.increment(500);
+    clock.increment(5_000);
     await vi.waitFor(async () =>
-      expect((await sweeper.get(id))?.outcome).toEqual({ status: 'timedOut', deadlineAt: 500 }),
+      expect((await sweeper.get(id))?.outcome).toEqual({ status: 'timedOut', deadlineAt: 5_000 }),
     );
     await sweeper.close();
   });
@@ -158,12 +158,12 @@ describe('two services, one store', () => {
     const clock = new CountingClock();
     const gone = createInteractionService({ store, clock, sweepIntervalMs: Infinity });
     gone.registerProvider(manualProvider());
-    const handle = gone.start(yesNo, { timeoutMs: 200 });
+    const handle = gone.start(yesNo, { timeoutMs: 2_000 });
     await tick();
     await gone.close();
     await expect(handle.outcome).rejects.toThrow(/closed/);
     const other = createInteractionService({ store, clock, sweepIntervalMs: 5 });
-    clock.increment(200);
+    clock.increment(2_000);
     await vi.waitFor(async () => expect((await other.get(handle.id))?.state).toBe('timedOut'));
     await other.close();
   });
@@ -238,6 +238,7 @@ describe('hostile providers and failing stores', () => {
         ask: async () => {
           const result: Record<string, unknown> = { status: 'deferred', interactionId: 'x' };
           Object.defineProperty(result, field, {
+            enumerable: true,
             get() {
               throw new Error(`no ${field} for you`);
             },

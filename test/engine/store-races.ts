@@ -64,7 +64,7 @@ export async function raceOnStore(
   };
   for (let index = 0; index < askCount; index++) {
     const owner = pick(services.filter((entry) => !entry.closed));
-    const handle = owner.service.start(yesNo, { timeoutMs: 100 + Math.floor(random() * 400) });
+    const handle = owner.service.start(yesNo, { timeoutMs: 1_000 + Math.floor(random() * 4_000) });
     handles.push(handle);
     outcomes.push(handle.outcome.catch((error: Error) => error));
   }
@@ -94,7 +94,7 @@ export async function raceOnStore(
     } else if (roll < 0.7) {
       handle.cancel('user');
     } else if (roll < 0.8) {
-      clock.increment(Math.floor(random() * 60));
+      clock.increment(Math.floor(random() * 600));
     } else if (roll < 0.83) {
       actor.service.drain(new Error('drained')).catch(expectRefusal);
     } else if (roll < 0.84 && open().length > 1) {
@@ -104,7 +104,7 @@ export async function raceOnStore(
     if (random() < 0.3) await tick();
   }
   // Whatever is still open times out.
-  clock.increment(10_000);
+  clock.increment(100_000);
   const judge = open()[0]!.service;
   await waitUntil(async () => {
     for (const handle of handles) {
