@@ -37,7 +37,7 @@ export async function runAskCommand(argv: string[]): Promise<number> {
     throw new UsageError(`ask takes one JSON argument (or "-"), got ${positionals.length}.`);
   }
   const preferences = readPreferenceFlags(values);
-  const timeoutMs = values.timeout === undefined ? undefined : readTimeout(values.timeout);
+  const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
   const params = parseInput(await readInput(positionals[0]));
   if (timeoutMs !== undefined) params.timeout = timeoutMs;
 
@@ -58,14 +58,6 @@ export async function runAskCommand(argv: string[]): Promise<number> {
   } finally {
     interrupts.dispose();
     asking.close();
-  }
-}
-
-function readTimeout(text: string): number {
-  try {
-    return parseDuration(text);
-  } catch (error) {
-    throw new UsageError(`--timeout: ${(error as Error).message}`);
   }
 }
 

@@ -50,7 +50,10 @@ export class TtyTerminal implements Terminal {
     this.#wasRaw = this.#input.isRaw;
     this.#input.setRawMode(true);
     this.#input.setEncoding('utf8');
-    const buffer = new StdinBuffer({ timeout: 10 });
+    // How long a lone ESC waits for the rest of a sequence (alt+o is ESC then o). A busy machine
+    // or a remote terminal can split them by more than pi-tui's 10 ms, turning alt+o into esc;
+    // 50 ms is vim's usual ttimeoutlen, and esc alone still feels immediate.
+    const buffer = new StdinBuffer({ timeout: 50 });
     buffer.on('data', onInput);
     buffer.on('paste', (content) => onInput(`\x1b[200~${content}\x1b[201~`));
     this.#buffer = buffer;
