@@ -3,9 +3,9 @@
  * JavaScript file, which node starts in a fifth of the time a TypeScript loader takes. The
  * installed-package test runs the real built package instead.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { buildSync } from 'esbuild';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -33,4 +33,11 @@ export function cliProgram(): string[] {
     bundled = file;
   }
   return [process.execPath, bundled];
+}
+
+/** Deletes this worker's bundle; for a test file's `afterAll`, once its CLI processes are gone. */
+export function removeCliBundle(): void {
+  if (bundled === undefined) return;
+  rmSync(dirname(bundled), { recursive: true, force: true });
+  bundled = undefined;
 }

@@ -3,7 +3,7 @@
  * through `node_modules/.bin` (a symlink) and `npx`.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -88,7 +88,10 @@ describe('the installed ask-engine command', () => {
     });
   }, 180_000);
 
-  afterAll(killServer);
+  afterAll(() => {
+    killServer();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('prints its help through node_modules/.bin, a symlink', async () => {
     const result = await installed(bin, ['--help']);

@@ -1,9 +1,9 @@
 /** Drives a real terminal for tests: a detached tmux session with a fixed size. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cliProgram } from './cli-program.js';
+import { cliProgram, removeCliBundle } from './cli-program.js';
 
 // A private tmux server, so the tests never touch a developer's own sessions.
 const SOCKET = `ask-engine-test-${process.pid}`;
@@ -179,12 +179,19 @@ export class TmuxCli {
   }
 }
 
+/** Ends the private server and everything this file's sessions used (socket, CLI bundle). */
 export function killServer(): void {
   serverStarted = false;
   try {
     tmux('kill-server');
   } catch {
     // No server left.
+  }
+  removeCliBundle();
+  // tmux leaves its socket file behind; one per test run would pile up in /tmp.
+  const uid = process.getuid?.();
+  if (uid !== undefined) {
+    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${uid}`, SOCKET), { force: true });
   }
 }
 
