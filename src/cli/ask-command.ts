@@ -7,6 +7,7 @@ import { ASK_HELP } from './help.js';
 import { listenForInterrupts } from './interrupts.js';
 import { preferenceFlagOptions, readPreferenceFlags } from './preference-flags.js';
 import { readStdin } from './read-stdin.js';
+import { openCliStore } from './resume-command.js';
 import { toStderrText, toTerminalSafeJson } from './stderr-text.js';
 import { setUpAsking } from './terminal-setup.js';
 import { UsageError } from './usage-error.js';
@@ -25,6 +26,7 @@ export async function runAskCommand(argv: string[]): Promise<number> {
     options: {
       text: { type: 'boolean' },
       timeout: { type: 'string' },
+      store: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...preferenceFlagOptions,
     },
@@ -41,7 +43,8 @@ export async function runAskCommand(argv: string[]): Promise<number> {
   const params = parseInput(await readInput(positionals[0]));
   if (timeoutMs !== undefined) params.timeout = timeoutMs;
 
-  const asking = setUpAsking(preferences);
+  const store = values.store === undefined ? undefined : await openCliStore(values.store);
+  const asking = setUpAsking(preferences, {}, store);
   const interrupts = listenForInterrupts();
   try {
     const result = await asking.tool.execute('cli', params, interrupts.signal);
@@ -58,6 +61,10 @@ export async function runAskCommand(argv: string[]): Promise<number> {
   } finally {
     interrupts.dispose();
     asking.close();
+    if (store !== undefined) {
+      await asking.service.close();
+      await store.close();
+    }
   }
 }
 

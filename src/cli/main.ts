@@ -7,13 +7,17 @@ import { runAskCommand } from './ask-command.js';
 import { runDemoCommand } from './demo-command.js';
 import { EXIT } from './exit-codes.js';
 import { MAIN_HELP } from './help.js';
+import { runResumeCommand } from './resume-command.js';
 import { toStderrText } from './stderr-text.js';
 import { UsageError } from './usage-error.js';
 
 /** Every command: its name on the command line and the function that runs it. */
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   ask: runAskCommand,
+  resume: runResumeCommand,
   demo: runDemoCommand,
+  // Loaded on demand: only this command needs SQLite and the web server.
+  serve: async (argv) => (await import('./serve-command.js')).runServeCommand(argv),
   // Loaded on demand: only this command needs the MCP SDK.
   mcp: async (argv) => (await import('./mcp-command.js')).runMcpCommand(argv),
 };

@@ -16,11 +16,12 @@ import { isUserInteractionError, UserInteractionError } from '../rules/errors.js
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
-import type {
-  AskStore,
-  AskStoreChange,
-  PersistedAskSnapshot,
-  StoredAsk,
+import {
+  ASK_STORE_METHODS,
+  type AskStore,
+  type AskStoreChange,
+  type PersistedAskSnapshot,
+  type StoredAsk,
 } from '../stores/ask-store.js';
 import { createMemoryAskStore } from '../stores/memory-store.js';
 import {
@@ -41,10 +42,11 @@ import {
   restoreAskSnapshot,
 } from './ask-logic.js';
 import type { AskAttemptSource, AskAuditEvent } from './audit.js';
+import { RECORD_CALLBACK_FAILURE } from './callback-audit.js';
 import { type Clock, systemClock } from './clock.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
 import { DeliveryContext, deliveryExitCause } from './delivery-context.js';
-import { eventLoopTurn } from './event-loop.js';
+import { eventLoopTurn, startSlice } from './event-loop.js';
 import { AskInspection, type Inspect } from './inspection.js';
 import { OpenAsk } from './open-ask.js';
 import { freezeOutcome } from './outcome-copy.js';
@@ -285,21 +287,8 @@ class Service implements InteractionService {
   async get(askId: string): Promise<AskInfo | undefined> {
     const row = await this.#store.get(askId);
     if (row === undefined) return undefined;
-    const ask = checkStoredAsk(row, 'the stored ask');
-    const info: AskInfo = {
-      askId: ask.askId,
-      state: ask.state,
-      version: ask.version,
-      questions: ask.questions,
-      final: ask.final,
-      createdAt: ask.createdAt,
-      updatedAt: ask.updatedAt,
-    };
-    if (ask.outcome !== undefined) info.outcome = freezeOutcome(ask.outcome, undefined);
-    if (ask.interactionId !== undefined) info.interactionId = ask.interactionId;
-    if (ask.key !== undefined) info.key = ask.key;
-    if (ask.deadlineAt !== undefined) info.deadlineAt = ask.deadlineAt;
-    if (ask.owner !== undefined) info.owner = ask.owner;
+    const { snapshot: _snapshot, ...info } = checkStoredAsk(row, 'the stored ask');
+    if (info.outcome !== undefined) info.outcome = freezeOutcome(info.outcome, undefined);
     return info;
   }
 
@@ -308,14 +297,17 @@ class Service implements InteractionService {
   }
 
   async drain(cause: unknown = new Error('The interaction service was drained.')): Promise<void> {
-    const delivering = [...this.#open.values()].filter(
-      (open) => open.owner && restoreAskSnapshot(open.state).hasTag('delivering'),
-    );
+    // The asks whose provider call this service runs; the machine decides whether each still
+    // takes `abort`.
+    const delivering = [...this.#open.values()].filter((open) => open.delivering);
     const settled: Promise<unknown>[] = [];
-    for (let index = 0; index < delivering.length; index++) {
+    let slice = startSlice();
+    for (const open of delivering) {
       // A drain of 100,000 asks is sliced, so the event loop keeps turning.
-      if (index > 0 && index % SLICE === 0) await eventLoopTurn();
-      const open = delivering[index]!;
+      if (slice.spent()) {
+        await eventLoopTurn();
+        slice = startSlice();
+      }
       open.localCause = cause;
       settled.push(this.#commit(open, abortEvent(cause)).then(() => open.outcome));
     }
@@ -461,7 +453,9 @@ class Service implements InteractionService {
         open.questions.length,
         this.#redact,
       );
+      open.writing = row.version;
       const result = await this.#store.update({ ask: row, event: audit }, open.version);
+      open.writing = 0;
       if (result.ok) {
         this.#adopt(open, next, state, row.version, event, audit);
         return true;
@@ -724,6 +718,19 @@ class Service implements InteractionService {
     });
   }
 
+  async [RECORD_CALLBACK_FAILURE](askId: string, callback: string, message: string): Promise<void> {
+    const open = this.#open.get(askId) ?? (await this.#load(await this.#store.get(askId)));
+    if (open === undefined) return;
+    await this.#append(open, {
+      askId,
+      type: 'callback.failed',
+      at: this.#clock.now(),
+      from: open.state.value,
+      to: open.state.value,
+      data: { callback, message },
+    });
+  }
+
   async #append(open: OpenAsk, event: AskAuditEvent): Promise<void> {
     await this.#store.append(event);
     this.#publish(open, event, false);
@@ -757,7 +764,10 @@ class Service implements InteractionService {
       return;
     }
     const open = this.#open.get(change.askId);
-    if (open !== undefined && change.version > open.version) this.#refresh(open, change.version);
+    // A store may tell this service of its own write before the write has returned here.
+    if (open !== undefined && change.version > open.version && change.version !== open.writing) {
+      this.#refresh(open, change.version);
+    }
   }
 
   #refresh(open: OpenAsk, version: number): void {
@@ -986,21 +996,9 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
       `Expected \`inspect\` to be a function or an observer { next }, got ${describe(inspect)}.`,
     );
   }
-  const storeMethods = [
-    'create',
-    'update',
-    'append',
-    'get',
-    'findByInteractionId',
-    'findByKey',
-    'history',
-    'claimDue',
-    'subscribe',
-    'close',
-  ];
-  if (store !== undefined && !hasMethods(store, storeMethods)) {
+  if (store !== undefined && !hasMethods(store, [...ASK_STORE_METHODS])) {
     throw new TypeError(
-      `Expected \`store\` to implement the AskStore contract (${storeMethods.join(', ')}), got ${describe(store)}.`,
+      `Expected \`store\` to implement the AskStore contract (${ASK_STORE_METHODS.join(', ')}), got ${describe(store)}.`,
     );
   }
   if (redact !== undefined && typeof redact !== 'boolean') {

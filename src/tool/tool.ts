@@ -2,6 +2,7 @@
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserToolInput } from '../contracts/tool-input.js';
 import { AskUserToolInputSchema } from '../contracts/tool-input.js';
+import { recordCallbackFailure } from '../engine/callback-audit.js';
 import type { AskHandle, InteractionService } from '../engine/service-contract.js';
 import { describe, messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
@@ -168,6 +169,7 @@ export function createAskUserTool(
                 // A host's broken callback must not end the ask, nor escape into the event
                 // stream (where it would surface as an uncaught exception): report it and go on.
                 callbackErrors.push(`onUpdate threw: ${messageOf(error)}`);
+                recordCallbackFailure(service, handle.id, 'onUpdate', messageOf(error));
                 reportCallbackError(onError, error, {
                   callback: 'onUpdate',
                   toolCallId,

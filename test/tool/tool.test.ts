@@ -482,6 +482,29 @@ describe('the boundary between the tool and the service', () => {
     expect(result.details.status).toBe('answered');
     expect(result.details.callbackErrors).toEqual(['onUpdate threw: broken callback']);
   });
+
+  it('records a throwing onUpdate in the ask’s audit trail', async () => {
+    const { tool, service } = setup([
+      { progress: [pick('q1', 'Yes')], answer: [pick('q1', 'Yes'), pick('q2', 'No')] },
+    ]);
+    const result = await tool.execute(
+      'call-w',
+      { options: ['Yes', 'No'], questions: [{ question: 'One?' }, { question: 'Two?' }] },
+      undefined,
+      () => {
+        throw new Error('broken callback');
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const types: string[] = [];
+    for await (const event of service.history(result.details.askId!)) types.push(event.type);
+    expect(types).toContain('callback.failed');
+    const failed = [];
+    for await (const event of service.history(result.details.askId!)) {
+      if (event.type === 'callback.failed') failed.push(event.data);
+    }
+    expect(failed).toEqual([{ callback: 'onUpdate', message: 'broken callback' }]);
+  });
 });
 
 describe('timeouts', () => {
