@@ -1,7 +1,9 @@
 /**
- * The CLI as the tests start it: `src/cli/main.ts` bundled once per test worker into one
- * JavaScript file, which node starts in a fifth of the time a TypeScript loader takes. The
- * installed-package test runs the real built package instead.
+ * The CLI as the terminal tests start it: `src/cli/main.ts` bundled once per test file into one
+ * JavaScript file, which node starts in a fifth of the time a TypeScript loader takes. Fit for
+ * `ask` and `demo` (pure JavaScript); commands that load native modules or files next to their
+ * own module (`serve`, `resume --store`) run from the sources (`run-cli.ts`). The
+ * installed-package test runs the real built package.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

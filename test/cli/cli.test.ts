@@ -2,13 +2,10 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { removeCliBundle } from './cli-program.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
 describe.concurrent('ask-engine without a terminal', () => {
-  afterAll(removeCliBundle);
-
   it('answers cancelled / unavailable at once and exits 1', async () => {
     const result = await runCli(['ask', '{"question":"Deploy?","options":["Yes","No"]}']);
     expect(result.code).toBe(1);

@@ -3,7 +3,6 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cliProgram } from './cli-program.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -19,8 +18,9 @@ export function runCli(
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const started = Date.now();
-  const [node, ...program] = cliProgram();
-  const child = spawn(node!, [...program, ...args], {
+  // The sources through tsx: the commands' own runtime paths (native SQLite, files found next to
+  // their module) work as they do from a clone.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: ROOT,
     // detached: setsid, so /dev/tty cannot be opened either: truly no terminal.
     detached: true,
