@@ -10,7 +10,7 @@ import {
   createAskUserTool,
   createInteractionService,
   createScriptedProvider,
-} from '../src/index.js';
+} from 'ask-engine';
 
 const service = createInteractionService();
 const trail: AskAuditEvent[] = [];

@@ -14,7 +14,7 @@ import {
   type FormHost,
   readAskUserForm,
   type UiForm,
-} from '../src/index.js';
+} from 'ask-engine';
 
 const requestForm: FormHost = async (form, { signal }) => {
   signal.throwIfAborted();

@@ -5,7 +5,7 @@
  *
  * Run: npx tsx examples/permission-plugin.ts
  */
-import { type AskOutcome, createInteractionService, createScriptedProvider } from '../src/index.js';
+import { type AskOutcome, createInteractionService, createScriptedProvider } from 'ask-engine';
 
 const service = createInteractionService();
 // Stands in for the UI; the second request gets no answer and times out.

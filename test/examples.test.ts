@@ -1,5 +1,7 @@
 /** The examples are programs a user copies from: they must keep running and saying what they claim. */
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -8,13 +10,28 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 async function example(name: string): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', `examples/${name}`], {
-    cwd: root,
-  });
+  // The examples import `ask-engine` as a user would; the source condition maps it to src/.
+  const { stdout } = await run(
+    process.execPath,
+    ['--conditions=ask-engine:source', '--import', 'tsx', `examples/${name}`],
+    { cwd: root },
+  );
   return stdout;
 }
 
 describe('examples', () => {
+  it('import the package by name, as a user copying them would', () => {
+    for (const file of readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.ts'))) {
+      const source = readFileSync(join(root, 'examples', file), 'utf8');
+      const imports = [...source.matchAll(/from '([^']+)'/g)].map((match) => match[1]);
+      expect(
+        imports.filter((name) => !name?.startsWith('node:')),
+        file,
+      ).toEqual(imports.filter((name) => name === 'ask-engine' || name?.startsWith('ask-engine/')));
+      expect(imports, file).toContain('ask-engine');
+    }
+  });
+
   it('agent-loop prints every tool result and the audit trail', async () => {
     const out = await example('agent-loop.ts');
     expect(out).toContain('Selected: "Vitest"');

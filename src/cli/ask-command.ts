@@ -8,6 +8,7 @@ import { listenForInterrupts } from './interrupts.js';
 import { preferenceFlagOptions, readPreferenceFlags } from './preference-flags.js';
 import { readStdin } from './read-stdin.js';
 import { openCliStore } from './resume-command.js';
+import { toStderrText, toTerminalSafeJson } from './stderr-text.js';
 import { setUpAsking } from './terminal-setup.js';
 import { UsageError } from './usage-error.js';
 
@@ -49,16 +50,17 @@ export async function runAskCommand(argv: string[]): Promise<number> {
     const result = await asking.tool.execute('cli', params, interrupts.signal);
     const { details } = result;
     if (details.status === 'invalid') {
-      process.stderr.write(`ask-engine ask: ${details.error?.message ?? result.content[0].text}\n`);
+      const message = details.error?.message ?? result.content[0].text;
+      process.stderr.write(toStderrText(`ask-engine ask: ${message}\n`));
       return EXIT.invalidInput;
     }
     process.stdout.write(
-      values.text ? `${result.content[0].text}\n` : `${JSON.stringify(toOutcome(details))}\n`,
+      values.text ? `${result.content[0].text}\n` : `${toTerminalSafeJson(toOutcome(details))}\n`,
     );
     return exitCodeFor(details.status, interrupts.received);
   } finally {
     interrupts.dispose();
-    await asking.close();
+    asking.close();
     if (store !== undefined) {
       await asking.service.close();
       await store.close();

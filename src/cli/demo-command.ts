@@ -1,6 +1,7 @@
 /** `ask-engine demo`: a scripted agent loop that asks every kind of question in this terminal. */
 import { parseArgs } from 'node:util';
 import type { AskAuditEvent } from '../engine/audit.js';
+import type { AskUserToolDetails } from '../tool/tool-result.js';
 import { formatAuditTrail } from './audit-trail.js';
 import { DEMO_STEPS, DEMO_TASK } from './demo-script.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
@@ -38,11 +39,14 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
         '(No interactive terminal here: every ask will end "unavailable", and the agent says so.)',
       );
     }
+    const earlier: AskUserToolDetails[] = [];
     for (const [index, step] of DEMO_STEPS.entries()) {
+      const input = step.input(earlier);
       print();
       print(`agent ▸ ${step.thinking}`);
-      print(`agent ▸ ask_user ${JSON.stringify(step.input)}`);
-      const result = await asking.tool.execute(`call-${index + 1}`, step.input, interrupts.signal);
+      print(`agent ▸ ask_user ${JSON.stringify(input)}`);
+      const result = await asking.tool.execute(`call-${index + 1}`, input, interrupts.signal);
+      earlier.push(result.details);
       print(`tool result${result.isError ? ' (isError)' : ''} ▸`);
       for (const line of result.content[0].text.split('\n')) print(`  │ ${line}`);
       print(`agent ▸ ${step.react(result.details)}`);
@@ -60,6 +64,6 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   } finally {
     subscription.unsubscribe();
     interrupts.dispose();
-    await asking.close();
+    asking.close();
   }
 }

@@ -4,8 +4,8 @@ import type { AskUserToolDetails } from '../tool/tool-result.js';
 export interface DemoStep {
   /** What the agent says before it asks. */
   thinking: string;
-  /** The ask_user input, exactly as a model would write it. */
-  input: Record<string, unknown>;
+  /** The ask_user input, exactly as a model would write it, from the results so far. */
+  input(earlier: readonly AskUserToolDetails[]): Record<string, unknown>;
   /** What the agent does with the result; it never invents a choice the person did not make. */
   react(details: AskUserToolDetails): string;
 }
@@ -13,13 +13,32 @@ export interface DemoStep {
 export const DEMO_TASK =
   'Task: add rate limiting to the login endpoint of a small Express app (src/server.ts).';
 
-const PLAN = `1. Add src/middleware/rate-limit.ts: a sliding-window limiter keyed by client IP.
-2. Mount it on POST /login before the password check.
-3. Return 429 with a Retry-After header and the agreed message when the limit is hit.
-4. Keep counters in the chosen store; fall back to memory in tests.
-5. Add unit tests for the window maths and an integration test that logs in 6 times.
-6. Document the new RATE_LIMIT_* environment variables in README.md.
-7. Run npm test and npm run lint; fix whatever they report.`;
+/** The plan under review, written from what the person chose so far (and what is still open). */
+function plan(earlier: readonly AskUserToolDetails[]): string {
+  const [strategyStep, endpointStep, messageStep, settingsStep] = earlier;
+  const strategy = strategyStep && picked(strategyStep)[0];
+  const endpoints = endpointStep ? picked(endpointStep) : [];
+  const message = messageStep && typed(messageStep);
+  const store = settingsStep && picked(settingsStep, 'q1')[0];
+  const limit = settingsStep && picked(settingsStep, 'q2')[0];
+  const tests = settingsStep ? picked(settingsStep, 'q3') : [];
+  const attempts = limit === undefined ? 5 : Number(limit);
+  const testLines = [
+    ...(tests.includes('Unit') ? ['unit tests for the window maths'] : []),
+    ...(tests.includes('Integration')
+      ? [`an integration test that logs in ${attempts + 1} times`]
+      : []),
+  ];
+  return [
+    `1. Add src/middleware/rate-limit.ts: ${strategy === undefined ? 'a limiter (strategy still open: TODO)' : `a ${strategy.toLowerCase()} limiter`} keyed by client IP.`,
+    `2. Mount it on ${endpoints.length > 0 ? endpoints.join(', ') : 'POST /login'} before the handlers.`,
+    `3. Return 429 with a Retry-After header and ${message === undefined ? 'the neutral "Too many attempts, try again later." (TODO: wording)' : `the message ${JSON.stringify(message)}`}.`,
+    `4. Keep counters ${store === 'Redis' ? 'in Redis (REDIS_URL)' : store === undefined ? 'in memory (store still open: TODO)' : 'in memory'}; allow ${attempts} attempts per minute per IP${limit === undefined ? ' (default: TODO)' : ''}.`,
+    `5. Add ${testLines.length > 0 ? testLines.join(' and ') : 'tests (which kind still open: TODO)'}.`,
+    '6. Document the new RATE_LIMIT_* environment variables in README.md.',
+    '7. Run npm test and npm run lint; fix whatever they report.',
+  ].join('\n');
+}
 
 /** The selections of the answer to `questionId`, or `[]`. */
 function picked(details: AskUserToolDetails, questionId = 'q1'): string[] {
@@ -40,7 +59,7 @@ export const DEMO_STEPS: DemoStep[] = [
   {
     thinking:
       'Read src/server.ts: POST /login checks passwords with no limit at all. Several strategies fit; the trade-off is the user’s call.',
-    input: {
+    input: () => ({
       question: 'Which rate-limiting strategy should the login endpoint use?',
       header: 'Strategy',
       options: [
@@ -60,7 +79,7 @@ export const DEMO_STEPS: DemoStep[] = [
             'Tokens refill at a steady rate, bursts up to the bucket size. Best for APIs with legitimate bursts.',
         },
       ],
-    },
+    }),
     react: (details) =>
       picked(details).length > 0
         ? `Using ${picked(details)[0]} for the limiter.`
@@ -71,7 +90,7 @@ export const DEMO_STEPS: DemoStep[] = [
   },
   {
     thinking: 'Other endpoints take credentials too. Which ones should share the limit?',
-    input: {
+    input: () => ({
       question: 'Which endpoints should be rate limited?',
       header: 'Endpoints',
       allowMultiple: true,
@@ -83,7 +102,7 @@ export const DEMO_STEPS: DemoStep[] = [
         { title: 'GET /api/*', description: 'Everything else under /api; may affect the SPA.' },
         { title: 'GET /health', description: 'Load-balancer probe; usually never limited.' },
       ],
-    },
+    }),
     react: (details) => {
       const endpoints = picked(details);
       if (endpoints.length === 0)
@@ -95,11 +114,11 @@ export const DEMO_STEPS: DemoStep[] = [
   },
   {
     thinking: 'A limited client gets a 429. The wording is user-facing, so I should not invent it.',
-    input: {
+    input: () => ({
       question: 'What message should a rate-limited client see?',
       header: 'Message',
       context: 'Shown in the login form under the password field, next to a Retry-After countdown.',
-    },
+    }),
     react: (details) =>
       typed(details) !== undefined
         ? `The 429 body will say ${JSON.stringify(typed(details))}.`
@@ -110,7 +129,7 @@ export const DEMO_STEPS: DemoStep[] = [
   },
   {
     thinking: 'Three smaller decisions left; asking them together. You may skip any of them.',
-    input: {
+    input: () => ({
       questions: [
         {
           question: 'Where should the counters live?',
@@ -139,7 +158,7 @@ export const DEMO_STEPS: DemoStep[] = [
         },
       ],
       timeout: 300_000,
-    },
+    }),
     react: (details) => {
       if (details.status !== 'answered')
         return noAnswer(
@@ -158,10 +177,10 @@ export const DEMO_STEPS: DemoStep[] = [
   },
   {
     thinking: 'Here is the full plan. I will not touch the code until it is approved.',
-    input: {
+    input: (earlier) => ({
       question: 'Shall I implement this plan?',
       header: 'Plan',
-      context: PLAN,
+      context: plan(earlier),
       allowComment: true,
       options: [
         { title: 'Approve', description: 'Implement the plan as written.' },
@@ -169,7 +188,7 @@ export const DEMO_STEPS: DemoStep[] = [
         { title: 'Stop', description: 'Do not implement rate limiting now.' },
       ],
       intent: { kind: 'plan-review', approve: 'Approve' },
-    },
+    }),
     react: (details) => {
       const choice = picked(details)[0];
       if (choice === 'Approve') return 'Approved: implementing the plan now.';

@@ -5,6 +5,7 @@ const PREFERENCES = `Terminal preferences (they win over the caller's hints):
   --ask-user-single-select-layout auto|list     default auto (split pane when wide)
   --ask-user-overlay-toggle-key KEY             default alt+o   (off|none|disabled|'' = off)
   --ask-user-comment-toggle-key KEY             default ctrl+g  (off|none|disabled|'' = off)
+  No shortcut may bind esc, ctrl+c, ctrl+d, enter, tab, space or an arrow key.
   Also read from the settings file: $ASK_ENGINE_SETTINGS, else
   $XDG_CONFIG_HOME/ask-engine/settings.json (~/.config/ask-engine/settings.json).`;
 
@@ -38,7 +39,7 @@ Options:
 ${PREFERENCES}
 
 Exit codes:
-  0 answered   1 cancelled (esc, or no terminal)   2 invalid input   3 timed out
+  0 answered   1 cancelled (esc, or no terminal)   2 invalid input   3 timed out   4 deferred
   130 aborted by SIGINT (ctrl+c)   143 aborted by SIGTERM
 
 Examples:
@@ -56,8 +57,10 @@ a typed answer, a three-question wizard and a plan review. After each call it pr
 result exactly as the agent receives it, and at the end the audit trail of every ask.
 Without an interactive terminal every ask ends "unavailable", and the demo says so.
 
-Keys: ↑↓ move · type to search · enter choose · space pick (multi-select) · tab next question
-      ctrl+g comment · ctrl+e show/hide long context · alt+enter new line · esc cancel
+Keys: ↑↓ move · type to search · enter choose · space pick (multi-select; while searching,
+      space types and enter picks) · tab/shift+tab questions · ctrl+g comment · ctrl+e long
+      context · alt+enter new line · esc goes back one step: closes an editor (keeping its
+      text), clears a search, else cancels (asking first if something typed would be lost)
 
 Options:
   -h, --help   this help

@@ -1,13 +1,26 @@
 #!/usr/bin/env node
-/** The `ask-engine` command line: `ask` and `demo`. */
-import { resolve } from 'node:path';
+/** The `ask-engine` command line: one entry per command in `COMMANDS`. */
+import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SettingsFileError } from '../terminal/settings-file.js';
 import { runAskCommand } from './ask-command.js';
 import { runDemoCommand } from './demo-command.js';
 import { EXIT } from './exit-codes.js';
 import { MAIN_HELP } from './help.js';
 import { runResumeCommand } from './resume-command.js';
+import { toStderrText } from './stderr-text.js';
 import { UsageError } from './usage-error.js';
+
+/** Every command: its name on the command line and the function that runs it. */
+const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+  ask: runAskCommand,
+  resume: runResumeCommand,
+  demo: runDemoCommand,
+  // Loaded on demand: only this command needs SQLite and the web server.
+  serve: async (argv) => (await import('./serve-command.js')).runServeCommand(argv),
+  // Loaded on demand: only this command needs the MCP SDK.
+  mcp: async (argv) => (await import('./mcp-command.js')).runMcpCommand(argv),
+};
 
 /**
  * Runs one command and returns its exit code. Usage mistakes (unknown flags, bad JSON, a bad
@@ -19,47 +32,50 @@ import { UsageError } from './usage-error.js';
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case 'ask':
-        return await runAskCommand(rest);
-      case 'demo':
-        return await runDemoCommand(rest);
-      case 'serve': // loaded on demand: only this command needs SQLite and the web server
-        return await (await import('./serve-command.js')).runServeCommand(rest);
-      case 'mcp': // loaded on demand: only this command needs the MCP SDK
-        return await (await import('./mcp-command.js')).runMcpCommand(rest);
-      case 'resume':
-        return await runResumeCommand(rest);
-      case undefined:
-      case 'help':
-      case '-h':
-      case '--help':
-        process.stdout.write(MAIN_HELP);
-        return command === undefined ? EXIT.invalidInput : EXIT.answered;
-      default:
-        throw new UsageError(
-          `Unknown command ${JSON.stringify(command)}; use "ask", "resume" or "demo".`,
-        );
+    if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
+      process.stdout.write(MAIN_HELP);
+      return command === undefined ? EXIT.invalidInput : EXIT.answered;
     }
+    const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (run === undefined) {
+      throw new UsageError(
+        `Unknown command ${JSON.stringify(command)}; use one of: ${Object.keys(COMMANDS).join(', ')}.`,
+      );
+    }
+    return await run(rest);
   } catch (error) {
     if (!isUsageProblem(error)) throw error;
-    process.stderr.write(`ask-engine: ${(error as Error).message}\nSee ask-engine --help.\n`);
+    process.stderr.write(toStderrText(`ask-engine: ${error.message}\nSee ask-engine --help.\n`));
     return EXIT.invalidInput;
   }
 }
 
-function isUsageProblem(error: unknown): boolean {
-  if (error instanceof UsageError || error instanceof TypeError) return true;
+/** A mistake the person can fix, told by its type: never by reading the message. */
+function isUsageProblem(error: unknown): error is Error {
+  if (error instanceof UsageError || error instanceof SettingsFileError) return true;
+  // node:util parseArgs marks its errors with a code (ERR_PARSE_ARGS_UNKNOWN_OPTION, ...).
   const code = (error as { code?: unknown } | null)?.code;
-  // parseArgs errors, and the settings file's errors (which name the file and the key).
   return (
-    (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) ||
-    (error instanceof Error && error.message.includes('settings file'))
+    error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
   );
 }
 
+/**
+ * Whether this module is the program node was started with. An installed bin is a symlink
+ * (`node_modules/.bin/ask-engine`), so both paths are compared after resolving links.
+ */
+function isProgramEntry(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
+  }
+}
+
 // Run only as the program, not when a test imports `main`.
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+if (isProgramEntry(import.meta.url)) {
   const code = await main(process.argv.slice(2));
   // Exit once stdout is flushed: a controlling-terminal stream must not keep the process alive.
   process.stdout.write('', () => process.exit(code));

@@ -1,5 +1,6 @@
 /** The `--ask-user-*` flags every command takes, mapped to terminal preferences. */
 import { checkPreference, type TerminalPreferenceInput } from '../terminal/preferences.js';
+import { UsageError } from './usage-error.js';
 
 export const PREFERENCE_FLAGS = {
   'ask-user-display-mode': 'displayMode',
@@ -14,7 +15,7 @@ export const preferenceFlagOptions = Object.fromEntries(
 ) as Record<keyof typeof PREFERENCE_FLAGS, { type: 'string' }>;
 
 /**
- * The preferences the flags set. Throws a `TypeError` naming the flag and the value.
+ * The preferences the flags set. Throws a `UsageError` naming the flag and the value.
  *
  * @example
  * readPreferenceFlags({ 'ask-user-display-mode': 'overlay' }) // => { displayMode: 'overlay' }
@@ -27,7 +28,7 @@ export function readPreferenceFlags(
     const value = values[flag];
     if (typeof value !== 'string') continue;
     const problem = checkPreference(key, value);
-    if (problem !== undefined) throw new TypeError(`--${flag}: ${problem}.`);
+    if (problem !== undefined) throw new UsageError(`--${flag}: ${problem}.`);
     result[key] = value;
   }
   return result as TerminalPreferenceInput;

@@ -11,8 +11,8 @@ export interface CliAsking {
   tool: AskUserTool;
   /** Whether a person can be asked at all (a controlling terminal exists). */
   interactive: boolean;
-  /** Waits until the terminal UI has closed and the terminal is restored, then releases it. */
-  close(): Promise<void>;
+  /** Releases the terminal. The UI has already closed: an ask's outcome comes after its last frame. */
+  close(): void;
 }
 
 /**
@@ -38,8 +38,7 @@ export function setUpAsking(
     service,
     tool: createAskUserTool(service, toolOptions),
     interactive: streams !== undefined,
-    async close() {
-      await provider.whenIdle();
+    close() {
       unregister();
       streams?.close();
     },

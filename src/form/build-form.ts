@@ -1,9 +1,9 @@
 /** Turns normalized questions into the one generic form that holds them all. */
 import type { UiForm, UiFormChoice, UiFormField } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
+import { escapeControlCharacters, escapeMarkdown } from '../rules/escape-text.js';
 import { MAX_ANSWER_BYTES } from '../rules/limits.js';
 import { checkFormHintSize } from '../rules/question-rules.js';
-import { escapeControlCharacters, escapeMarkdown } from './escape-text.js';
 import {
   ASK_USER_FORM_HINT,
   type AskUserFormMode,

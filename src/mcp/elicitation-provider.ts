@@ -11,9 +11,9 @@ import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { Clock } from '../engine/clock.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
-import { escapeMarkdown } from '../form/escape-text.js';
 import { describe } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
+import { escapeMarkdown } from '../rules/escape-text.js';
 import { readElicitationContent } from './elicitation-answer.js';
 import {
   buildElicitationForm,

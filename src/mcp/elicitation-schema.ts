@@ -3,7 +3,7 @@ import type { PrimitiveSchemaDefinition } from '@modelcontextprotocol/sdk/types.
 import type { UiFormChoice } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { buildAskUserForm } from '../form/build-form.js';
-import { escapeMarkdown } from '../form/escape-text.js';
+import { escapeMarkdown } from '../rules/escape-text.js';
 import { MAX_ANSWER_BYTES } from '../rules/limits.js';
 
 /** Where each question's answer goes in the flat form; property names follow the generic form's field ids. */

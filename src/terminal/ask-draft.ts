@@ -21,7 +21,6 @@ export interface QuestionDraft {
   /** `undefined`: not answered yet; `null`: skipped (wizards only). */
   answer: AskUserResponse | null | undefined;
   editing: 'freeform' | 'comment' | null;
-  notice: string | undefined;
 }
 
 export function createDraft(question: AskUserQuestion): QuestionDraft {
@@ -34,7 +33,6 @@ export function createDraft(question: AskUserQuestion): QuestionDraft {
     answer: undefined,
     // A question without options is answered by typing: open the editor straight away.
     editing: question.options.length === 0 ? 'freeform' : null,
-    notice: undefined,
   };
 }
 
@@ -56,13 +54,19 @@ export function rowsFor(
   return rows;
 }
 
-/** The answer as one line of plain text, for the review page and the closing summary. */
-export function describeResponse(response: AskUserResponse | null | undefined): string {
-  if (response === undefined) return 'not answered yet';
-  if (response === null) return 'skipped';
-  if (response.kind === 'freeform') return response.text;
-  const picked = response.selections.join(', ');
-  return response.comment === undefined ? picked : `${picked} (comment: ${response.comment})`;
+/**
+ * The answer as plain text (model and person text unescaped; line breaks kept), and its
+ * comment apart, for the review page and the closing summary.
+ */
+export function describeResponse(response: AskUserResponse | null | undefined): {
+  text: string;
+  comment?: string;
+} {
+  if (response === undefined) return { text: 'not answered yet' };
+  if (response === null) return { text: 'skipped' };
+  if (response.kind === 'freeform') return { text: response.text };
+  const text = response.selections.join(', ');
+  return response.comment === undefined ? { text } : { text, comment: response.comment };
 }
 
 /** A selection response carrying the draft's comment when it has one. */

@@ -12,7 +12,6 @@ import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import {
   createDraft,
-  describeResponse,
   type QuestionDraft,
   type QuestionRow,
   rowsFor,
@@ -20,7 +19,37 @@ import {
 } from './ask-draft.js';
 import type { TerminalPreferences } from './preferences.js';
 import { renderQuestionPage, renderReviewPage } from './render-page.js';
+import { showQuestion } from './shown-question.js';
 import { style } from './style.js';
+
+/**
+ * What the page renderers read: the view's state, read-only. Rendering never changes it; the
+ * one thing a frame decides (where a scrolled list or review starts) is returned to the view.
+ */
+export interface AskPageState {
+  readonly questions: readonly AskUserQuestion[];
+  readonly drafts: readonly Readonly<QuestionDraft>[];
+  readonly isWizard: boolean;
+  readonly page: number;
+  readonly onReviewPage: boolean;
+  readonly contextExpanded: boolean;
+  readonly preferences: TerminalPreferences;
+  /** A message about the last key (nothing picked, confirm cancel, ...), shown above the hints. */
+  readonly notice: string | undefined;
+  /** First line of the review page's scroll window. */
+  readonly reviewTop: number;
+  /** Whether esc now asks to confirm cancelling (something entered would be lost). */
+  readonly confirmingCancel: boolean;
+  rows(page?: number): QuestionRow[];
+  openEditor(): Component | undefined;
+  /** The text in the page's answer editor, sent or not. */
+  editorText(page: number, field: 'freeform' | 'comment'): string;
+  /** What esc does on the shown page now. */
+  escapeStep(): 'close-editor' | 'clear-search' | 'cancel';
+}
+
+const CONFIRM_CANCEL =
+  'Esc again cancels the ask and discards what you entered; any other key keeps it.';
 
 export interface AskViewOptions {
   questions: readonly AskUserQuestion[];
@@ -56,14 +85,16 @@ const editorTheme: EditorTheme = {
  * const view = new AskView(tui, { questions, preferences, getHeight: () => 20, onFinish, onInterrupt });
  * view.handleInput('\r');
  */
-export class AskView implements Component, Focusable {
+export class AskView implements Component, Focusable, AskPageState {
   readonly questions: readonly AskUserQuestion[];
   readonly drafts: QuestionDraft[];
   readonly isWizard: boolean;
   /** The shown page: a question index, or `questions.length` for the review page. */
   page = 0;
   contextExpanded = false;
-  reviewNotice: string | undefined;
+  notice: string | undefined;
+  reviewTop = 0;
+  confirmingCancel = false;
   #focused = false;
   #finished = false;
   readonly #tui: TUI;
@@ -104,8 +135,19 @@ export class AskView implements Component, Focusable {
   render(width: number): string[] {
     const height = Math.max(6, this.#options.getHeight());
     const status = this.#options.getStatus?.();
-    if (this.onReviewPage) return renderReviewPage(this, width, status);
-    return renderQuestionPage(this, width, height, status);
+    if (this.onReviewPage) {
+      const review = renderReviewPage(this, width, height, status);
+      this.reviewTop = review.top;
+      return review.lines;
+    }
+    const page = renderQuestionPage(this, width, height, status);
+    // The list's scroll position is the one thing a frame decides; the view keeps it.
+    this.drafts[this.page]!.top = page.top;
+    return page.lines;
+  }
+
+  editorText(page: number, field: 'freeform' | 'comment'): string {
+    return this.#editors.get(`${page}:${field}`)?.getText() ?? '';
   }
 
   /** The editor for the shown question's open text field, if one is open. */
@@ -124,6 +166,12 @@ export class AskView implements Component, Focusable {
       this.#options.onInterrupt();
       return;
     }
+    this.notice = undefined;
+    if (matchesKey(data, 'escape')) {
+      this.#handleEscape();
+      return;
+    }
+    this.confirmingCancel = false;
     if (matchesKey(data, 'ctrl+e')) {
       this.contextExpanded = !this.contextExpanded;
       return;
@@ -138,35 +186,73 @@ export class AskView implements Component, Focusable {
     }
     const question = this.questions[this.page]!;
     const draft = this.drafts[this.page]!;
-    draft.notice = undefined;
     const commentKey = this.preferences.commentToggleKey;
     if (commentKey !== null && matchesKey(data, commentKey) && this.#canComment(question)) {
-      draft.editing = draft.editing === 'comment' ? null : 'comment';
+      if (draft.editing === 'comment')
+        this.#saveComment(this.page, this.editorText(this.page, 'comment'));
+      else draft.editing = 'comment';
       this.#syncFocus();
       return;
     }
     if (draft.editing !== null) {
-      if (matchesKey(data, 'escape')) {
-        // With nothing but the editor on the page, esc means what it means everywhere else.
-        if (question.options.length === 0 && !this.isWizard) {
-          this.#finish({ status: 'cancelled', reason: 'user' });
-          return;
-        }
-        draft.editing = null;
-        this.#syncFocus();
-        return;
-      }
       this.openEditor()?.handleInput(data);
       return;
     }
     this.#handleListInput(question, draft, data);
   }
 
+  /**
+   * Esc goes back one step, the same everywhere, and the footer says which step: an open editor
+   * closes (a comment is kept as the comment, typed answer text stays in its editor), a search
+   * is cleared; otherwise the ask is cancelled, after a second esc when something entered
+   * would be lost.
+   */
+  #handleEscape(): void {
+    const step = this.escapeStep();
+    if (step === 'close-editor') {
+      const draft = this.drafts[this.page]!;
+      if (draft.editing === 'comment') {
+        this.#saveComment(this.page, this.editorText(this.page, 'comment'));
+      } else {
+        draft.editing = null;
+      }
+      this.#syncFocus();
+    } else if (step === 'clear-search') {
+      this.#setQuery(this.drafts[this.page]!, '');
+    } else if (this.confirmingCancel || !this.#hasEnteredSomething()) {
+      this.#finish({ status: 'cancelled', reason: 'user' });
+    } else {
+      this.confirmingCancel = true;
+      this.notice = CONFIRM_CANCEL;
+    }
+  }
+
+  /** What esc does on the shown page now; the footer's hint says the same. */
+  escapeStep(): 'close-editor' | 'clear-search' | 'cancel' {
+    if (this.onReviewPage) return 'cancel';
+    const draft = this.drafts[this.page]!;
+    if (draft.editing === 'comment') return 'close-editor';
+    // An answer editor alone on its page (a single typed question) has no list to go back to.
+    if (draft.editing === 'freeform' && this.rows().length > 1) return 'close-editor';
+    if (draft.editing === null && draft.query !== '') return 'clear-search';
+    return 'cancel';
+  }
+
+  #hasEnteredSomething(): boolean {
+    return this.drafts.some(
+      (draft, page) =>
+        draft.answer !== undefined ||
+        draft.picked.length > 0 ||
+        draft.comment.trim() !== '' ||
+        this.editorText(page, 'freeform').trim() !== '' ||
+        this.editorText(page, 'comment').trim() !== '',
+    );
+  }
+
   #handleListInput(question: AskUserQuestion, draft: QuestionDraft, data: string): void {
     const rows = this.rows();
-    if (matchesKey(data, 'escape')) {
-      this.#finish({ status: 'cancelled', reason: 'user' });
-    } else if (matchesKey(data, 'up') || matchesKey(data, 'ctrl+p')) {
+    const searching = draft.query !== '';
+    if (matchesKey(data, 'up') || matchesKey(data, 'ctrl+p')) {
       // Wrapping: the action rows at the end (type, skip) are one key away from the top.
       draft.active = (draft.active - 1 + rows.length) % Math.max(1, rows.length);
     } else if (matchesKey(data, 'down') || matchesKey(data, 'ctrl+n')) {
@@ -174,14 +260,19 @@ export class AskView implements Component, Focusable {
     } else if (matchesKey(data, 'pageUp')) {
       draft.active = Math.max(0, draft.active - 10);
     } else if (matchesKey(data, 'pageDown')) {
-      draft.active = Math.min(rows.length - 1, draft.active + 10);
-    } else if (this.isWizard && draft.query === '' && matchesKey(data, 'left')) {
+      draft.active = Math.max(0, Math.min(rows.length - 1, draft.active + 10));
+    } else if (this.isWizard && !searching && matchesKey(data, 'left')) {
       this.#goToPage(this.page - 1);
-    } else if (this.isWizard && draft.query === '' && matchesKey(data, 'right')) {
+    } else if (this.isWizard && !searching && matchesKey(data, 'right')) {
       this.#goToPage(this.page + 1);
+    } else if (question.allowMultiple && searching && matchesKey(data, 'enter')) {
+      // While searching, space is part of the search and enter picks the highlighted match.
+      const row = rows[draft.active];
+      if (row?.kind === 'option') this.#togglePick(question, draft, row.index);
+      else this.#activate(question, draft, row);
     } else if (matchesKey(data, 'enter')) {
       this.#activate(question, draft, rows[draft.active]);
-    } else if (question.allowMultiple && matchesKey(data, 'space')) {
+    } else if (question.allowMultiple && !searching && matchesKey(data, 'space')) {
       const row = rows[draft.active];
       if (row?.kind === 'option') this.#togglePick(question, draft, row.index);
     } else if (matchesKey(data, 'backspace')) {
@@ -210,7 +301,7 @@ export class AskView implements Component, Focusable {
       return;
     }
     if (draft.picked.length === 0) {
-      draft.notice = 'Nothing picked yet: space picks the highlighted option, enter confirms.';
+      this.notice = 'Nothing picked yet: space picks the highlighted option, enter confirms.';
       return;
     }
     this.#commit(draft, selectionResponse(question, draft.picked, draft.comment));
@@ -230,16 +321,28 @@ export class AskView implements Component, Focusable {
     }
   }
 
+  /** A new search keeps the highlighted option when it still matches, else highlights the first. */
   #setQuery(draft: QuestionDraft, query: string): void {
+    const highlighted = this.rows()[draft.active];
     draft.query = query;
-    draft.active = 0;
+    const rows = this.rows();
+    const kept =
+      highlighted?.kind === 'option'
+        ? rows.findIndex((row) => row.kind === 'option' && row.index === highlighted.index)
+        : -1;
+    draft.active = Math.max(0, kept);
     draft.top = 0;
   }
 
   #handleReviewInput(data: string): void {
-    this.reviewNotice = undefined;
-    if (matchesKey(data, 'escape')) {
-      this.#finish({ status: 'cancelled', reason: 'user' });
+    if (matchesKey(data, 'up')) {
+      this.reviewTop = Math.max(0, this.reviewTop - 1);
+    } else if (matchesKey(data, 'down')) {
+      this.reviewTop += 1; // the next frame stops it at the end
+    } else if (matchesKey(data, 'pageUp')) {
+      this.reviewTop = Math.max(0, this.reviewTop - 10);
+    } else if (matchesKey(data, 'pageDown')) {
+      this.reviewTop += 10;
     } else if (matchesKey(data, 'left')) {
       this.#goToPage(this.page - 1);
     } else if (matchesKey(data, 'enter')) {
@@ -256,11 +359,13 @@ export class AskView implements Component, Focusable {
   #submitWizard(): void {
     const missing = this.questions.filter((_, index) => this.drafts[index]!.answer === undefined);
     if (missing.length > 0) {
-      this.reviewNotice = `Answer or skip ${missing.map((q) => q.header).join(', ')} before submitting.`;
+      // Headers are model text: shown through the one escaper, like every other place.
+      const headers = missing.map((q) => showQuestion(q).header).join(', ');
+      this.notice = `Answer or skip ${headers} before submitting.`;
       return;
     }
     if (this.drafts.every((draft) => draft.answer === null)) {
-      this.reviewNotice = 'Every question is skipped: answer at least one, or press esc to cancel.';
+      this.notice = 'Every question is skipped: answer at least one, or press esc to cancel.';
       return;
     }
     this.#finish({ status: 'answered', answers: this.answers() });
@@ -299,6 +404,7 @@ export class AskView implements Component, Focusable {
   #goToPage(page: number): void {
     const pages = this.isWizard ? this.questions.length + 1 : 1;
     this.page = ((page % pages) + pages) % pages;
+    this.reviewTop = 0;
     this.#syncFocus();
   }
 
@@ -306,13 +412,6 @@ export class AskView implements Component, Focusable {
     if (this.#finished) return;
     this.#finished = true;
     this.#options.onFinish(outcome);
-  }
-
-  /** One line per question: what the person answered, for the closing summary. */
-  summary(): string[] {
-    return this.questions.map(
-      (question, index) => `${question.header}: ${describeResponse(this.drafts[index]!.answer)}`,
-    );
   }
 
   #canComment(question: AskUserQuestion): boolean {
@@ -341,26 +440,32 @@ export class AskView implements Component, Focusable {
     return editor;
   }
 
-  #submitText(page: number, field: 'freeform' | 'comment', text: string): void {
+  /** The comment editor's text becomes the comment, whether enter or esc closed it. */
+  #saveComment(page: number, text: string): void {
     const question = this.questions[page]!;
+    const draft = this.drafts[page]!;
+    draft.comment = text;
+    draft.editing = null;
+    if (draft.answer?.kind === 'selection') {
+      const indices = draft.answer.selections.map((title) =>
+        question.options.findIndex((option) => option.title === title),
+      );
+      draft.answer = selectionResponse(question, indices, text);
+      this.#reportProgress();
+    }
+  }
+
+  #submitText(page: number, field: 'freeform' | 'comment', text: string): void {
     const draft = this.drafts[page]!;
     // The editor empties itself on submit; put the text back so reopening shows it.
     this.#editors.get(`${page}:${field}`)?.setText(text);
     if (field === 'comment') {
-      draft.comment = text;
-      draft.editing = null;
-      if (draft.answer?.kind === 'selection') {
-        const indices = draft.answer.selections.map((title) =>
-          question.options.findIndex((option) => option.title === title),
-        );
-        draft.answer = selectionResponse(question, indices, text);
-        this.#reportProgress();
-      }
+      this.#saveComment(page, text);
       this.#syncFocus();
       return;
     }
     if (text.trim() === '') {
-      draft.notice = 'The answer is empty: type something, or press esc to go back.';
+      this.notice = 'The answer is empty: type something first.';
       return;
     }
     this.#commit(draft, { kind: 'freeform', text });

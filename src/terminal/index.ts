@@ -12,7 +12,12 @@ export {
   type TerminalPreferenceInput,
   type TerminalPreferences,
 } from './preferences.js';
-export { getSettingsPath, loadTerminalSettings, SETTINGS_PATH_ENV } from './settings-file.js';
+export {
+  getSettingsPath,
+  loadTerminalSettings,
+  SETTINGS_PATH_ENV,
+  SettingsFileError,
+} from './settings-file.js';
 export { parseShortcut } from './shortcut.js';
 export {
   createTerminalProvider,

@@ -39,8 +39,9 @@ export const PREFERENCE_KEYS = [
 /**
  * Merges, from weakest to strongest: defaults, the caller's per-call hints, the person's local
  * preferences. The person's terminal is theirs: a hint never overrides what they chose.
- * A hint that is not usable (an unknown key name) is ignored, since the model wrote it;
- * a local preference that is not usable throws, since the person can fix it.
+ * A hint that is not usable (an unknown key name, or a key the person needs such as Esc or
+ * Ctrl+C) is ignored, since the model wrote it and the normalizer already refuses it; a local
+ * preference that is not usable throws, since the person can fix it.
  *
  * @example
  * resolvePreferences({ displayMode: 'overlay' }, { displayMode: 'inline' }).displayMode // => 'inline'

@@ -2,7 +2,7 @@
 import { truncateToWidth, visibleWidth, wrapTextWithAnsi } from '@mariozechner/pi-tui';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { describeResponse, type QuestionDraft, type QuestionRow } from './ask-draft.js';
-import type { AskView } from './ask-view.js';
+import type { AskPageState } from './ask-view.js';
 import { toLiteralText } from './literal-text.js';
 import { type ShownQuestion, showQuestion } from './shown-question.js';
 import { style } from './style.js';
@@ -16,16 +16,22 @@ export const SPLIT_PANE_MIN_WIDTH = 100;
 const APPROVES = '← approves the plan';
 const MARK = { answered: '✔', skipped: '–', open: '○' } as const;
 
+/** A page's lines, and where its scrolled part starts (for the view to keep). */
+export interface RenderedPage {
+  lines: string[];
+  top: number;
+}
+
 /**
  * @example
- * renderQuestionPage(view, 80, 24, '29s left') // => ['Q1  Which database?', ...]
+ * renderQuestionPage(view, 80, 24, '29s left').lines // => ['DB  Which database?', ...]
  */
 export function renderQuestionPage(
-  view: AskView,
+  view: AskPageState,
   width: number,
   height: number,
   status: string | undefined,
-): string[] {
+): RenderedPage {
   const question = view.questions[view.page]!;
   const draft = view.drafts[view.page]!;
   const shown = showQuestion(question);
@@ -41,67 +47,122 @@ export function renderQuestionPage(
 
   const bottom: string[] = [];
   if (draft.comment !== '' && draft.editing !== 'comment') {
-    bottom.push(...wrap(`${style.dim('Comment:')} ${toLiteralText(draft.comment)}`, width));
+    bottom.push(oneLine(`${style.dim('Comment:')} `, toLiteralText(draft.comment), width));
   }
   const editor = view.openEditor();
   if (editor !== undefined) {
-    bottom.push(
-      style.dim(
-        truncateToWidth(
-          draft.editing === 'comment'
-            ? 'Comment · enter saves · alt+enter new line · esc back'
-            : 'Your answer · enter saves · alt+enter new line · esc back',
-          width,
-        ),
-      ),
-      ...editor.render(width),
-    );
+    bottom.push(style.dim(draft.editing === 'comment' ? 'Comment' : 'Your answer'));
+    bottom.push(...editor.render(width));
   }
-  if (draft.notice !== undefined) bottom.push(...wrap(style.warn(draft.notice), width));
+  if (view.notice !== undefined) bottom.push(...wrap(style.warn(view.notice), width));
   bottom.push(...renderFooter(view, question, draft, width, status));
 
-  const rows = view.rows();
-  draft.active = Math.min(draft.active, Math.max(0, rows.length - 1));
+  if (question.options.length === 0 && draft.editing !== null) {
+    return { lines: [...top, ...bottom], top: draft.top };
+  }
   const budget = Math.max(3, height - top.length - bottom.length);
-  const middle =
-    question.options.length === 0 && draft.editing !== null
-      ? []
-      : renderRows(view, question, draft, rows, width, budget);
-  return [...top, ...middle, ...bottom];
+  const list = renderRows(view, question, draft, view.rows(), width, budget);
+  return { lines: [...top, ...list.lines, ...bottom], top: list.top };
 }
 
 /**
+ * Every answer whole (multi-line text indented under its first line); when that is taller
+ * than the room, the answers scroll between "↑ n more lines" and "↓ n more lines".
+ *
  * @example
- * renderReviewPage(view, 80, undefined) // => ['✔ Scope  ○ Tests  ✔ Review', '', 'Review your answers', ...]
+ * renderReviewPage(view, 80, 24, undefined).lines // => [' ✔ Scope │ ○ Tests │ ✓ Review ', '', 'Review your answers', ...]
  */
 export function renderReviewPage(
-  view: AskView,
+  view: AskPageState,
   width: number,
+  height: number,
   status: string | undefined,
-): string[] {
-  const lines = [...renderTabBar(view, width), '', style.bold('Review your answers')];
+): RenderedPage {
+  const top = [...renderTabBar(view, width), '', style.bold('Review your answers')];
+  const body: string[] = [];
   view.questions.forEach((question, index) => {
     const shown = showQuestion(question);
     const answer = view.drafts[index]!.answer;
-    const mark = markOf(answer);
-    lines.push(...wrap(`${mark} ${style.accent(shown.header)}  ${shown.question}`, width));
-    const text = toLiteralText(describeResponse(answer));
-    const shownAnswer =
-      answer === undefined ? style.warn(text) : answer === null ? style.dim(text) : text;
-    lines.push(...wrap(`    → ${shownAnswer}`, width));
+    body.push(...wrap(`${markOf(answer)} ${style.accent(shown.header)}  ${shown.question}`, width));
+    const { text, comment } = describeResponse(answer);
+    const paint = answer === undefined ? style.warn : answer === null ? style.dim : plainText;
+    body.push(...hang('    → ', toLiteralText(text), width, paint));
+    if (comment !== undefined) {
+      body.push(...hang(`      ${style.dim('comment:')} `, toLiteralText(comment), width));
+    }
   });
-  lines.push('');
-  if (view.reviewNotice !== undefined) lines.push(...wrap(style.warn(view.reviewNotice), width));
+  const bottom = [''];
+  if (view.notice !== undefined) bottom.push(...wrap(style.warn(view.notice), width));
   const hints = [
     'enter submit',
     `1-${view.questions.length}/tab/shift+tab go to a question`,
     'esc cancel',
   ];
-  lines.push(...footerLines(hints, width, status));
+  const fixed = top.length + bottom.length;
+  if (fixed + body.length + footerLines(hints, width, status).length <= height) {
+    return { lines: [...top, ...body, ...bottom, ...footerLines(hints, width, status)], top: 0 };
+  }
+  const footer = footerLines(['↑↓ scroll', ...hints], width, status);
+  // Two lines of the room go to the "↑ more" and "↓ more" indicators.
+  const room = Math.max(1, height - fixed - footer.length - 2);
+  const first = Math.min(Math.max(0, view.reviewTop), Math.max(0, body.length - room));
+  const below = Math.max(0, body.length - first - room);
+  const window = [
+    style.dim(first > 0 ? `  ↑ ${first} more line${first === 1 ? '' : 's'}` : ''),
+    ...body.slice(first, first + room),
+    style.dim(below > 0 ? `  ↓ ${below} more line${below === 1 ? '' : 's'}` : ''),
+  ];
+  return { lines: [...top, ...window, ...bottom, ...footer], top: first };
+}
+
+/**
+ * The closing summary of an answered ask: one entry per question, the answer whole, its
+ * continuation lines indented under the first.
+ *
+ * @example
+ * renderAnswerSummary(view, 80) // => ['  DB: SQLite']
+ */
+export function renderAnswerSummary(view: AskPageState, width: number): string[] {
+  const lines: string[] = [];
+  view.questions.forEach((question, index) => {
+    const { text, comment } = describeResponse(view.drafts[index]!.answer);
+    lines.push(...hang(`  ${showQuestion(question).header}: `, toLiteralText(text), width));
+    if (comment !== undefined) {
+      lines.push(...hang(`    ${style.dim('comment:')} `, toLiteralText(comment), width));
+    }
+  });
   return lines;
 }
 
-function renderTabBar(view: AskView, width: number): string[] {
+/**
+ * `text` after `prefix` on every line of `text`'s own, continuation lines indented under the
+ * text, nothing shortened.
+ */
+function hang(
+  prefix: string,
+  text: string,
+  width: number,
+  paint: (line: string) => string = plainText,
+): string[] {
+  const indent = visibleWidth(prefix);
+  const parts = wrapTextWithAnsi(text, Math.max(1, width - indent));
+  return (parts.length === 0 ? [''] : parts).map((part, index) =>
+    truncateToWidth((index === 0 ? prefix : ' '.repeat(indent)) + paint(part), width, '…'),
+  );
+}
+
+/** `text` shortened to one line after `prefix`, visibly: `…` where lines or words were left out. */
+function oneLine(prefix: string, text: string, width: number): string {
+  const lines = text.split('\n');
+  const first = lines.length > 1 ? `${lines[0]} …` : lines[0]!;
+  return truncateToWidth(prefix + first, width, '…');
+}
+
+function plainText(text: string): string {
+  return text;
+}
+
+function renderTabBar(view: AskPageState, width: number): string[] {
   const tabs = view.questions.map((question, index) => {
     const label = `${markOf(view.drafts[index]!.answer)} ${showQuestion(question).header}`;
     return index === view.page ? style.inverse(` ${label} `) : ` ${label} `;
@@ -145,7 +206,11 @@ function renderContext(
   return lines;
 }
 
-function renderSearch(draft: QuestionDraft, question: AskUserQuestion, width: number): string {
+function renderSearch(
+  draft: Readonly<QuestionDraft>,
+  question: AskUserQuestion,
+  width: number,
+): string {
   if (draft.query === '') {
     const how = question.allowMultiple ? 'type to search · space picks' : 'type to search';
     return style.dim(truncateToWidth(`Search: ${how}`, width));
@@ -157,13 +222,14 @@ function renderSearch(draft: QuestionDraft, question: AskUserQuestion, width: nu
 }
 
 function renderRows(
-  view: AskView,
+  view: AskPageState,
   question: AskUserQuestion,
-  draft: QuestionDraft,
+  draft: Readonly<QuestionDraft>,
   rows: QuestionRow[],
   width: number,
   budget: number,
-): string[] {
+): RenderedPage {
+  const active = Math.min(draft.active, Math.max(0, rows.length - 1));
   const shown = showQuestion(question);
   const split =
     !question.allowMultiple &&
@@ -172,24 +238,23 @@ function renderRows(
     shown.options.some((option) => option.description !== undefined);
   const listWidth = split ? splitListWidth(shown, width) : width;
   const blocks = rows.map((row, index) =>
-    renderRow(question, draft, row, index === draft.active, listWidth, !split),
+    renderRow(view, question, draft, row, index === active, listWidth, !split),
   );
   const noMatch = draft.query !== '' && !rows.some((row) => row.kind === 'option');
   const window = fitViewport(
     blocks.map((block) => block.length),
-    draft.active,
+    active,
     draft.top,
     budget - (noMatch ? 1 : 0),
   );
-  draft.top = window.top;
   const list: string[] = [];
   if (noMatch) list.push(style.dim(`  No option matches "${toLiteralText(draft.query)}"`));
   if (window.above > 0) list.push(style.dim(`  ↑ ${window.above} more`));
   for (let index = window.top; index < window.end; index++) list.push(...blocks[index]!);
   if (window.below > 0) list.push(style.dim(`  ↓ ${window.below} more`));
-  if (!split) return list;
+  if (!split) return { lines: list, top: window.top };
 
-  const activeRow = rows[draft.active];
+  const activeRow = rows[active];
   const description =
     activeRow?.kind === 'option'
       ? (shown.options[activeRow.index]!.description ?? '(no description)')
@@ -203,7 +268,7 @@ function renderRows(
     const padded = left + ' '.repeat(Math.max(0, listWidth - visibleWidth(left)));
     joined.push(`${padded}${style.dim(' │ ')}${preview[index] ?? ''}`);
   }
-  return joined;
+  return { lines: joined, top: window.top };
 }
 
 function splitListWidth(shown: ShownQuestion, width: number): number {
@@ -217,8 +282,9 @@ function splitListWidth(shown: ShownQuestion, width: number): number {
 }
 
 function renderRow(
+  view: AskPageState,
   question: AskUserQuestion,
-  draft: QuestionDraft,
+  draft: Readonly<QuestionDraft>,
   row: QuestionRow,
   active: boolean,
   width: number,
@@ -230,9 +296,15 @@ function renderRow(
     return hang(pointer, active ? style.bold(text) : style.dim(text), width);
   }
   if (row.kind === 'freeform') {
-    const typed = draft.answer?.kind === 'freeform' ? `: ${toLiteralText(draft.answer.text)}` : '';
-    const text = `✎ Type your own answer${typed}`;
-    return hang(pointer, active ? style.bold(text) : text, width);
+    // One line: the whole text is in the editor, one enter away.
+    const typed =
+      draft.answer?.kind === 'freeform'
+        ? draft.answer.text
+        : view.editorText(view.page, 'freeform');
+    const label = active ? style.bold('✎ Type your own answer') : '✎ Type your own answer';
+    if (typed.trim() === '') return [truncateToWidth(pointer + label, width, '…')];
+    const kept = draft.answer?.kind === 'freeform' ? '' : style.dim(' (draft)');
+    return [oneLine(`${pointer}${label}${kept}: `, toLiteralText(typed), width)];
   }
   const shown = showQuestion(question);
   const option = shown.options[row.index]!;
@@ -263,40 +335,57 @@ function renderRow(
   return lines;
 }
 
-/** Wraps `text` after `prefix`, indenting continuation lines under the text. */
-function hang(prefix: string, text: string, width: number): string[] {
-  const indent = visibleWidth(prefix);
-  const parts = wrapTextWithAnsi(text, Math.max(1, width - indent));
-  return parts.map((part, index) =>
-    truncateToWidth((index === 0 ? prefix : ' '.repeat(indent)) + part, width),
-  );
-}
-
 function renderFooter(
-  view: AskView,
+  view: AskPageState,
   question: AskUserQuestion,
-  draft: QuestionDraft,
+  draft: Readonly<QuestionDraft>,
   width: number,
   status: string | undefined,
 ): string[] {
   const prefs = view.preferences;
   const hints: string[] = [];
-  if (draft.editing === null) {
-    if (question.options.length > 0) hints.push('↑↓ move');
-    if (question.allowMultiple) hints.push('space pick', 'enter confirm');
-    else hints.push('enter choose');
+  const escHint = escapeHint(view);
+  if (draft.editing === 'comment') {
+    hints.push('enter or esc keep the comment', 'alt+enter new line');
+  } else if (draft.editing === 'freeform') {
+    hints.push('enter answer', 'alt+enter new line', escHint);
+  } else {
+    if (view.rows().length > 1) hints.push('↑↓ move');
+    if (question.allowMultiple && draft.query !== '') {
+      hints.push('space types', 'enter pick/unpick', escHint);
+    } else if (question.allowMultiple) {
+      hints.push('space pick', 'enter confirm');
+    } else {
+      hints.push('enter choose');
+      if (draft.query !== '') hints.push(escHint);
+    }
   }
   if (view.isWizard) hints.push('tab/shift+tab questions');
-  if (prefs.commentToggleKey !== null && question.allowComment && question.options.length > 0) {
+  if (
+    draft.editing === null &&
+    prefs.commentToggleKey !== null &&
+    question.allowComment &&
+    question.options.length > 0
+  ) {
     hints.push(`${prefs.commentToggleKey} comment`);
   }
-  const shown = showQuestion(question);
-  if (shown.context?.includes('\n')) hints.push('ctrl+e context');
   if (prefs.displayMode === 'overlay' && prefs.overlayToggleKey !== null) {
     hints.push(`${prefs.overlayToggleKey} hide`);
   }
-  hints.push(draft.editing === null ? 'esc cancel' : 'esc back');
+  if (!hints.includes(escHint) && draft.editing !== 'comment') hints.push(escHint);
   return footerLines(hints, width, status);
+}
+
+/** The footer's word for what esc does now, read from the step the view takes. */
+function escapeHint(view: AskPageState): string {
+  switch (view.escapeStep()) {
+    case 'close-editor':
+      return 'esc back (text kept)';
+    case 'clear-search':
+      return 'esc clear search';
+    case 'cancel':
+      return view.confirmingCancel ? 'esc again: cancel' : 'esc cancel';
+  }
 }
 
 function footerLines(hints: string[], width: number, status: string | undefined): string[] {

@@ -4,6 +4,18 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { checkPreference, type TerminalPreferenceInput } from './preferences.js';
 
+/** A settings file that cannot be read or holds a bad value; the message names the file and the key. */
+export class SettingsFileError extends Error {
+  override readonly name = 'SettingsFileError';
+  /** The file that was read. */
+  readonly path: string;
+
+  constructor(path: string, message: string) {
+    super(message);
+    this.path = path;
+  }
+}
+
 /** Environment variable that points at another settings file. */
 export const SETTINGS_PATH_ENV = 'ASK_ENGINE_SETTINGS';
 
@@ -25,7 +37,7 @@ export function getSettingsPath(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * The preferences the file sets; `{}` when it does not exist. A file that exists but is not a
- * JSON object of known keys with valid values throws an `Error` naming the file and the key.
+ * JSON object of known keys with valid values throws a `SettingsFileError` naming the file and the key.
  *
  * @example
  * // settings.json: { "displayMode": "overlay", "commentToggleKey": "off" }
@@ -37,7 +49,8 @@ export function loadTerminalSettings(path: string = getSettingsPath()): Terminal
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new Error(
+    throw new SettingsFileError(
+      path,
       `Cannot read the ask-engine settings file ${path}: ${(error as Error).message}`,
     );
   }
@@ -45,19 +58,24 @@ export function loadTerminalSettings(path: string = getSettingsPath()): Terminal
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(
+    throw new SettingsFileError(
+      path,
       `The ask-engine settings file ${path} is not valid JSON: ${(error as Error).message}. Fix or delete it.`,
     );
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new Error(
+    throw new SettingsFileError(
+      path,
       `The ask-engine settings file ${path} must hold a JSON object like {"displayMode": "overlay"}.`,
     );
   }
   for (const [key, value] of Object.entries(data)) {
     const problem = checkPreference(key, value);
     if (problem !== undefined) {
-      throw new Error(`The ask-engine settings file ${path} has a bad "${key}": ${problem}.`);
+      throw new SettingsFileError(
+        path,
+        `The ask-engine settings file ${path} has a bad "${key}": ${problem}.`,
+      );
     }
   }
   return data as TerminalPreferenceInput;

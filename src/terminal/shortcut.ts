@@ -1,5 +1,6 @@
 /** Parses a shortcut preference (`alt+o`, `ctrl+g`, `off`) into a pi-tui key id or `null`. */
 import type { KeyId } from '@mariozechner/pi-tui';
+import { getReservedKeyProblem } from '../rules/reserved-keys.js';
 
 const DISABLED = new Set(['off', 'none', 'disabled', '']);
 const MODIFIERS = new Set(['ctrl', 'shift', 'alt', 'super']);
@@ -39,7 +40,8 @@ const SYMBOL_KEYS = "`-=[]\\;',./!@#$%^&*()_+|~{}:<>?";
 
 /**
  * `null` when the shortcut is disabled (`off`, `none`, `disabled` or empty), else the key id.
- * Throws a `TypeError` naming the value when it is not a key pi-tui can match.
+ * Throws a `TypeError` naming the value when it is not a key pi-tui can match, or when it is a
+ * key the person needs to answer or leave (`getReservedKeyProblem`: Esc, Ctrl+C, Enter, …).
  *
  * @example
  * parseShortcut('Alt+O') // => 'alt+o'
@@ -66,13 +68,10 @@ export function parseShortcut(value: string): KeyId | null {
   if (new Set(modifiers).size !== modifiers.length) {
     throw new TypeError(`Shortcut ${JSON.stringify(value)} repeats a modifier.`);
   }
+  const reserved = getReservedKeyProblem(trimmed);
+  if (reserved !== undefined) throw new TypeError(`${reserved}.`);
   const key = base.length === 1 ? base.toLowerCase() : normalizeSpecial(base);
   return [...modifiers, key].join('+') as KeyId;
-}
-
-/** How a key id is written in hints: `alt+o`, `ctrl+g`. */
-export function describeShortcut(key: KeyId | null): string {
-  return key ?? 'off';
 }
 
 function isBaseKey(base: string): boolean {

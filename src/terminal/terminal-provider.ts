@@ -1,12 +1,14 @@
 /** The terminal `AskProvider`: asks a person in the terminal with a pi-tui interface. */
 import type { ReadStream, WriteStream } from 'node:tty';
-import { matchesKey, type OverlayHandle, type Terminal, TUI } from '@mariozechner/pi-tui';
+import { matchesKey, type Terminal, wrapTextWithAnsi } from '@mariozechner/pi-tui';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
+import { isUserInteractionError } from '../rules/errors.js';
 import { AskView } from './ask-view.js';
 import { formatCountdown } from './countdown.js';
 import { InlineFrame, OverlayFrame, StaticLines } from './frame.js';
+import { InlineScreen } from './inline-screen.js';
 import { toLiteralText } from './literal-text.js';
 import {
   checkPreference,
@@ -14,6 +16,7 @@ import {
   type TerminalPreferenceInput,
   type TerminalPreferences,
 } from './preferences.js';
+import { renderAnswerSummary } from './render-page.js';
 import { getSettingsPath, loadTerminalSettings } from './settings-file.js';
 import { style } from './style.js';
 import { TtyTerminal } from './tty-terminal.js';
@@ -38,13 +41,11 @@ export interface TerminalProviderOptions {
   onInterrupt?: () => void;
 }
 
-/** Grace for the last frame (the summary) to reach the terminal before the UI stops. */
-const LAST_FRAME_MS = 40;
-
 export interface TerminalProvider extends AskProvider {
   /**
-   * Resolves when no ask is on screen and the terminal is restored. The service settles an ask
-   * (abort, timeout) before the UI has closed; a host about to exit waits for this.
+   * Resolves when no ask is on screen or waiting its turn. An ask's own UI has always closed
+   * (summary drawn, terminal restored) before its outcome is handed out, so this is needed only
+   * to wait for asks still queued behind it.
    */
   whenIdle(): Promise<void>;
 }
@@ -116,17 +117,19 @@ function openTerminal(options: TerminalProviderOptions): Terminal | undefined {
   return new TtyTerminal(input, output);
 }
 
-/** One ask on screen: owns the TUI, the countdown timer and the abort listener. */
+/** One ask on screen: owns the screen, the countdown timer and the abort listener. */
 class TerminalSession {
-  readonly #tui: TUI;
+  readonly #screen: InlineScreen;
   readonly #view: AskView;
+  readonly #frame: InlineFrame | OverlayFrame;
   readonly #ctx: AskProviderContext;
   readonly #preferences: TerminalPreferences;
   readonly #now: () => number;
-  readonly #base = new StaticLines();
-  #overlay: OverlayHandle | undefined;
+  readonly #shownAt: number;
+  readonly #label: string;
+  #overlayHidden = false;
   #timer: ReturnType<typeof setInterval> | undefined;
-  #settle: ((result: { outcome: ProviderOutcome } | { error: unknown }) => void) | undefined;
+  #settle: ((result: SessionEnd) => void) | undefined;
   #closing = false;
 
   constructor(
@@ -139,9 +142,12 @@ class TerminalSession {
     this.#ctx = ctx;
     this.#preferences = preferences;
     this.#now = options.now ?? Date.now;
-    this.#tui = new TUI(terminal, false);
+    this.#shownAt = this.#now();
+    this.#label =
+      request.agent === undefined ? 'ask_user' : `ask_user · ${toLiteralText(request.agent)}`;
     const interrupt = options.onInterrupt ?? (() => this.#defaultInterrupt());
-    this.#view = new AskView(this.#tui, {
+    this.#screen = new InlineScreen(terminal, new StaticLines());
+    this.#view = new AskView(this.#screen.createHost(), {
       questions: request.questions,
       preferences,
       // Two lines of frame and one spare, so the cursor line never scrolls the frame away.
@@ -153,18 +159,11 @@ class TerminalSession {
       onProgress: (answers) => ctx.reportProgress(answers),
     });
     this.#view.focused = true;
-    const label =
-      request.agent === undefined ? 'ask_user' : `ask_user · ${toLiteralText(request.agent)}`;
-    if (preferences.displayMode === 'overlay') {
-      this.#tui.addChild(this.#base);
-      this.#overlay = this.#tui.showOverlay(new OverlayFrame(this.#view, label), {
-        width: '100%',
-        anchor: 'top-left',
-        nonCapturing: true,
-      });
-    } else {
-      this.#tui.addChild(new InlineFrame(this.#view, label));
-    }
+    this.#frame =
+      preferences.displayMode === 'overlay'
+        ? new OverlayFrame(this.#view, this.#label)
+        : new InlineFrame(this.#view, this.#label);
+    this.#screen.root = this.#frame;
   }
 
   run(): Promise<ProviderOutcome> {
@@ -172,39 +171,37 @@ class TerminalSession {
       this.#settle = (result) =>
         'outcome' in result ? resolve(result.outcome) : reject(result.error);
     });
-    this.#tui.addInputListener((data) => {
-      this.#handleInput(data);
-      return { consume: true };
-    });
     this.#ctx.signal.addEventListener('abort', this.#onAbort, { once: true });
     if (this.#ctx.deadlineAt !== undefined) {
-      this.#timer = setInterval(() => this.#tui.requestRender(), 250);
+      this.#timer = setInterval(() => this.#screen.requestRender(), 250);
     }
-    this.#tui.start();
+    this.#screen.start((data) => this.#handleInput(data));
     return done;
   }
 
   #handleInput(data: string): void {
     if (this.#closing) return;
-    const overlay = this.#overlay;
     const toggle = this.#preferences.overlayToggleKey;
-    if (overlay !== undefined && toggle !== null && matchesKey(data, toggle)) {
-      const hide = !overlay.isHidden();
-      overlay.setHidden(hide);
-      this.#base.lines = hide
-        ? [
-            style.dim(
-              `ask_user is waiting · ${toggle} shows the question again (what you typed is kept)`,
-            ),
-          ]
-        : [];
-    } else if (overlay?.isHidden()) {
+    if (
+      this.#preferences.displayMode === 'overlay' &&
+      toggle !== null &&
+      matchesKey(data, toggle)
+    ) {
+      this.#overlayHidden = !this.#overlayHidden;
+      const notice = new StaticLines();
+      notice.lines = [
+        style.dim(
+          `${this.#label} is waiting · ${toggle} shows the question again (what you typed is kept)`,
+        ),
+      ];
+      this.#screen.root = this.#overlayHidden ? notice : this.#frame;
+    } else if (this.#overlayHidden) {
       // While hidden, keys belong to nobody: typing must not answer a question unseen.
       if (matchesKey(data, 'ctrl+c')) this.#view.handleInput(data);
     } else {
       this.#view.handleInput(data);
     }
-    this.#tui.requestRender();
+    this.#screen.requestRender();
   }
 
   readonly #onAbort = (): void => {
@@ -216,31 +213,59 @@ class TerminalSession {
     else this.#finish({ outcome: { status: 'cancelled', reason: 'user' } });
   }
 
-  async #finish(result: { outcome: ProviderOutcome } | { error: unknown }): Promise<void> {
+  /**
+   * Synchronous on purpose: the closing summary is drawn and the terminal given back before
+   * the outcome is handed out, so nothing this ask draws can land after (and erase) what the
+   * host prints next.
+   */
+  #finish(result: SessionEnd): void {
     if (this.#closing) return;
     this.#closing = true;
     clearInterval(this.#timer);
     this.#ctx.signal.removeEventListener('abort', this.#onAbort);
-    this.#overlay?.hide();
-    this.#tui.clear();
-    this.#base.lines = this.#summary(result);
-    this.#tui.addChild(this.#base);
-    this.#tui.requestRender();
-    await new Promise((resolve) => setTimeout(resolve, LAST_FRAME_MS));
-    this.#tui.stop();
-    this.#settle?.(result);
+    try {
+      this.#screen.close((width) => this.#summary(result, width));
+    } finally {
+      // Even if the terminal is gone, the ask still gets its outcome.
+      this.#settle?.(result);
+    }
   }
 
-  #summary(result: { outcome: ProviderOutcome } | { error: unknown }): string[] {
-    if ('error' in result) {
-      const reason = result.error instanceof Error ? result.error.message : String(result.error);
-      return [style.warn(`■ ask_user closed: ${toLiteralText(reason)}`)];
-    }
+  #summary(result: SessionEnd, width: number): string[] {
+    if ('error' in result)
+      return wrapLine(style.warn(`✖ ${this.#closedBecause(result.error)}`), width);
     const { outcome } = result;
-    if (outcome.status !== 'answered') return [style.dim(`✖ ask_user ${outcome.status}`)];
-    return [
-      style.good('✔ ask_user answered'),
-      ...this.#view.summary().map((line) => `  ${toLiteralText(line)}`),
-    ];
+    if (outcome.status === 'answered') {
+      return [style.good(`✔ ${this.#label} answered`), ...renderAnswerSummary(this.#view, width)];
+    }
+    if (outcome.status === 'cancelled') return [style.dim(`✖ ${this.#label} cancelled`)];
+    return [style.dim(`✖ ${this.#label} ${outcome.status}`)];
   }
+
+  /** What ended the ask, in plain words: no internal ids, nothing cut off. */
+  #closedBecause(cause: unknown): string {
+    const name = (cause as { name?: unknown } | null)?.name;
+    if (name === 'TimeoutError') {
+      return `${this.#label} timed out after ${formatElapsed(this.#now() - this.#shownAt)}`;
+    }
+    if (isUserInteractionError(cause, 'ASK_SETTLED')) {
+      const event = (cause.data as { event?: unknown } | undefined)?.event;
+      return `${this.#label} closed: settled elsewhere${typeof event === 'string' ? ` (${toLiteralText(event)})` : ''}`;
+    }
+    const message = cause instanceof Error ? cause.message : String(cause);
+    return `${this.#label} aborted: ${toLiteralText(message)}`;
+  }
+}
+
+type SessionEnd = { outcome: ProviderOutcome } | { error: unknown };
+
+/** `3s`, `1m 05s`: how long the question was on screen. */
+function formatElapsed(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+function wrapLine(text: string, width: number): string[] {
+  return wrapTextWithAnsi(text, Math.max(1, width));
 }

@@ -6,6 +6,9 @@ import { StdinBuffer, type Terminal } from '@mariozechner/pi-tui';
  * pi-tui's own `ProcessTerminal` is bound to `process.stdin`/`process.stdout`; the CLI needs the
  * UI on the controlling terminal while stdin carries JSON and stdout carries the result.
  * Keys are split into single sequences by pi-tui's `StdinBuffer`, as pi-tui expects.
+ * Node refreshes the size and emits `resize` only for `process.stdout` and `process.stderr`; a
+ * stream opened on `/dev/tty` (stdout redirected) would keep its first size forever. So on
+ * SIGWINCH such a stream is told to read its size again, which emits its `resize`.
  *
  * @example
  * const terminal = new TtyTerminal(process.stdin, process.stdout);
@@ -35,11 +38,22 @@ export class TtyTerminal implements Terminal {
     return this.#output.rows || 24;
   }
 
+  /** SIGWINCH for a stream Node does not watch itself. */
+  readonly #onWindowChange = (): void => {
+    // Node's own (undocumented, long-standing) size refresh: reads the size, emits `resize`.
+    const refresh = (this.#output as { _refreshSize?: () => void })._refreshSize;
+    if (typeof refresh === 'function') refresh.call(this.#output);
+    else this.#onResize?.();
+  };
+
   start(onInput: (data: string) => void, onResize: () => void): void {
     this.#wasRaw = this.#input.isRaw;
     this.#input.setRawMode(true);
     this.#input.setEncoding('utf8');
-    const buffer = new StdinBuffer({ timeout: 10 });
+    // How long a lone ESC waits for the rest of a sequence (alt+o is ESC then o). A busy machine
+    // or a remote terminal can split them by more than pi-tui's 10 ms, turning alt+o into esc;
+    // 50 ms is vim's usual ttimeoutlen, and esc alone still feels immediate.
+    const buffer = new StdinBuffer({ timeout: 50 });
     buffer.on('data', onInput);
     buffer.on('paste', (content) => onInput(`\x1b[200~${content}\x1b[201~`));
     this.#buffer = buffer;
@@ -48,13 +62,17 @@ export class TtyTerminal implements Terminal {
     this.#input.resume();
     this.#onResize = onResize;
     this.#output.on('resize', onResize);
+    if (this.#watchesOwnSize()) process.on('SIGWINCH', this.#onWindowChange);
     this.write('\x1b[?2004h'); // bracketed paste, so a pasted newline does not submit
   }
 
   stop(): void {
     this.write('\x1b[?2004l');
     if (this.#onData !== undefined) this.#input.off('data', this.#onData);
-    if (this.#onResize !== undefined) this.#output.off('resize', this.#onResize);
+    if (this.#onResize !== undefined) {
+      this.#output.off('resize', this.#onResize);
+      process.off('SIGWINCH', this.#onWindowChange);
+    }
     this.#buffer?.destroy();
     this.#buffer = undefined;
     this.#onData = undefined;
@@ -62,6 +80,14 @@ export class TtyTerminal implements Terminal {
     // Paused so keys typed after the ask are left for whoever reads the terminal next.
     this.#input.pause();
     this.#input.setRawMode(this.#wasRaw);
+  }
+
+  #watchesOwnSize(): boolean {
+    return (
+      process.platform !== 'win32' &&
+      this.#output !== (process.stdout as unknown) &&
+      this.#output !== (process.stderr as unknown)
+    );
   }
 
   async drainInput(): Promise<void> {}

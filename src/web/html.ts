@@ -1,5 +1,5 @@
 /** HTML built by a tagged template that escapes every interpolated value unless it is markup. */
-import { escapeControlCharacters } from '../form/escape-text.js';
+import { escapeControlCharacters } from '../rules/escape-text.js';
 
 /** Markup made by `html` (or trusted by construction); everything else is escaped. */
 export class Html {

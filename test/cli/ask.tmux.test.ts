@@ -1,5 +1,5 @@
 /** `ask-engine ask` in a real terminal: tmux types the keys and reads the screen. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { hasTmux, killServer, TmuxCli } from './tmux-session.js';
 
 const databases = {
@@ -20,18 +20,19 @@ const wizard = {
   ],
 };
 
-let session: TmuxCli | undefined;
+// The tests run concurrently, each in its own tmux session; all are ended after the file.
+const sessions: TmuxCli[] = [];
 function run(...args: ConstructorParameters<typeof TmuxCli>): TmuxCli {
-  session = new TmuxCli(...args);
-  return session;
+  const cli = new TmuxCli(...args);
+  sessions.push(cli);
+  return cli;
 }
 
-describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
-  afterEach(() => {
-    session?.kill();
-    session = undefined;
+describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () => {
+  afterAll(() => {
+    for (const cli of sessions) cli.kill();
+    killServer();
   });
-  afterAll(killServer);
 
   it('selects a single option by typing to search, with the description in a split pane', async () => {
     const cli = run({ input: databases, width: 120 });
@@ -80,10 +81,17 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
     expect(screen).toContain('↓');
     cli.keys('Space');
     await cli.waitFor('❯ [x] 41. Feature 41');
-    cli.type('64');
+    // While searching, space types and enter picks; esc clears the search, keeping the row.
+    cli.type('feature 64');
     await cli.waitFor('❯ [ ] 64. Feature 64');
-    cli.keys('Space', 'C-g');
-    await cli.waitFor('Comment · enter saves');
+    expect(cli.screen()).toContain('Search: feature 64');
+    cli.keys('Enter');
+    await cli.waitFor('❯ [x] 64. Feature 64');
+    cli.keys('Escape');
+    screen = await cli.waitFor('Search: type to search');
+    expect(screen).toContain('❯ [x] 64. Feature 64');
+    cli.keys('C-g');
+    await cli.waitFor('enter or esc keep the comment');
     cli.type('ship 41 first');
     cli.keys('Enter');
     screen = await cli.waitFor('Comment: ship 41 first');
@@ -102,7 +110,7 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
 
   it('takes a multi-line freeform answer with wide characters', async () => {
     const cli = run({ input: { question: 'Name the release' } });
-    await cli.waitFor('Your answer · enter saves');
+    await cli.waitFor('enter answer · alt+enter new line · esc cancel');
     cli.type('日本語 リリース 🚀');
     cli.keys('M-Enter');
     cli.type('second line');
@@ -226,7 +234,7 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
       message: 'interrupted by SIGTERM',
     });
     expect(ttyRestored).toBe(true);
-    expect(cli.screen()).toContain('ask_user closed: interrupted by SIGTERM');
+    expect(cli.screen()).toContain('✖ ask_user aborted: interrupted by SIGTERM');
   });
 
   it('ends aborted on ctrl+c', async () => {
@@ -245,7 +253,7 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
         question: 'Pick \u001b[31mRED\u001b[0m **bold** <b>html</b> [link](http://x)',
         header: 'H\u001b]0;pwned\u0007',
         context: '\u001b[2J\u001b[Hcleared? `code` <script>alert(1)</script>',
-        options: [{ title: 'ok \u001b[5mblink', description: '\u202eevil' }],
+        options: [{ title: 'ok \u001b[5mblink\u009b\u202e', description: '\u202eevil' }],
       },
       width: 120,
     });
@@ -253,11 +261,16 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', () => {
     expect(screen).toContain('Pick \\x1b[31mRED\\x1b[0m **bold** <b>html</b> [link](http://x)');
     expect(screen).toContain('H\\x1b]0;pwned\\x07');
     expect(screen).toContain('\\x1b[2J\\x1b[Hcleared? `code` <script>alert(1)</script>');
-    expect(screen).toContain('ok \\x1b[5mblink');
+    expect(screen).toContain('ok \\x1b[5mblink\\x9b\\u202e');
     expect(screen).toContain('\\u202eevil');
     expect(cli.paneTitle()).not.toContain('pwned');
-    cli.keys('Escape');
-    await cli.result();
+    cli.keys('Enter');
+    // The outcome JSON escapes C1 and bidi controls too: same value, nothing a terminal obeys.
+    const { stdout } = await cli.result();
+    expect(stdout).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+    expect(JSON.parse(stdout).answers[0].response.selections).toEqual([
+      'ok \u001b[5mblink\u009b\u202e',
+    ]);
   });
 
   it('shows a plan under review with the approving option marked', async () => {

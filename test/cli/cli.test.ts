@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
-describe('ask-engine without a terminal', () => {
+describe.concurrent('ask-engine without a terminal', () => {
   it('answers cancelled / unavailable at once and exits 1', async () => {
     const result = await runCli(['ask', '{"question":"Deploy?","options":["Yes","No"]}']);
     expect(result.code).toBe(1);
@@ -40,6 +40,29 @@ describe('ask-engine without a terminal', () => {
     const flag = await runCli(['ask', '{"question":"x"}', '--ask-user-display-mode', 'popup']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--ask-user-display-mode');
+  });
+
+  it('refuses a preference flag that binds a key the person needs, saying why', async () => {
+    const result = await runCli([
+      'ask',
+      '{"question":"x"}',
+      '--ask-user-comment-toggle-key',
+      'ctrl+c',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--ask-user-comment-toggle-key: "ctrl+c" is reserved');
+  });
+
+  it('writes model text in error messages with C1 and bidi controls escaped', async () => {
+    const title = 'A\u009b31m\u202eB\u001b[2J';
+    const result = await runCli([
+      'ask',
+      JSON.stringify({ question: 'x', options: [title, title] }),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"A\\x9b31m\\u202eB\\u001b[2J"');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw ESC may reach stderr.
+    expect(result.stderr).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u001b]/);
   });
 
   it('reports a malformed settings file naming the file and the key', async () => {

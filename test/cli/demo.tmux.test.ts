@@ -21,7 +21,7 @@ describe.skipIf(!hasTmux())('ask-engine demo in tmux', () => {
     cli.keys('Enter');
     await cli.waitFor('Which endpoints should be rate limited?');
     cli.keys('Space', 'Down', 'Space', 'C-g');
-    await cli.waitFor('Comment · enter saves');
+    await cli.waitFor('enter or esc keep the comment');
     cli.type('and /api/token');
     cli.keys('Enter');
     await cli.waitFor('Comment: and /api/token');
@@ -37,7 +37,15 @@ describe.skipIf(!hasTmux())('ask-engine demo in tmux', () => {
     cli.keys('Space', 'Enter');
     await cli.waitFor('Review your answers');
     cli.keys('Enter');
-    await cli.waitFor('Plan under review');
+    // The plan is written from the answers: the picked strategy, endpoints, store and tests.
+    const planScreen = await cli.waitFor('Plan under review');
+    expect(planScreen).toContain('a sliding window limiter keyed by client IP');
+    expect(planScreen).toContain('Mount it on POST /login, POST /signup');
+    expect(planScreen).toContain('the message "Too many attempts — 稍后再试"');
+    expect(planScreen).toContain(
+      'Keep counters in memory; allow 5 attempts per minute per IP (default: TODO)',
+    );
+    expect(planScreen).toContain('5. Add unit tests for the window maths.');
     cli.keys('Enter');
     // The harness sends stdout (the agent's transcript) to a file; the screen holds the UI.
     const { code, stdout } = await cli.result(20_000);

@@ -18,6 +18,8 @@ export function runCli(
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const started = Date.now();
+  // The sources through tsx: the commands' own runtime paths (native SQLite, files found next to
+  // their module) work as they do from a clone.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: ROOT,
     // detached: setsid, so /dev/tty cannot be opened either: truly no terminal.

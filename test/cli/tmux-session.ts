@@ -1,8 +1,9 @@
 /** Drives a real terminal for tests: a detached tmux session with a fixed size. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cliProgram, removeCliBundle } from './cli-program.js';
 
 // A private tmux server, so the tests never touch a developer's own sessions.
 const SOCKET = `ask-engine-test-${process.pid}`;
@@ -27,6 +28,14 @@ function tmux(...args: string[]): string {
   return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 }
 
+let serverStarted = false;
+/** Keeps the private server up between sessions, so killing one never races starting the next. */
+function startServer(): void {
+  if (serverStarted) return;
+  tmux('start-server', ';', 'set-option', '-g', 'exit-empty', 'off');
+  serverStarted = true;
+}
+
 export interface CliRun {
   /** The ask_user input, written to a file and fed on stdin (the UI uses the tty). */
   input?: unknown;
@@ -36,6 +45,16 @@ export interface CliRun {
   width?: number;
   height?: number;
   env?: Record<string, string>;
+  /** The program to run: default the CLI from the sources; an installed bin for package tests. */
+  program?: string[];
+  /** Working directory for `program`; default the repository. */
+  cwd?: string;
+  /** Shell commands run first in the same terminal (history the ask must not erase). */
+  before?: string;
+  /** Leave stdout on the terminal instead of a file, to see what is printed after the ask. */
+  stdoutOnTerminal?: boolean;
+  /** Pass the input as the JSON argument instead of on stdin, so stdin stays the terminal. */
+  inputAsArgument?: boolean;
 }
 
 /** One tmux session running the CLI; the shell reports the exit code and the tty mode after. */
@@ -44,6 +63,7 @@ export class TmuxCli {
   readonly dir: string;
 
   constructor(run: CliRun) {
+    startServer();
     this.name = `t${++counter}`;
     this.dir = mkdtempSync(join(tmpdir(), 'ask-engine-tmux-'));
     const inputFile = join(this.dir, 'input.json');
@@ -57,10 +77,19 @@ export class TmuxCli {
       .join(' ');
     const command = run.command ?? 'ask';
     const args = (run.args ?? []).map(shellQuote).join(' ');
-    const stdin = command === 'ask' ? ` - < ${shellQuote(inputFile)}` : '';
-    const out = shellQuote(join(this.dir, 'stdout'));
+    const stdin =
+      command !== 'ask'
+        ? ''
+        : run.inputAsArgument
+          ? ` ${shellQuote(JSON.stringify(run.input ?? {}))}`
+          : ` - < ${shellQuote(inputFile)}`;
+    const stdout = join(this.dir, 'stdout');
+    writeFileSync(stdout, '');
+    const out = run.stdoutOnTerminal ? '' : ` > ${shellQuote(stdout)}`;
     const after = shellQuote(join(this.dir, 'after'));
-    const script = `${exports} cd ${shellQuote(ROOT)}; node --import tsx src/cli/main.ts ${command}${stdin} ${args} > ${out}; echo "EXIT=$?" > ${after}; stty -a >> ${after}; echo DONE-DONE; sleep 600`;
+    const program = (run.program ?? cliProgram()).map(shellQuote).join(' ');
+    const before = run.before === undefined ? '' : `${run.before}; `;
+    const script = `${exports} cd ${shellQuote(run.cwd ?? ROOT)}; ${before}${program} ${command}${stdin} ${args}${out}; echo "EXIT=$?" > ${after}; stty -a >> ${after}; echo DONE-DONE; sleep 600`;
     tmux(
       'new-session',
       '-d',
@@ -90,6 +119,16 @@ export class TmuxCli {
 
   screen(): string {
     return tmux('capture-pane', '-p', '-t', this.name);
+  }
+
+  /** Everything the terminal holds: the scrollback history and the screen. */
+  history(): string {
+    return tmux('capture-pane', '-p', '-S', '-', '-E', '-', '-t', this.name);
+  }
+
+  /** Resizes the terminal, as a person dragging the window would. */
+  resize(width: number, height: number): void {
+    tmux('resize-window', '-t', this.name, '-x', String(width), '-y', String(height));
   }
 
   /** Polls the screen until `expected` shows (never a blind sleep); returns that screen. */
@@ -140,11 +179,19 @@ export class TmuxCli {
   }
 }
 
+/** Ends the private server and everything this file's sessions used (socket, CLI bundle). */
 export function killServer(): void {
+  serverStarted = false;
   try {
     tmux('kill-server');
   } catch {
     // No server left.
+  }
+  removeCliBundle();
+  // tmux leaves its socket file behind; one per test run would pile up in /tmp.
+  const uid = process.getuid?.();
+  if (uid !== undefined) {
+    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${uid}`, SOCKET), { force: true });
   }
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { escapeControlCharacters, escapeMarkdown } from '../../src/form/escape-text.js';
+import { escapeControlCharacters, escapeMarkdown } from '../../src/rules/escape-text.js';
 
 // A real CommonMark + GFM renderer decides whether the escaped text stays literal.
 function render(markdown: string): string {

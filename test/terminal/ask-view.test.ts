@@ -7,6 +7,7 @@ import {
   DEFAULT_TERMINAL_PREFERENCES,
   type TerminalPreferences,
 } from '../../src/terminal/preferences.js';
+import { renderQuestionPage } from '../../src/terminal/render-page.js';
 import { FakeTerminal, KEY, plain } from './fake-terminal.js';
 
 function question(overrides: Partial<AskUserQuestion> = {}): AskUserQuestion {
@@ -95,7 +96,7 @@ describe('AskView', () => {
     expect(outcomes).toEqual([]);
     expect(screen()).toContain('Nothing picked yet');
     press(KEY.space, KEY.down, KEY.down, KEY.space, KEY.ctrlG);
-    expect(screen()).toContain('Comment · enter saves');
+    expect(screen()).toContain('enter or esc keep the comment');
     press('o', 'k', KEY.enter);
     expect(screen()).toContain('Comment: ok');
     press(KEY.enter);
@@ -113,10 +114,10 @@ describe('AskView', () => {
   it('does not open the comment editor when comments are off or the shortcut is disabled', () => {
     const off = setUp([question({ allowComment: false })]);
     off.press(KEY.ctrlG);
-    expect(off.screen()).not.toContain('Comment ·');
+    expect(off.screen()).not.toContain('keep the comment');
     const disabled = setUp([question({ allowComment: true })], { commentToggleKey: null });
     disabled.press(KEY.ctrlG);
-    expect(disabled.screen()).not.toContain('Comment ·');
+    expect(disabled.screen()).not.toContain('keep the comment');
   });
 
   it('takes a multi-line typed answer with wide characters', () => {
@@ -232,14 +233,159 @@ describe('AskView', () => {
     expect(outcomes).toEqual([{ status: 'cancelled', reason: 'user' }]);
   });
 
-  it('closes an open editor with esc before esc cancels', () => {
+  it('closes an open editor with esc before esc cancels, as the footer says', () => {
     const { press, outcomes, screen } = setUp([question({ allowFreeform: true })]);
     press(KEY.up, KEY.enter);
-    expect(screen()).toContain('Your answer · enter saves');
+    expect(screen()).toContain('esc back (text kept)');
     press(KEY.escape);
     expect(outcomes).toEqual([]);
-    expect(screen()).not.toContain('Your answer · enter saves');
+    expect(screen()).not.toContain('enter answer');
+    expect(screen()).toMatch(/enter choose · esc cancel$/);
     press(KEY.escape);
     expect(outcomes).toEqual([{ status: 'cancelled', reason: 'user' }]);
+  });
+
+  it('says esc cancel on a typed-only question, and asks before esc discards typed text', () => {
+    const { press, outcomes, screen } = setUp([question({ options: [], allowFreeform: true })]);
+    expect(screen()).toContain('esc cancel');
+    expect(screen()).not.toContain('esc back');
+    press('d', 'r', 'a', 'f', 't', KEY.escape);
+    expect(outcomes).toEqual([]);
+    expect(screen()).toContain('Esc again cancels the ask and discards what you entered');
+    expect(screen()).toContain('esc again: cancel');
+    press('!', KEY.escape);
+    expect(outcomes).toEqual([]);
+    press(KEY.escape);
+    expect(outcomes).toEqual([{ status: 'cancelled', reason: 'user' }]);
+  });
+
+  it('keeps the comment in the answer when esc closes the comment editor', () => {
+    const { press, outcomes, screen } = setUp([question({ allowComment: true })]);
+    press(KEY.ctrlG, 'n', 'o', 't', 'e', KEY.escape);
+    expect(screen()).toContain('Comment: note');
+    press(KEY.enter);
+    expect(outcomes[0]).toEqual({
+      status: 'answered',
+      answers: [
+        {
+          questionId: 'q1',
+          response: { kind: 'selection', selections: ['PostgreSQL'], comment: 'note' },
+        },
+      ],
+    });
+  });
+
+  it('shows one hint line while a comment is edited', () => {
+    const { press, view } = setUp([question({ allowComment: true })]);
+    press(KEY.ctrlG);
+    const lines = view.render(100).map(plain);
+    expect(lines.filter((line) => /enter|esc/.test(line))).toEqual([
+      'enter or esc keep the comment · alt+enter new line',
+    ]);
+  });
+
+  it('searches a multi-select with spaces: enter picks the match, esc clears and keeps the row', () => {
+    const options = ['Unit tests', 'Integration tests', 'End to end', 'Lint'].map((title) => ({
+      title,
+    }));
+    const { press, outcomes, screen } = setUp([question({ options, allowMultiple: true })]);
+    press('e', 'n', 'd', ' ', 't');
+    expect(screen()).toContain('Search: end t');
+    expect(screen()).toContain('space types · enter pick/unpick · esc clear search');
+    expect(screen()).toMatch(/❯ \[ \] 3\. End to end/);
+    press(KEY.enter);
+    expect(outcomes).toEqual([]);
+    expect(screen()).toMatch(/❯ \[x\] 3\. End to end/);
+    press(KEY.escape);
+    expect(screen()).toContain('Search: type to search');
+    expect(screen()).toMatch(/❯ \[x\] 3\. End to end/);
+    press(KEY.up, KEY.space, KEY.enter);
+    expect(outcomes[0]).toEqual({
+      status: 'answered',
+      answers: [
+        {
+          questionId: 'q1',
+          response: { kind: 'selection', selections: ['Integration tests', 'End to end'] },
+        },
+      ],
+    });
+  });
+
+  it('keeps the highlighted option when the search is cleared', () => {
+    const { press, screen } = setUp([question()]);
+    press('d', 'u', 'c', 'k');
+    expect(screen()).toMatch(/❯ 3\. DuckDB/);
+    press(KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace);
+    expect(screen()).toContain('1. PostgreSQL');
+    expect(screen()).toMatch(/❯ 3\. DuckDB/);
+  });
+
+  it('hints ctrl+e only when part of the context is hidden', () => {
+    const short = setUp([question({ context: 'line 1\nline 2' })]);
+    expect(short.screen()).not.toContain('ctrl+e');
+    const long = setUp([question({ context: 'a\nb\nc\nd\ne\nf' })]);
+    expect(long.screen()).toContain('ctrl+e expands');
+  });
+
+  it('hints ↑↓ move on a wizard page that can only be typed or skipped', () => {
+    const { press, screen } = setUp([
+      question({ id: 'q1', options: [], allowFreeform: true }),
+      question({ id: 'q2' }),
+    ]);
+    expect(screen()).toContain('esc back (text kept)');
+    press(KEY.escape);
+    expect(screen()).toContain('⤼ Skip this question');
+    expect(screen()).toContain('↑↓ move');
+  });
+
+  it('shows a multi-line typed answer on one line with … in the list, and whole on the review page', () => {
+    const { press, screen } = setUp(
+      [question({ id: 'q1', allowFreeform: true }), question({ id: 'q2', header: 'Two' })],
+      {},
+      16,
+    );
+    press(KEY.up, KEY.up, KEY.enter, 'o', 'n', 'e', KEY.altEnter, 't', 'w', 'o', KEY.enter);
+    press(KEY.shiftTab);
+    expect(screen(80)).toContain('✎ Type your own answer: one …');
+    expect(screen(80)).not.toMatch(/^two/m);
+    press(KEY.shiftTab);
+    expect(screen()).toContain('Review your answers');
+    expect(screen()).toContain('    → one\n      two');
+  });
+
+  it('scrolls a review taller than the terminal with ↑↓, every line reachable', () => {
+    const text = Array.from({ length: 30 }, (_, index) => `answer line ${index + 1}`).join('\n');
+    const { press, screen, view } = setUp(
+      [
+        question({ id: 'q1', options: [], allowFreeform: true }),
+        question({ id: 'q2', header: 'Two' }),
+      ],
+      {},
+      20,
+    );
+    for (const character of text) press(character === '\n' ? KEY.altEnter : character);
+    press(KEY.enter, KEY.enter);
+    expect(screen()).toContain('Review your answers');
+    expect(view.render(100).length).toBeLessThanOrEqual(17);
+    expect(screen()).toContain('↑↓ scroll');
+    expect(screen()).toMatch(/↓ \d+ more lines/);
+    const seen = new Set<string>();
+    for (let step = 0; step < 40; step++) {
+      for (const match of screen().matchAll(/answer line \d+/g)) seen.add(match[0]);
+      press(KEY.down);
+    }
+    expect(seen.size).toBe(30);
+    expect(screen()).toMatch(/↑ \d+ more lines/);
+  });
+
+  it('renders from a read-only view: the page renderer changes no state', () => {
+    const options = Array.from({ length: 64 }, (_, index) => ({ title: `Option ${index + 1}` }));
+    const { press, view } = setUp([question({ options, allowMultiple: true })], {}, 12);
+    for (let step = 0; step < 40; step++) press(KEY.down);
+    // Writing to a frozen draft throws (modules are strict): the renderer must only read.
+    for (const draft of view.drafts) Object.freeze(draft);
+    const page = renderQuestionPage(view, 80, 9, undefined);
+    expect(page.lines.map(plain).some((line) => line.startsWith('❯ [ ] 41. Option 41'))).toBe(true);
+    expect(page.top).toBeGreaterThan(0);
   });
 });

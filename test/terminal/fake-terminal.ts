@@ -7,6 +7,7 @@ export class FakeTerminal implements Terminal {
   started = false;
   stopped = false;
   #onInput: ((data: string) => void) | undefined;
+  #onResize: (() => void) | undefined;
 
   constructor(
     public columns = 100,
@@ -17,14 +18,23 @@ export class FakeTerminal implements Terminal {
     return false;
   }
 
-  start(onInput: (data: string) => void): void {
+  start(onInput: (data: string) => void, onResize: () => void): void {
     this.started = true;
     this.#onInput = onInput;
+    this.#onResize = onResize;
   }
 
   stop(): void {
     this.stopped = true;
     this.#onInput = undefined;
+    this.#onResize = undefined;
+  }
+
+  /** Changes the size and tells the UI, as a terminal's SIGWINCH would. */
+  resize(columns: number, rows: number): void {
+    this.columns = columns;
+    this.rows = rows;
+    this.#onResize?.();
   }
 
   /** Sends keys as a terminal would, one sequence per call. */

@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { isEscapedCharacter } from '../../src/rules/escape-text.js';
 import { formatCountdown } from '../../src/terminal/countdown.js';
 import { toLiteralText } from '../../src/terminal/literal-text.js';
 import { searchOptions } from '../../src/terminal/option-search.js';
 import { fitViewport } from '../../src/terminal/viewport.js';
 
 describe('toLiteralText', () => {
-  it('escapes C0, C1 and bidi controls, keeps newlines, expands tabs', () => {
-    expect(toLiteralText('a\x1b[31mb\x1b]0;t\x07\r\n\tc\u009b\u202e')).toBe(
-      'a\\x1b[31mb\\x1b]0;t\\x07\\r\n  c\\x9b\\u202e',
+  it('escapes C0, C1 and bidi controls, keeps line breaks, expands tabs', () => {
+    expect(toLiteralText('a\x1b[31mb\x1b]0;t\x07\r\n\tc\u009b\u202e\rd')).toBe(
+      'a\\x1b[31mb\\x1b]0;t\\x07\n  c\\x9b\\u202e\\x0dd',
     );
+  });
+
+  it('escapes exactly what the shared escaper escapes', () => {
+    for (let code = 0; code < 0x3000; code++) {
+      if (code === 0x0a || code === 0x09 || code === 0x0d) continue;
+      const character = String.fromCharCode(code);
+      expect(toLiteralText(character) !== character, `U+${code.toString(16)}`).toBe(
+        isEscapedCharacter(code),
+      );
+    }
+    expect(toLiteralText('\ufeff\ud800')).toBe('\\ufeff\\ud800');
   });
 
   it('leaves Markdown, HTML and wide characters alone', () => {

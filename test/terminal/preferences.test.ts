@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolvePreferences } from '../../src/terminal/preferences.js';
-import { getSettingsPath, loadTerminalSettings } from '../../src/terminal/settings-file.js';
+import {
+  getSettingsPath,
+  loadTerminalSettings,
+  SettingsFileError,
+} from '../../src/terminal/settings-file.js';
 import { parseShortcut } from '../../src/terminal/shortcut.js';
 
 describe('parseShortcut', () => {
@@ -48,6 +52,34 @@ describe('resolvePreferences', () => {
   it('ignores a hint key it cannot use rather than break the UI', () => {
     expect(resolvePreferences({ overlayToggleKey: 'banana+q' }).overlayToggleKey).toBe('alt+o');
   });
+
+  it('never lets a hint bind esc, ctrl+c, ctrl+d, enter, tab, space or an arrow', () => {
+    for (const key of [
+      'escape',
+      'Esc',
+      'ctrl+c',
+      'Ctrl+D',
+      'enter',
+      'return',
+      'tab',
+      'shift+tab',
+      'space',
+      'up',
+      'alt+left',
+      'alt+enter',
+    ]) {
+      const resolved = resolvePreferences({ overlayToggleKey: key, commentToggleKey: key });
+      expect(resolved, key).toMatchObject({
+        overlayToggleKey: 'alt+o',
+        commentToggleKey: 'ctrl+g',
+      });
+    }
+  });
+
+  it('refuses a reserved key as a local preference, saying why', () => {
+    expect(() => parseShortcut('escape')).toThrow(/"escape" is reserved: Esc, Ctrl\+C/);
+    expect(() => resolvePreferences(undefined, { commentToggleKey: 'ctrl+c' })).toThrow('reserved');
+  });
 });
 
 describe('settings file', () => {
@@ -71,6 +103,15 @@ describe('settings file', () => {
       displayMode: 'overlay',
       overlayToggleKey: 'none',
     });
+  });
+
+  it('refuses a reserved key, naming the file and the key', () => {
+    const file = join(dir, 'reserved.json');
+    writeFileSync(file, '{"overlayToggleKey":"enter"}');
+    expect(() => loadTerminalSettings(file)).toThrow(
+      new RegExp(`${file} has a bad "overlayToggleKey": "enter" is reserved`),
+    );
+    expect(() => loadTerminalSettings(file)).toThrow(SettingsFileError);
   });
 
   it('names the file and the key when malformed', () => {

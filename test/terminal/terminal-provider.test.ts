@@ -21,7 +21,7 @@ function context(overrides: Partial<AskProviderContext> = {}): AskProviderContex
   return { askId: 'a1', signal: new AbortController().signal, reportProgress() {}, ...overrides };
 }
 
-/** Waits for pi-tui's next frame (it renders on a timer). */
+/** Waits for the next frame (drawn once the keys of one burst are handled). */
 const frame = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 describe('createTerminalProvider', () => {
@@ -67,6 +67,50 @@ describe('createTerminalProvider', () => {
     await provider.whenIdle();
   });
 
+  it('draws its closing line and gives the terminal back before the outcome is handed out', async () => {
+    const terminal = new FakeTerminal();
+    const controller = new AbortController();
+    const now = 1_000_000;
+    let clock = now;
+    const provider = createTerminalProvider({ settingsPath: false, terminal, now: () => clock });
+    const outcome = provider.ask(
+      { questions: [question] },
+      context({ signal: controller.signal, deadlineAt: now + 3_000 }),
+    );
+    await frame();
+    clock = now + 3_000;
+    controller.abort(new DOMException('Ask a1-0 reached its deadline', 'TimeoutError'));
+    // Synchronously, inside abort(): the summary is on screen and raw mode is off.
+    expect(terminal.stopped).toBe(true);
+    expect(plain(terminal.writes.at(-1) ?? '')).toContain('✖ ask_user timed out after 3s');
+    expect(terminal.written).not.toContain('a1-0');
+    const written = terminal.writes.length;
+    await expect(outcome).rejects.toThrow('deadline');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(terminal.writes.length).toBe(written);
+  });
+
+  it('never clears the screen or the scrollback, on resize only its own lines', async () => {
+    const terminal = new FakeTerminal(100, 30);
+    const provider = createTerminalProvider({ settingsPath: false, terminal });
+    const outcome = provider.ask({ questions: [question] }, context());
+    await frame();
+    terminal.resize(60, 20);
+    await frame();
+    terminal.resize(120, 40);
+    await frame();
+    terminal.press(KEY.down);
+    await frame();
+    terminal.press(KEY.enter);
+    await outcome;
+    expect(terminal.written).not.toContain('\x1b[2J');
+    expect(terminal.written).not.toContain('\x1b[3J');
+    expect(terminal.written).not.toContain('\x1b[H');
+    // Redraws (first frame, resizes, the closing summary) start from the ask's first line and
+    // clear only below it.
+    expect(terminal.writes.filter((data) => data.includes('\r\x1b[J')).length).toBeGreaterThan(2);
+  });
+
   it('shows a countdown when the ask has a deadline', async () => {
     const terminal = new FakeTerminal();
     const now = 1_000_000;
@@ -94,6 +138,7 @@ describe('createTerminalProvider', () => {
     terminal.press('d', 'r', 'a', 'f', 't', KEY.altO);
     await frame();
     expect(plain(terminal.writes.at(-1) ?? '')).toContain('ask_user is waiting');
+    expect(plain(terminal.writes.at(-1) ?? '')).not.toContain('┌');
     terminal.press(KEY.enter, 'x');
     terminal.press(KEY.altO);
     await frame();

@@ -1,4 +1,8 @@
-/** Makes user-written text safe to show: literal Markdown, visible control characters. */
+/**
+ * The one escaper for text a model or a person wrote, shared by the form codec, the terminal and
+ * the CLI: control characters become visible escapes, and Markdown can be made literal.
+ * Browser-safe: no Node APIs.
+ */
 
 /**
  * Shows control characters and invisible direction marks as escape sequences, so a label cannot
@@ -23,7 +27,7 @@ export function escapeControlCharacters(text: string, keepLineBreaks = false): s
         i++;
         continue;
       }
-    } else if (!isShownEscaped(code)) continue;
+    } else if (!isEscapedCharacter(code)) continue;
     out += text.slice(start, i) + escapeSequence(code);
     start = i + 1;
   }
@@ -67,7 +71,17 @@ function escapeMarkdownLine(line: string): string {
   return lead + line.slice(indent.length).replace(MARKDOWN_PUNCTUATION, '\\$&');
 }
 
-function isShownEscaped(code: number): boolean {
+/**
+ * Whether a UTF-16 code unit is shown as an escape: C0 controls (tab and line feed included),
+ * DEL and C1 controls (a lone `\x9b` is a CSI on many terminals), the bidi and direction
+ * controls that reorder what a reader sees (U+061C, U+200E/F, U+202A–202E, U+2066–2069), the
+ * line and paragraph separators, U+FEFF, and surrogates (callers skip a valid pair first).
+ *
+ * @example
+ * isEscapedCharacter(0x1b) // => true
+ * isEscapedCharacter(0x41) // => false
+ */
+export function isEscapedCharacter(code: number): boolean {
   return (
     code < 0x20 ||
     (code >= 0x7f && code <= 0x9f) ||
