@@ -22,6 +22,7 @@ import {
   hasVisibleCharacter,
   resolvePlanReview,
 } from './question-rules.js';
+import { getReservedKeyProblem } from './reserved-keys.js';
 import { checkTimeoutMs } from './timeout.js';
 
 /** A request ready for delivery: normalized questions, the asking agent, hints and the timeout. */
@@ -339,8 +340,12 @@ function readHints(top: TopLevelFields): AskUserHints | undefined {
         );
       }
     } else if (typeof value !== 'string' || value === '') {
-      // Key names are kept as written: a space is a key too.
+      // Key names are kept as written (the shortcut parser reads them).
       throw invalid(`"${name}" must be a non-empty key name, got ${describe(value)}.`);
+    } else {
+      // The person's way out (Esc, Ctrl+C, Enter, ...) is never the caller's to take.
+      const reserved = getReservedKeyProblem(value);
+      if (reserved !== undefined) throw invalid(`"${name}": ${reserved}.`);
     }
     hints ??= {};
     hints[name] = value;

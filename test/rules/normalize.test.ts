@@ -99,7 +99,7 @@ describe('normalizeAskUserRequest', () => {
             displayMode: 'inline',
             singleSelectLayout: 'list',
             overlayToggleKey: 'ctrl+o',
-            commentToggleKey: ' ',
+            commentToggleKey: 'ctrl+k',
             timeout: 1500,
             agent: ' planner ',
           },
@@ -111,7 +111,7 @@ describe('normalizeAskUserRequest', () => {
           displayMode: 'inline',
           singleSelectLayout: 'list',
           overlayToggleKey: 'ctrl+o',
-          commentToggleKey: ' ',
+          commentToggleKey: 'ctrl+k',
         },
         timeoutMs: 1500,
       });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { normalizeAskUserRequest } from '../../src/rules/normalize.js';
 import { getReservedKeyProblem, RESERVED_KEYS } from '../../src/rules/reserved-keys.js';
 
 describe('getReservedKeyProblem', () => {
@@ -41,6 +42,33 @@ describe('getReservedKeyProblem', () => {
       'banana+q',
     ]) {
       expect(getReservedKeyProblem(key), key).toBeUndefined();
+    }
+  });
+});
+
+describe('the request normalizer', () => {
+  for (const key of [
+    'escape',
+    'Esc',
+    'ctrl+c',
+    'ctrl+d',
+    'enter',
+    'tab',
+    'space',
+    'up',
+    'shift+tab',
+  ]) {
+    it(`refuses a hint that binds ${key}, saying why`, () => {
+      const result = normalizeAskUserRequest({ question: 'Ship it?', overlayToggleKey: key });
+      expect(result.ok).toBe(false);
+      expect(result.ok ? '' : result.error.message).toMatch(/"overlayToggleKey": .*reserved/);
+    });
+  }
+
+  it('keeps a hint that binds a free key, and "off"', () => {
+    for (const key of ['alt+o', 'ctrl+g', 'off']) {
+      const result = normalizeAskUserRequest({ question: 'Ship it?', commentToggleKey: key });
+      expect(result.ok).toBe(true);
     }
   });
 });
