@@ -77,7 +77,14 @@ export function answered(ask: StoredAsk, at = ask.updatedAt + 1): AskWrite {
       final: true,
       updatedAt: at,
     },
-    event: { askId: ask.askId, type: 'answer', at, from: ask.state, to: 'answered', data: { answers } },
+    event: {
+      askId: ask.askId,
+      type: 'answer',
+      at,
+      from: ask.state,
+      to: 'answered',
+      data: { answers },
+    },
   };
 }
 
@@ -92,6 +99,13 @@ export function timedOut(ask: StoredAsk, at: number): AskWrite {
       final: true,
       updatedAt: at,
     },
-    event: { askId: ask.askId, type: 'deadline', at, from: ask.state, to: 'timedOut', data: { at } },
+    event: {
+      askId: ask.askId,
+      type: 'deadline',
+      at,
+      from: ask.state,
+      to: 'timedOut',
+      data: { at },
+    },
   };
 }

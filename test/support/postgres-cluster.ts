@@ -114,7 +114,7 @@ function idOf(flag: '-u' | '-g'): Promise<number> {
       out += chunk;
     });
     child.once('error', reject);
-    child.once('exit', (code) => {
+    child.once('close', (code) => {
       const id = Number.parseInt(out, 10);
       if (code === 0 && Number.isInteger(id)) resolve(id);
       else
