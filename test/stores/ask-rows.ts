@@ -1,0 +1,218 @@
+/**
+ * Rows as the service writes them, for store tests: normalized questions, machine snapshots in
+ * the persisted shape, outcomes and audit events of the real contracts. A store must keep them
+ * exactly, so the builders fill every kind of field a row can carry.
+ */
+import type { AskAuditEvent, AskOutcome, AskState, AskStore, StoredAsk } from 'ask-engine';
+
+export type AskWrite = Parameters<AskStore['update']>[0];
+
+export const shipQuestions: StoredAsk['questions'] = [
+  {
+    id: 'q1',
+    question: 'Ship the release to production?',
+    header: 'Release',
+    context: 'Build 4127 passed **all** checks; the changelog lists 12 fixes.',
+    options: [
+      { title: 'Yes', description: 'Deploy now' },
+      { title: 'No', description: 'Keep it on staging' },
+    ],
+    allowMultiple: false,
+    allowFreeform: false,
+    allowComment: true,
+  },
+  {
+    id: 'q2',
+    question: 'Which regions first? — «Ünïcode» stays 文字',
+    header: 'Regions',
+    options: [{ title: 'eu-west' }, { title: 'us-east' }, { title: 'ap-south' }],
+    allowMultiple: true,
+    allowFreeform: true,
+    allowComment: false,
+  },
+];
+
+const finalStates: readonly AskState[] = ['answered', 'cancelled', 'timedOut', 'aborted'];
+
+export interface RowOptions {
+  askId: string;
+  state?: AskState;
+  version?: number;
+  outcome?: AskOutcome;
+  interactionId?: string;
+  key?: string;
+  deadlineAt?: number;
+  owner?: string;
+  at?: number;
+}
+
+/** A complete row in `state`, with a persisted snapshot that says the same. */
+export function askRow(options: RowOptions): StoredAsk {
+  const state = options.state ?? 'pending';
+  const at = options.at ?? 1_700_000_000_000;
+  const final = finalStates.includes(state);
+  const context = {
+    askId: options.askId,
+    questions: shipQuestions,
+    createdAt: 1_700_000_000_000,
+    ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }),
+    ...(options.outcome === undefined ? {} : { outcome: options.outcome }),
+  };
+  return {
+    askId: options.askId,
+    state,
+    version: options.version ?? 1,
+    snapshot: {
+      status: final ? 'done' : 'active',
+      value: state,
+      context,
+      children: {},
+      historyValue: {},
+      ...(final ? { output: options.outcome } : {}),
+    },
+    questions: shipQuestions,
+    ...(options.outcome === undefined ? {} : { outcome: options.outcome }),
+    ...(options.interactionId === undefined ? {} : { interactionId: options.interactionId }),
+    ...(options.key === undefined ? {} : { key: options.key }),
+    ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }),
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
+    final,
+    createdAt: 1_700_000_000_000,
+    updatedAt: at,
+  };
+}
+
+export const answeredOutcome: AskOutcome = {
+  status: 'answered',
+  answers: [
+    {
+      questionId: 'q1',
+      response: { kind: 'selection', selections: ['Yes'], comment: 'After the 5 pm freeze 🚀' },
+    },
+    { questionId: 'q2', response: null },
+  ],
+};
+
+export const deferredOutcome = (interactionId: string): AskOutcome => ({
+  status: 'deferred',
+  interactionId,
+  message: 'Asked in the #release thread',
+});
+
+/** The `start` write of a new ask. */
+export function startWrite(options: RowOptions): AskWrite {
+  const ask = askRow(options);
+  return {
+    ask,
+    event: {
+      askId: ask.askId,
+      type: 'start',
+      at: ask.createdAt,
+      from: null,
+      to: ask.state,
+      data: {
+        questions: ask.questions.length,
+        ...(ask.deadlineAt === undefined ? {} : { deadlineAt: ask.deadlineAt }),
+        toolCallId: `call-${ask.askId}`,
+        ...(ask.key === undefined ? {} : { key: ask.key }),
+      },
+    },
+  };
+}
+
+/** The write that moves `current` to `deferred` under `interactionId`. */
+export function deferWrite(current: StoredAsk, interactionId: string): AskWrite {
+  const outcome = deferredOutcome(interactionId);
+  return transition(current, 'deferred', outcome, {
+    askId: current.askId,
+    type: 'provider.deferred',
+    at: current.updatedAt + 1,
+    from: current.state,
+    to: 'deferred',
+    data: { interactionId, message: 'Asked in the #release thread' },
+  });
+}
+
+/** The write that answers `current` (pending or deferred). */
+export function answerWrite(current: StoredAsk): AskWrite {
+  return transition(current, 'answered', answeredOutcome, {
+    askId: current.askId,
+    type: current.state === 'deferred' ? 'resume' : 'answer',
+    at: current.updatedAt + 1,
+    from: current.state,
+    to: 'answered',
+    data: { answers: answeredOutcome.status === 'answered' ? answeredOutcome.answers : [] },
+  });
+}
+
+/** The write a sweeper makes for an ask whose deadline passed. */
+export function timeoutWrite(current: StoredAsk, now: number): AskWrite {
+  const deadlineAt = current.deadlineAt ?? now;
+  return transition(
+    current,
+    'timedOut',
+    { status: 'timedOut', deadlineAt },
+    {
+      askId: current.askId,
+      type: 'deadline',
+      at: now,
+      from: current.state,
+      to: 'timedOut',
+      data: { at: now },
+    },
+  );
+}
+
+/** A state-less attempt, as the service appends after an ask settled. */
+export function lateAnswerEvent(askId: string, at: number): AskAuditEvent {
+  return {
+    askId,
+    type: 'late-answer',
+    at,
+    from: 'answered',
+    to: 'answered',
+    data: { source: 'resume', status: 'answered' },
+  };
+}
+
+function transition(
+  current: StoredAsk,
+  state: AskState,
+  outcome: AskOutcome,
+  event: AskAuditEvent,
+): AskWrite {
+  const interactionId =
+    outcome.status === 'deferred' ? outcome.interactionId : current.interactionId;
+  const ask = askRow({
+    askId: current.askId,
+    state,
+    version: current.version + 1,
+    outcome,
+    ...(interactionId === undefined ? {} : { interactionId }),
+    ...(current.key === undefined ? {} : { key: current.key }),
+    ...(current.deadlineAt === undefined ? {} : { deadlineAt: current.deadlineAt }),
+    ...(current.owner === undefined ? {} : { owner: current.owner }),
+    at: event.at,
+  });
+  return { ask, event };
+}
+
+/** Collects an async iterable (a store's history). */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of iterable) items.push(item);
+  return items;
+}
+
+/** Resolves once `condition()` holds, polling every 5 ms; rejects after `timeoutMs`. */
+export async function waitUntil(
+  condition: () => boolean,
+  what: string,
+  timeoutMs = 3_000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -1,0 +1,403 @@
+/**
+ * The shared contract suite every `AskStore` passes (memory, SQLite, PostgreSQL).
+ *
+ * Usage, from a `*.test.ts` file:
+ *
+ * ```ts
+ * import { describeAskStoreContract } from './store-contract.js';
+ *
+ * describeAskStoreContract('the SQLite store', {
+ *   // Called before each test: a store over EMPTY data (a new file, a fresh schema, truncated tables).
+ *   create: async () => createSqliteAskStore({ path: freshFile() }),
+ *   // Optional: another store over the same data as the last `create()` (a second connection,
+ *   // another service's store). Enables the cross-store tests. May return the same instance.
+ *   connect: async () => createSqliteAskStore({ path: lastFile }),
+ *   // Optional: called after each test, once every store of the test is closed.
+ *   cleanup: async () => rm(dir, { recursive: true }),
+ * });
+ * ```
+ *
+ * The suite closes every store it got (once each). It writes rows in the shapes the service
+ * writes (see ask-rows.ts) and asserts only what the contract in src/stores/ask-store.ts says.
+ */
+import type { AskStore } from 'ask-engine';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type AskWrite,
+  answerWrite,
+  askRow,
+  collect,
+  deferWrite,
+  lateAnswerEvent,
+  startWrite,
+  timeoutWrite,
+  waitUntil,
+} from './ask-rows.js';
+
+export interface AskStoreContractTarget {
+  /** A store over empty data; called before each test. */
+  create(): Promise<AskStore>;
+  /** Another store over the same data as the last `create()`; enables the cross-store tests. */
+  connect?(): Promise<AskStore>;
+  /** Runs after each test, once the test's stores are closed. */
+  cleanup?(): Promise<void>;
+}
+
+/** Registers the contract tests for one store implementation under `describe(name)`. */
+export function describeAskStoreContract(name: string, target: AskStoreContractTarget): void {
+  describe(`${name} (ask store contract)`, () => {
+    let store: AskStore;
+    const opened = new Set<AskStore>();
+
+    const connect = async (): Promise<AskStore> => {
+      if (target.connect === undefined) throw new Error('connect() is not configured');
+      const peer = await target.connect();
+      opened.add(peer);
+      return peer;
+    };
+
+    /** Creates the ask and returns its stored row. */
+    const started = async (...options: Parameters<typeof startWrite>) => {
+      const write = startWrite(...options);
+      expect(await store.create(write)).toEqual({ created: true });
+      return write.ask;
+    };
+
+    /** Applies `write` on top of the version before it and returns the new row. */
+    const applied = async (write: AskWrite) => {
+      expect(await store.update(write, write.ask.version - 1)).toEqual({ ok: true });
+      return write.ask;
+    };
+
+    beforeEach(async () => {
+      store = await target.create();
+      opened.add(store);
+    });
+
+    afterEach(async () => {
+      for (const each of opened) await each.close();
+      opened.clear();
+      await target.cleanup?.();
+    });
+
+    describe('create', () => {
+      it('stores a new ask at version 1 with its start event', async () => {
+        const write = startWrite({ askId: 'ask-1', key: 'call-7', deadlineAt: 1_700_000_060_000 });
+        expect(await store.create(write)).toEqual({ created: true });
+        expect(await store.get('ask-1')).toEqual(write.ask);
+        expect(await collect(store.history('ask-1'))).toEqual([write.event]);
+      });
+
+      it('keeps absent optional fields absent', async () => {
+        await started({ askId: 'bare' });
+        const row = await store.get('bare');
+        expect(Object.keys(row ?? {}).sort()).toEqual(
+          ['askId', 'createdAt', 'final', 'questions', 'snapshot', 'state', 'updatedAt', 'version']
+            .slice()
+            .sort(),
+        );
+      });
+
+      it('returns the existing ask for a duplicate id and writes nothing', async () => {
+        const first = await started({ askId: 'ask-1', owner: 'service-a' });
+        const again = startWrite({ askId: 'ask-1', owner: 'service-b', at: 1_700_000_000_500 });
+        expect(await store.create(again)).toEqual({ created: false, existing: first });
+        expect(await store.get('ask-1')).toEqual(first);
+        expect(await collect(store.history('ask-1'))).toHaveLength(1);
+      });
+
+      it('returns the existing ask for a duplicate key and writes nothing', async () => {
+        const first = await started({ askId: 'ask-1', key: 'step-42' });
+        const result = await store.create(startWrite({ askId: 'ask-2', key: 'step-42' }));
+        expect(result).toEqual({ created: false, existing: first });
+        expect(await store.get('ask-2')).toBeUndefined();
+        expect(await collect(store.history('ask-2'))).toEqual([]);
+      });
+    });
+
+    describe('update', () => {
+      it('replaces the ask and appends its event when the version matches', async () => {
+        const start = startWrite({ askId: 'ask-1', deadlineAt: 1_700_000_060_000 });
+        await store.create(start);
+        const answer = answerWrite(start.ask);
+        expect(await store.update(answer, 1)).toEqual({ ok: true });
+        expect(await store.get('ask-1')).toEqual(answer.ask);
+        expect(await collect(store.history('ask-1'))).toEqual([start.event, answer.event]);
+      });
+
+      it('refuses a stale version with the current row and writes nothing', async () => {
+        const row = await started({ askId: 'ask-1' });
+        const deferred = await applied(deferWrite(row, 'thread-1'));
+        const stale = answerWrite(row);
+        expect(await store.update(stale, 1)).toEqual({
+          ok: false,
+          reason: 'version',
+          current: deferred,
+        });
+        expect(await store.get('ask-1')).toEqual(deferred);
+        expect(await collect(store.history('ask-1'))).toHaveLength(2);
+      });
+
+      it('refuses an unknown ask as a version conflict with no current row', async () => {
+        const ghost = answerWrite(askRow({ askId: 'ghost' }));
+        expect(await store.update(ghost, 1)).toEqual({
+          ok: false,
+          reason: 'version',
+          current: undefined,
+        });
+        expect(await store.get('ghost')).toBeUndefined();
+      });
+
+      it('lets exactly one of two writers on the same version win', async () => {
+        const row = await started({ askId: 'ask-1' });
+        const results = await Promise.all([
+          store.update(answerWrite(row), 1),
+          store.update(deferWrite(row, 'thread-1'), 1),
+        ]);
+        expect(results.filter((result) => result.ok)).toHaveLength(1);
+        expect(await collect(store.history('ask-1'))).toHaveLength(2);
+      });
+    });
+
+    describe('interaction ids', () => {
+      it('refuses a deferral to an id another open ask holds, naming the holder', async () => {
+        const first = await applied(deferWrite(await started({ askId: 'ask-1' }), 'thread-1'));
+        const second = await started({ askId: 'ask-2' });
+        expect(await store.update(deferWrite(second, 'thread-1'), 1)).toEqual({
+          ok: false,
+          reason: 'interaction-id',
+          holder: 'ask-1',
+        });
+        expect(await store.get('ask-2')).toEqual(second);
+        expect(await store.get('ask-1')).toEqual(first);
+        expect(await collect(store.history('ask-2'))).toHaveLength(1);
+      });
+
+      it('lets the holder write its own interaction id again', async () => {
+        const deferred = await applied(deferWrite(await started({ askId: 'ask-1' }), 'thread-1'));
+        const again = deferWrite(deferred, 'thread-1');
+        expect(await store.update(again, 2)).toEqual({ ok: true });
+      });
+
+      it('releases the id when its ask becomes final', async () => {
+        const first = await applied(deferWrite(await started({ askId: 'ask-1' }), 'thread-1'));
+        await applied(answerWrite(first));
+        const second = await started({ askId: 'ask-2' });
+        expect(await store.update(deferWrite(second, 'thread-1'), 1)).toEqual({ ok: true });
+        expect((await store.findByInteractionId('thread-1'))?.askId).toBe('ask-2');
+      });
+
+      it('finds the open ask before settled ones, else the one that settled last', async () => {
+        expect(await store.findByInteractionId('thread-1')).toBeUndefined();
+        const first = await applied(deferWrite(await started({ askId: 'ask-1' }), 'thread-1'));
+        const firstAnswered = await applied(answerWrite(first));
+        expect(await store.findByInteractionId('thread-1')).toEqual(firstAnswered);
+
+        const second = await applied(deferWrite(await started({ askId: 'ask-2' }), 'thread-1'));
+        expect(await store.findByInteractionId('thread-1')).toEqual(second);
+
+        const secondTimedOut = await applied(timeoutWrite(second, second.updatedAt + 10));
+        expect(await store.findByInteractionId('thread-1')).toEqual(secondTimedOut);
+        expect(await store.findByInteractionId('thread-2')).toBeUndefined();
+      });
+    });
+
+    describe('lookups and history', () => {
+      it('finds an ask by key at its latest version', async () => {
+        const row = await started({ askId: 'ask-1', key: 'tool-call-9' });
+        const answered = await applied(answerWrite(row));
+        expect(await store.findByKey('tool-call-9')).toEqual(answered);
+        expect(await store.findByKey('tool-call-10')).toBeUndefined();
+        expect(await store.get('ask-404')).toBeUndefined();
+      });
+
+      it('appends events that change no state, in order', async () => {
+        const start = startWrite({ askId: 'ask-1' });
+        await store.create(start);
+        const answer = answerWrite(start.ask);
+        await store.update(answer, 1);
+        const late = [lateAnswerEvent('ask-1', 1_700_000_001_000)];
+        late.push(lateAnswerEvent('ask-1', 1_700_000_002_000));
+        for (const event of late) await store.append(event);
+        expect(await collect(store.history('ask-1'))).toEqual([start.event, answer.event, ...late]);
+        expect(await store.get('ask-1')).toEqual(answer.ask);
+      });
+
+      it('refuses to append to an unknown ask', async () => {
+        await expect(store.append(lateAnswerEvent('ask-404', 1))).rejects.toThrow(/ask-404/);
+        expect(await collect(store.history('ask-404'))).toEqual([]);
+      });
+
+      it('keeps each ask its own history', async () => {
+        const one = await started({ askId: 'ask-1' });
+        const two = await started({ askId: 'ask-2' });
+        await applied(answerWrite(two));
+        await applied(deferWrite(one, 'thread-1'));
+        const types = async (askId: string) =>
+          (await collect(store.history(askId))).map((event) => event.type);
+        expect(await types('ask-1')).toEqual(['start', 'provider.deferred']);
+        expect(await types('ask-2')).toEqual(['start', 'answer']);
+      });
+    });
+
+    describe('claimDue', () => {
+      const now = 1_700_000_100_000;
+      const settle = (calls: string[]) => (ask: Parameters<typeof timeoutWrite>[0]) => {
+        calls.push(ask.askId);
+        return timeoutWrite(ask, now);
+      };
+
+      beforeEach(async () => {
+        await started({ askId: 'late-300', deadlineAt: now - 300 });
+        await started({ askId: 'late-100', deadlineAt: now - 100 });
+        await started({ askId: 'late-200', deadlineAt: now - 200 });
+        await started({ askId: 'at-now', deadlineAt: now });
+        await started({ askId: 'future', deadlineAt: now + 1 });
+        await started({ askId: 'no-deadline' });
+        const done = await started({ askId: 'final-early', deadlineAt: now - 1_000 });
+        await applied(answerWrite(done));
+        const deferred = await started({ askId: 'deferred-late', deadlineAt: now - 250 });
+        await applied(deferWrite(deferred, 'thread-9'));
+      });
+
+      it('settles due asks that are not final, oldest deadline first, up to the limit', async () => {
+        const calls: string[] = [];
+        const writes = await store.claimDue(now, 3, settle(calls));
+        expect(calls).toEqual(['late-300', 'deferred-late', 'late-200']);
+        expect(writes.map((write) => write.ask.askId)).toEqual(calls);
+        for (const write of writes) {
+          expect(await store.get(write.ask.askId)).toEqual(write.ask);
+          expect((await collect(store.history(write.ask.askId))).at(-1)).toEqual(write.event);
+        }
+
+        const rest: string[] = [];
+        await store.claimDue(now, 100, settle(rest));
+        expect(rest).toEqual(['late-100', 'at-now']);
+        expect(await store.claimDue(now, 100, settle([]))).toEqual([]);
+        expect((await store.get('future'))?.state).toBe('pending');
+        expect((await store.get('no-deadline'))?.state).toBe('pending');
+        expect((await store.get('final-early'))?.state).toBe('answered');
+      });
+
+      it('hands settle the stored row and applies its write on that version', async () => {
+        const seen: Parameters<typeof timeoutWrite>[0][] = [];
+        const writes = await store.claimDue(now, 1, (ask) => {
+          seen.push(ask);
+          return timeoutWrite(ask, now);
+        });
+        expect(seen).toEqual([askRow({ askId: 'late-300', deadlineAt: now - 300 })]);
+        expect(writes[0]?.ask.version).toBe(2);
+        // The sweeper's write took version 1: a service still holding version 1 loses.
+        const stale = answerWrite(askRow({ askId: 'late-300', deadlineAt: now - 300 }));
+        expect(await store.update(stale, 1)).toMatchObject({ ok: false, reason: 'version' });
+        // A released interaction id: the timed-out deferral no longer holds thread-9.
+        await store.claimDue(now, 100, (ask) => timeoutWrite(ask, now));
+        const next = await started({ askId: 'next' });
+        expect(await store.update(deferWrite(next, 'thread-9'), 1)).toEqual({ ok: true });
+      });
+
+      it('leaves an ask alone when settle returns nothing', async () => {
+        const writes = await store.claimDue(now, 100, (ask) =>
+          ask.askId === 'late-200' ? timeoutWrite(ask, now) : undefined,
+        );
+        expect(writes.map((write) => write.ask.askId)).toEqual(['late-200']);
+        expect((await store.get('late-300'))?.version).toBe(1);
+        expect(await collect(store.history('late-300'))).toHaveLength(1);
+      });
+
+      it('settles each due ask once when claims run at the same time', async () => {
+        const calls: string[] = [];
+        const results = await Promise.all([
+          store.claimDue(now, 100, settle(calls)),
+          store.claimDue(now, 100, settle(calls)),
+        ]);
+        const claimed = results.flat().map((write) => write.ask.askId);
+        expect(claimed.sort()).toEqual(
+          ['at-now', 'deferred-late', 'late-100', 'late-200', 'late-300'].sort(),
+        );
+      });
+    });
+
+    describe('subscribe and close', () => {
+      it('tells subscribers which ask changed and its version', async () => {
+        const changes: unknown[] = [];
+        store.subscribe((change) => changes.push(change));
+        const row = await started({ askId: 'ask-1' });
+        await applied(answerWrite(row));
+        await waitUntil(() => changes.length >= 2, 'two changes');
+        expect(changes).toContainEqual({ type: 'changed', askId: 'ask-1', version: 1 });
+        expect(changes).toContainEqual({ type: 'changed', askId: 'ask-1', version: 2 });
+      });
+
+      it('stops telling a subscriber once it unsubscribed', async () => {
+        const kept: unknown[] = [];
+        const dropped: unknown[] = [];
+        store.subscribe((change) => kept.push(change));
+        const unsubscribe = store.subscribe((change) => dropped.push(change));
+        const row = await started({ askId: 'ask-1' });
+        await waitUntil(() => kept.length >= 1 && dropped.length >= 1, 'the first change');
+        unsubscribe();
+        const seen = dropped.length;
+        await applied(answerWrite(row));
+        await waitUntil(
+          () => kept.some((change) => (change as { version?: number }).version === 2),
+          'the second change',
+        );
+        expect(dropped).toHaveLength(seen);
+      });
+
+      it('rejects calls after close and closes twice without error', async () => {
+        await started({ askId: 'ask-1' });
+        await store.close();
+        await expect(store.get('ask-1')).rejects.toThrow(/closed/);
+        await expect(store.create(startWrite({ askId: 'ask-2' }))).rejects.toThrow(/closed/);
+        await store.close();
+      });
+    });
+
+    if (target.connect !== undefined) {
+      describe('two stores over the same data', () => {
+        it('sees the other store’s writes and is told about them', async () => {
+          const peer = await connect();
+          const changes: unknown[] = [];
+          peer.subscribe((change) => changes.push(change));
+          const row = await started({ askId: 'ask-1', key: 'shared-key' });
+          const answered = await applied(answerWrite(row));
+          await waitUntil(
+            () => changes.some((change) => (change as { version?: number }).version === 2),
+            'the peer to hear of version 2',
+          );
+          expect(changes).toContainEqual({ type: 'changed', askId: 'ask-1', version: 2 });
+          expect(await peer.get('ask-1')).toEqual(answered);
+          expect(await peer.findByKey('shared-key')).toEqual(answered);
+        });
+
+        it('lets exactly one store win a race on the same version', async () => {
+          const peer = await connect();
+          const row = await started({ askId: 'ask-1' });
+          const results = await Promise.all([
+            store.update(answerWrite(row), 1),
+            peer.update(deferWrite(row, 'thread-1'), 1),
+          ]);
+          expect(results.filter((result) => result.ok)).toHaveLength(1);
+          expect(await collect(peer.history('ask-1'))).toHaveLength(2);
+        });
+
+        it('claims each due ask once across stores', async () => {
+          const peer = await connect();
+          for (let n = 0; n < 20; n++) await started({ askId: `due-${n}`, deadlineAt: 1_000 + n });
+          const settleAt = (ask: Parameters<typeof timeoutWrite>[0]) => timeoutWrite(ask, 5_000);
+          const results = await Promise.all([
+            store.claimDue(5_000, 7, settleAt),
+            peer.claimDue(5_000, 7, settleAt),
+            store.claimDue(5_000, 7, settleAt),
+            peer.claimDue(5_000, 7, settleAt),
+          ]);
+          const claimed = results.flat().map((write) => write.ask.askId);
+          expect(new Set(claimed).size).toBe(claimed.length);
+          expect(claimed).toHaveLength(20);
+        });
+      });
+    }
+  });
+}
