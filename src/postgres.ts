@@ -3,7 +3,6 @@
  * `postgres` (porsager/postgres) 3.4.
  */
 
-export { POSTGRES_SCHEMA_VERSION } from './stores/postgres-migrations.js';
 export { CorruptAskRowError } from './stores/postgres-rows.js';
 export {
   createPostgresAskStore,

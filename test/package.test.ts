@@ -19,6 +19,9 @@ describe('the built package', () => {
       const root = await import('ask-engine');
       const data = await import('ask-engine/data');
       const terminal = await import('ask-engine/terminal');
+      const postgres = await import('ask-engine/postgres');
+      // The client connects on first use: a store that is never used opens no connection.
+      await postgres.createPostgresAskStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' }).close();
       const service = root.createInteractionService();
       service.registerProvider(root.createScriptedProvider([{ cancel: 'user' }]));
       const outcome = await service.ask({ question: 'Ship it?', options: ['Yes', 'No'] });
@@ -26,6 +29,7 @@ describe('the built package', () => {
         root: Object.keys(root).length,
         data: Object.keys(data).length,
         terminal: Object.keys(terminal).length,
+        postgres: Object.keys(postgres).sort(),
         outcome,
         from: import.meta.resolve('ask-engine'),
       }));`;
@@ -37,6 +41,7 @@ describe('the built package', () => {
     expect(result.outcome).toEqual({ status: 'cancelled', reason: 'user' });
     expect(result.root).toBeGreaterThan(result.data);
     expect(result.terminal).toBeGreaterThan(0);
+    expect(result.postgres).toEqual(['CorruptAskRowError', 'createPostgresAskStore']);
   });
 
   it('keeps the terminal UI out of the root entry', async () => {
@@ -55,6 +60,7 @@ describe('the built package', () => {
     expect(
       inputs.filter((file) => file.includes('pi-tui') || file.includes('src/terminal')),
     ).toEqual([]);
+    expect(inputs.filter((file) => file.includes('postgres'))).toEqual([]);
   });
 
   it('runs the ask-engine bin from dist', async () => {

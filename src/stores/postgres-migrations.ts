@@ -43,9 +43,6 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
   },
 ];
 
-/** The newest migration this version of ask-engine knows. */
-export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
-
 /**
  * Creates the schema and applies the migrations it lacks, in one transaction holding an
  * advisory lock on the schema name, so hosts starting together migrate once, one after the
