@@ -129,7 +129,9 @@ class PostgresAskStore implements AskStore {
   async create({ ask, event }: AskWrite): Promise<AskCreateResult> {
     const sql = await this.#open();
     this.#wrote = true;
-    const [inserted] = await sql`
+    const [inserted] = await refuseNul(
+      ask.askId,
+      sql`
       with inserted as (
         insert into ${this.#asks} (${this.#askColumns})
         values (${ask.askId}, ${ask.state}, ${ask.version}, ${sql.json(json(ask.snapshot))},
@@ -144,7 +146,8 @@ class PostgresAskStore implements AskStore {
         from inserted
       )
       select count(*)::int from (select pg_notify(${this.#channel}, id || ':' || version) from inserted) n
-    `.values();
+    `.values(),
+    );
     if (inserted?.[0] === 1) return { created: true };
     const existing = await this.#selectAsk(
       sql`where id = ${ask.askId}${ask.key === undefined ? sql`` : sql` or key = ${ask.key}`} limit 1`,
@@ -163,7 +166,7 @@ class PostgresAskStore implements AskStore {
     const { ask } = write;
     for (;;) {
       try {
-        const applied = await this.#apply(sql, [{ write, expectedVersion }]);
+        const applied = await refuseNul(ask.askId, this.#apply(sql, [{ write, expectedVersion }]));
         if (applied.length === 1) return { ok: true };
         return { ok: false, reason: 'version', current: await this.get(ask.askId) };
       } catch (error) {
@@ -181,11 +184,14 @@ class PostgresAskStore implements AskStore {
   async append(event: AskAuditEvent): Promise<void> {
     const sql = await this.#open();
     try {
-      await sql`
-        insert into ${this.#events} (${this.#eventColumns})
-        values (${event.askId}, ${event.at}, ${event.type}, ${event.from}, ${event.to},
-          ${sql.json(json(event.data))})
-      `;
+      await refuseNul(
+        event.askId,
+        sql`
+          insert into ${this.#events} (${this.#eventColumns})
+          values (${event.askId}, ${event.at}, ${event.type}, ${event.from}, ${event.to},
+            ${sql.json(json(event.data))})
+        `,
+      );
     } catch (error) {
       if ((error as { code?: unknown }).code === '23503') {
         throw new Error(`Cannot append an audit event to unknown ask ${event.askId}.`);
@@ -436,6 +442,23 @@ function jsonOrNull(sql: Sql, value: unknown) {
 /** The rows are JSON-serializable by contract; the client's type wants to be told so. */
 function json(value: unknown): postgres.JSONValue {
   return value as postgres.JSONValue;
+}
+
+/**
+ * PostgreSQL's text and jsonb cannot hold U+0000: a write carrying it fails, and says so
+ * instead of the server's "unsupported Unicode escape sequence".
+ */
+async function refuseNul<T>(askId: string, write: PromiseLike<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== '22P05' && code !== '22021') throw error;
+    throw new Error(
+      `Ask ${askId} was not written: PostgreSQL cannot store the character U+0000 (NUL) found in its row or event. Remove it from the answer or question text.`,
+      { cause: error },
+    );
+  }
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {

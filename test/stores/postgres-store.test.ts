@@ -294,6 +294,21 @@ describe.skipIf(postgresMissing !== undefined)(
       );
     });
 
+    it('refuses a write carrying U+0000, which PostgreSQL cannot store, and says so', async () => {
+      const { store } = storeOnNewSchema();
+      const start = pendingAsk('nul');
+      await store.create(start);
+      const answer = answered(start.ask);
+      answer.ask.outcome = {
+        status: 'answered',
+        answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'a\u0000b' } }],
+      };
+      await expect(store.update(answer, 1)).rejects.toThrow(
+        'Ask nul was not written: PostgreSQL cannot store the character U+0000 (NUL) found in its row or event.',
+      );
+      expect(await store.get('nul')).toEqual(start.ask);
+    });
+
     it('migrates a schema once when many hosts start together, and refuses one from a newer version', async () => {
       const schema = 'together';
       const stores = Array.from({ length: 5 }, () => storeOn(schema));
