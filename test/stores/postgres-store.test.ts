@@ -334,6 +334,24 @@ describe.skipIf(postgresMissing !== undefined)(
       await sql.end();
     });
 
+    // Last: it restarts the server under every other store of this file.
+    it('reports "missed" after the database restarts, and hears writes again', async () => {
+      const errors: unknown[] = [];
+      const { schema, store } = storeOnNewSchema({ onError: (error) => errors.push(error) });
+      const heard: { type: string; askId?: string }[] = [];
+      store.subscribe((change) => heard.push(change));
+      await store.create(pendingAsk('before'));
+      await nextChange(heard, (change) => change.askId === 'before');
+      await cluster.stop();
+      await expect(store.get('before')).rejects.toThrow();
+      await cluster.restart();
+      await nextChange(heard, (change) => change.type === 'missed');
+      const writer = storeOn(schema);
+      await writer.create(pendingAsk('after'));
+      await nextChange(heard, (change) => change.askId === 'after');
+      expect(await store.get('after')).toMatchObject({ askId: 'after', version: 1 });
+    });
+
     it('rejects bad options with a message naming the value', () => {
       expect(() => createPostgresAskStore({ connectionString: '' })).toThrow(
         'Expected `connectionString` to be a PostgreSQL URL such as postgres://user@host:5432/db, got "".',
