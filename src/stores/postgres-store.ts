@@ -1,5 +1,5 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
-import postgres, { type ListenMeta, type Sql } from 'postgres';
+import postgres, { type ListenMeta, type Sql, type TransactionSql } from 'postgres';
 import type { AskAuditEvent } from '../engine/audit.js';
 import type {
   AskCreateResult,
@@ -150,7 +150,9 @@ class PostgresAskStore implements AskStore {
     );
     if (inserted?.[0] === 1) return { created: true };
     const existing = await this.#selectAsk(
-      sql`where id = ${ask.askId}${ask.key === undefined ? sql`` : sql` or key = ${ask.key}`} limit 1`,
+      ask.key === undefined
+        ? sql`where id = ${ask.askId}`
+        : sql`where id = ${ask.askId} or key = ${ask.key} order by id = ${ask.askId} desc limit 1`,
     );
     if (existing !== undefined) return { created: false, existing };
     // `on conflict do nothing` also yields to the open-interaction index, which the contract
@@ -252,7 +254,7 @@ class PostgresAskStore implements AskStore {
         const write = settle(ask);
         if (write !== undefined) writes.push({ write, expectedVersion: ask.version });
       }
-      return writes.length === 0 ? [] : this.#apply(tx as unknown as Sql, writes);
+      return writes.length === 0 ? [] : this.#apply(tx, writes);
     }) as Promise<AskWrite[]>;
   }
 
@@ -279,7 +281,7 @@ class PostgresAskStore implements AskStore {
    * event, and notifies every listening store, in one statement; returns the writes applied.
    */
   async #apply(
-    sql: Sql,
+    sql: Sql | TransactionSql,
     writes: readonly { write: AskWrite; expectedVersion: number }[],
   ): Promise<AskWrite[]> {
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => ({
