@@ -1,11 +1,10 @@
 /**
  * (a) One full ask: start -> provider answers -> outcome, with audit on (a subscriber on
  * events$) and a deadline, against a bare Promise + setTimeout/clearTimeout ask. Goal <= 15x.
- * A second line shows how much of that is the XState actor itself: the ask machine alone
- * (create, start, one answer event to its final state) against the same floor.
+ * A second line shows how much of that is XState itself: the ask machine alone (its initial
+ * snapshot and one transition to its final state, as the engine runs it) against the same floor.
  */
-import { createActor, fromCallback } from 'xstate';
-import { askMachine } from '../machines/ask.machine.js';
+import { applyAskEvent, initialAskSnapshot } from '../src/engine/ask-logic.js';
 import { createInteractionService } from '../src/engine/service.js';
 import { createScriptedProvider } from '../src/providers/scripted-provider.js';
 import { yesAnswer, yesNoRequest } from './fixtures.js';
@@ -33,16 +32,13 @@ await timeRatio('(a) full ask vs bare Promise + setTimeout/clearTimeout', 15, fl
 );
 if (audited === 0) throw new Error('audit events were not delivered');
 
-const root = createActor(fromCallback(() => undefined));
-root.start();
-const request = { questions: [{ id: 'q1' }] };
 let n = 0;
-await timeRatio('(a) the ask machine alone in xstate vs the same floor', undefined, floor, () => {
-  const actor = createActor(askMachine, {
-    parent: root,
-    input: { askId: `bare-${n++}`, request, createdAt: 0, deadlineAt: 60_000 },
-  });
-  actor.start();
-  actor.send({ type: 'provider.answered', answers: yesAnswer });
-  return actor.getSnapshot().output;
-});
+await timeRatio(
+  '(a) the ask machine alone: initial snapshot + one transition',
+  undefined,
+  floor,
+  () => {
+    const snapshot = initialAskSnapshot({ askId: `bare-${n++}`, createdAt: 0, deadlineAt: 60_000 });
+    return applyAskEvent(snapshot, { type: 'provider.answered', answers: yesAnswer })?.output;
+  },
+);

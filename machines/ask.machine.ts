@@ -1,18 +1,20 @@
 /**
- * The lifecycle of one ask: pending until a provider, the caller or the deadline decides,
- * then exactly one outcome. Pure: no I/O, no imports from src/. The service supplies the
- * `deliver` action (starts the provider call) and the `stopDelivery` action (aborts the
- * provider's signal) with `askMachine.provide(...)`, so delivery lives exactly as long as
- * `pending`. Delivery is an entry/exit pair rather than an invoked child actor: a child
- * actor per ask doubled the time and heap of every ask (measured with bench/ask.bench.ts).
- * The deadline arrives as an event from the service's clock, because a persisted snapshot
- * must still expire after a restore in another process (xstate#5331: `after` timers are
- * not rescheduled on restore), and one shared timer is cheaper than one per ask.
+ * The lifecycle of one ask: pending until a provider, the caller, another service or the
+ * deadline decides, then exactly one outcome. Pure: no I/O, no imports from src/, no timers,
+ * no invoked actors. The engine applies events with the machine's own transition logic to a
+ * snapshot kept in a store, so any process sharing the store can move the ask on; what the
+ * engine does around a transition (deliver to the provider, abort its signal, hand the outcome
+ * to the caller) it reads from the resulting snapshot: the `delivering` tag and the outcome in
+ * the context.
+ *
+ * The deadline arrives as an event, because a persisted snapshot must still expire after a
+ * restore in another process (xstate#5331: `after` timers are not rescheduled on restore).
  */
 import { assign, setup } from 'xstate';
 
 // Structural copies of the contract types in src/contracts: this file stands alone so an
-// inspector or the Stately editor can load it; src/ checks both stay assignable.
+// inspector or the Stately editor can load it; test/machines/contract-types.test.ts checks
+// both stay assignable.
 export type AskMachineResponse =
   | { kind: 'selection'; selections: string[]; comment?: string }
   | { kind: 'freeform'; text: string };
@@ -30,31 +32,39 @@ export type AskMachineOutcome =
 
 export interface AskMachineInput {
   askId: string;
-  /** The normalized request; the machine only carries it so a restored ask has it. */
-  request: { questions: readonly { id: string }[] };
   createdAt: number;
   deadlineAt?: number;
   toolCallId?: string;
   sessionId?: string;
+  /** Who asks (the request's `agent`), shown by providers. */
+  agent?: string;
 }
 
 export interface AskMachineContext extends AskMachineInput {
+  /** Answers reported so far while pending; forgotten when the ask leaves `pending`. */
   progress: AskMachineAnswer[];
   outcome?: AskMachineOutcome;
 }
 
+/** Every event carries what has already been checked at the engine's boundary. */
 export type AskMachineEvent =
   | { type: 'provider.answered'; answers: AskMachineAnswer[] }
   | { type: 'provider.cancelled'; reason: 'user' | 'unavailable'; message?: string }
   | { type: 'provider.deferred'; interactionId: string; message?: string }
   | { type: 'provider.progress'; answers: AskMachineAnswer[] }
   | { type: 'provider.failed'; reason: 'invalid-answer' | 'provider-error'; message: string }
+  /** Answers brought by `service.answer`, from any service sharing the store. */
+  | { type: 'answer'; answers: AskMachineAnswer[] }
+  /** Answers for a deferred ask, found by its interaction id. */
+  | { type: 'resume'; answers: AskMachineAnswer[] }
   | { type: 'abort'; cause: unknown; message: string }
   | { type: 'cancel'; reason: 'user' | 'unavailable'; message?: string }
-  | { type: 'resume'; answers: AskMachineAnswer[] }
-  /** A resume whose answers failed validation: the ask ends `cancelled` / `invalid-answer`. */
-  | { type: 'resume.rejected'; message: string }
   | { type: 'deadline'; at: number };
+
+/** The context of a new ask: the one place that says what an ask starts with. */
+export function createAskContext(input: AskMachineInput): AskMachineContext {
+  return { ...input, progress: [] };
+}
 
 export const askMachine = setup({
   types: {
@@ -62,105 +72,173 @@ export const askMachine = setup({
     context: {} as AskMachineContext,
     events: {} as AskMachineEvent,
     output: {} as AskMachineOutcome,
+    tags: {} as 'delivering',
   },
   actions: {
-    // Placeholders: the service starts the provider call, and aborts the provider's signal
-    // with the cause of the exit.
-    deliver: () => undefined,
-    stopDelivery: () => undefined,
-    recordProgress: assign({
-      progress: ({ event }) => (event.type === 'provider.progress' ? event.answers : []),
-    }),
-    recordAnswers: assign({
-      outcome: ({ event }): AskMachineOutcome => ({
-        status: 'answered',
-        answers: event.type === 'provider.answered' || event.type === 'resume' ? event.answers : [],
+    recordProgress: assign((_, params: { answers: AskMachineAnswer[] }) => ({
+      progress: params.answers,
+    })),
+    forgetProgress: assign({ progress: () => [] }),
+    recordAnswers: assign((_, params: { answers: AskMachineAnswer[] }) => ({
+      outcome: { status: 'answered', answers: params.answers } as AskMachineOutcome,
+    })),
+    recordCancellation: assign(
+      (_, params: { reason: AskMachineCancelReason; message: string | undefined }) => ({
+        outcome: (params.message === undefined
+          ? { status: 'cancelled', reason: params.reason }
+          : {
+              status: 'cancelled',
+              reason: params.reason,
+              message: params.message,
+            }) as AskMachineOutcome,
       }),
-    }),
-    recordCancellation: assign({
-      outcome: ({ event }): AskMachineOutcome => {
-        const reason =
-          event.type === 'provider.cancelled' ||
-          event.type === 'provider.failed' ||
-          event.type === 'cancel'
-            ? event.reason
-            : event.type === 'resume.rejected'
-              ? 'invalid-answer'
-              : 'user';
-        const message = 'message' in event ? event.message : undefined;
-        return message === undefined
-          ? { status: 'cancelled', reason }
-          : { status: 'cancelled', reason, message };
-      },
-    }),
-    recordDeferral: assign({
-      outcome: ({ event }): AskMachineOutcome | undefined =>
-        event.type === 'provider.deferred'
-          ? event.message === undefined
-            ? { status: 'deferred', interactionId: event.interactionId }
-            : { status: 'deferred', interactionId: event.interactionId, message: event.message }
-          : undefined,
-    }),
-    recordTimeout: assign({
-      outcome: ({ context }): AskMachineOutcome => ({
-        status: 'timedOut',
-        deadlineAt: context.deadlineAt ?? 0,
-      }),
-    }),
-    recordAbort: assign({
-      outcome: ({ event }): AskMachineOutcome =>
-        event.type === 'abort'
-          ? { status: 'aborted', cause: event.cause, message: event.message }
-          : { status: 'aborted', cause: undefined, message: 'aborted' },
-    }),
+    ),
+    recordDeferral: assign((_, params: { interactionId: string; message: string | undefined }) => ({
+      outcome: (params.message === undefined
+        ? { status: 'deferred', interactionId: params.interactionId }
+        : {
+            status: 'deferred',
+            interactionId: params.interactionId,
+            message: params.message,
+          }) as AskMachineOutcome,
+    })),
+    recordTimeout: assign((_, params: { deadlineAt: number }) => ({
+      outcome: { status: 'timedOut', deadlineAt: params.deadlineAt } as AskMachineOutcome,
+    })),
+    recordAbort: assign((_, params: { cause: unknown; message: string }) => ({
+      outcome: {
+        status: 'aborted',
+        cause: params.cause,
+        message: params.message,
+      } as AskMachineOutcome,
+    })),
   },
   guards: {
-    hasInteractionId: ({ event }) =>
-      event.type === 'provider.deferred' &&
-      typeof event.interactionId === 'string' &&
-      event.interactionId.length > 0,
-    deadlineReached: ({ context, event }) =>
-      event.type === 'deadline' &&
-      context.deadlineAt !== undefined &&
-      event.at >= context.deadlineAt,
+    deadlineReached: (_, params: { at: number; deadlineAt: number | undefined }) =>
+      params.deadlineAt !== undefined && params.at >= params.deadlineAt,
   },
 }).createMachine({
   id: 'ask',
-  context: ({ input }) => ({ ...input, progress: [] }),
+  context: ({ input }) => createAskContext(input),
   initial: 'pending',
   states: {
     pending: {
-      entry: 'deliver',
-      exit: 'stopDelivery',
+      description:
+        'The provider has the question and the person may answer. The provider signal is live only here; progress reports are kept until the ask leaves.',
+      tags: ['delivering'],
+      exit: 'forgetProgress',
       on: {
-        'provider.progress': { actions: 'recordProgress' },
-        'provider.answered': { target: 'answered', actions: 'recordAnswers' },
-        'provider.cancelled': { target: 'cancelled', actions: 'recordCancellation' },
-        'provider.failed': { target: 'cancelled', actions: 'recordCancellation' },
-        'provider.deferred': {
-          guard: 'hasInteractionId',
-          target: 'deferred',
-          actions: 'recordDeferral',
+        'provider.progress': {
+          actions: { type: 'recordProgress', params: ({ event }) => ({ answers: event.answers }) },
         },
-        cancel: { target: 'cancelled', actions: 'recordCancellation' },
-        abort: { target: 'aborted', actions: 'recordAbort' },
-        deadline: { guard: 'deadlineReached', target: 'timedOut', actions: 'recordTimeout' },
+        'provider.answered': {
+          target: 'answered',
+          actions: { type: 'recordAnswers', params: ({ event }) => ({ answers: event.answers }) },
+        },
+        answer: {
+          target: 'answered',
+          actions: { type: 'recordAnswers', params: ({ event }) => ({ answers: event.answers }) },
+        },
+        'provider.cancelled': {
+          target: 'cancelled',
+          actions: {
+            type: 'recordCancellation',
+            params: ({ event }) => ({ reason: event.reason, message: event.message }),
+          },
+        },
+        'provider.failed': {
+          target: 'cancelled',
+          actions: {
+            type: 'recordCancellation',
+            params: ({ event }) => ({ reason: event.reason, message: event.message }),
+          },
+        },
+        cancel: {
+          target: 'cancelled',
+          actions: {
+            type: 'recordCancellation',
+            params: ({ event }) => ({ reason: event.reason, message: event.message }),
+          },
+        },
+        'provider.deferred': {
+          target: 'deferred',
+          actions: {
+            type: 'recordDeferral',
+            params: ({ event }) => ({
+              interactionId: event.interactionId,
+              message: event.message,
+            }),
+          },
+        },
+        abort: {
+          target: 'aborted',
+          actions: {
+            type: 'recordAbort',
+            params: ({ event }) => ({ cause: event.cause, message: event.message }),
+          },
+        },
+        deadline: {
+          guard: {
+            type: 'deadlineReached',
+            params: ({ context, event }) => ({ at: event.at, deadlineAt: context.deadlineAt }),
+          },
+          target: 'timedOut',
+          actions: {
+            type: 'recordTimeout',
+            params: ({ context }) => ({ deadlineAt: context.deadlineAt as number }),
+          },
+        },
       },
     },
-    // The tool call has ended; the ask waits for `resume`, a cancel or its deadline. The
-    // caller's abort signal belonged to the tool call, so it no longer applies.
     deferred: {
+      description:
+        'The tool call has ended and the question lives on elsewhere (a chat thread, a link). It waits for `resume` or `answer`, a cancel or its deadline; the caller’s abort signal belonged to the tool call and no longer applies.',
       on: {
-        resume: { target: 'answered', actions: 'recordAnswers' },
-        'resume.rejected': { target: 'cancelled', actions: 'recordCancellation' },
-        cancel: { target: 'cancelled', actions: 'recordCancellation' },
-        deadline: { guard: 'deadlineReached', target: 'timedOut', actions: 'recordTimeout' },
+        resume: {
+          target: 'answered',
+          actions: { type: 'recordAnswers', params: ({ event }) => ({ answers: event.answers }) },
+        },
+        answer: {
+          target: 'answered',
+          actions: { type: 'recordAnswers', params: ({ event }) => ({ answers: event.answers }) },
+        },
+        cancel: {
+          target: 'cancelled',
+          actions: {
+            type: 'recordCancellation',
+            params: ({ event }) => ({ reason: event.reason, message: event.message }),
+          },
+        },
+        deadline: {
+          guard: {
+            type: 'deadlineReached',
+            params: ({ context, event }) => ({ at: event.at, deadlineAt: context.deadlineAt }),
+          },
+          target: 'timedOut',
+          actions: {
+            type: 'recordTimeout',
+            params: ({ context }) => ({ deadlineAt: context.deadlineAt as number }),
+          },
+        },
       },
     },
-    answered: { type: 'final' },
-    cancelled: { type: 'final' },
-    timedOut: { type: 'final' },
-    aborted: { type: 'final' },
+    answered: {
+      type: 'final',
+      description: 'The person answered; the answers were checked against the questions.',
+    },
+    cancelled: {
+      type: 'final',
+      description:
+        'Dismissed by the person, no UI could show it, the answer failed its check, or the provider failed.',
+    },
+    timedOut: {
+      type: 'final',
+      description: 'The deadline passed without an answer. Nothing was chosen for the person.',
+    },
+    aborted: {
+      type: 'final',
+      description: 'The caller’s signal, a drain of the service, or the host went away.',
+    },
   },
   output: ({ context }) => context.outcome as AskMachineOutcome,
 });

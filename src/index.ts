@@ -15,7 +15,13 @@ export {
   askMachine,
 } from '../machines/ask.machine.js';
 export * from './data.js';
-export type { AskAuditEvent, AskState } from './engine/audit.js';
+export type {
+  AskAttemptSource,
+  AskAuditEvent,
+  AskAuditEventType,
+  AskState,
+  AuditedAnswers,
+} from './engine/audit.js';
 export { type Clock, systemClock } from './engine/clock.js';
 export type { AskProvider, AskProviderContext } from './engine/provider.js';
 export { REDACTED } from './engine/redact.js';
@@ -25,6 +31,7 @@ export {
 } from './engine/service.js';
 export type {
   AskHandle,
+  AskInfo,
   AskOptions,
   AskSnapshot,
   InteractionService,
@@ -48,7 +55,15 @@ export {
   type NormalizedAskRequest,
   normalizeAskUserRequest,
 } from './rules/normalize.js';
-export type { AskStore, PersistedAskSnapshot, StoredAsk } from './stores/ask-store.js';
+export type {
+  AskCreateResult,
+  AskStore,
+  AskStoreChange,
+  AskUpdateResult,
+  AskWrite,
+  PersistedAskSnapshot,
+  StoredAsk,
+} from './stores/ask-store.js';
 export { createMemoryAskStore } from './stores/memory-store.js';
 export { prepareAskUserArguments } from './tool/prepare-arguments.js';
 export {

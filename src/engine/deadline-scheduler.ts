@@ -1,5 +1,6 @@
 /** One timer for every deadline of a service: a min-heap keyed by absolute time. */
 import type { Clock } from './clock.js';
+import { afterEventLoopTurn, cancelEventLoopTurn } from './event-loop.js';
 
 export interface Scheduled {
   deadlineAt: number;
@@ -9,6 +10,8 @@ export interface Scheduled {
 
 // Timers longer than this overflow to 1 ms in Node and browsers; re-arm instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Deadlines settled per event-loop turn: 100,000 at once must not stall the loop. */
+const DUE_PER_SLICE = 256;
 
 /**
  * A timer per ask costs an allocation and a cancellation each; asks share one timer
@@ -19,6 +22,8 @@ export class DeadlineScheduler<T extends Scheduled> {
   readonly #onDue: (entry: T, now: number) => void;
   readonly #heap: T[] = [];
   #timer: unknown;
+  /** The timer is an event-loop turn between two slices, not a clock timer. */
+  #sliced = false;
   #armedFor = Number.POSITIVE_INFINITY;
 
   constructor(clock: Clock, onDue: (entry: T, now: number) => void) {
@@ -54,7 +59,15 @@ export class DeadlineScheduler<T extends Scheduled> {
     this.#armedFor = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
     let head = this.#heap[0];
+    let budget = DUE_PER_SLICE;
     while (head !== undefined && head.deadlineAt <= now) {
+      if (budget-- === 0) {
+        // A storm of deadlines is settled in slices, so the event loop keeps turning.
+        this.#armedFor = head.deadlineAt;
+        this.#timer = afterEventLoopTurn(this.#fire);
+        this.#sliced = true;
+        return;
+      }
       this.remove(head);
       this.#onDue(head, now);
       head = this.#heap[0];
@@ -65,14 +78,26 @@ export class DeadlineScheduler<T extends Scheduled> {
   #arm(): void {
     const head = this.#heap[0];
     if (head === undefined) return;
-    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#clear();
     const delay = Math.min(Math.max(head.deadlineAt - this.#clock.now(), 0), MAX_TIMER_MS);
     this.#armedFor = head.deadlineAt;
     this.#timer = this.#clock.setTimeout(this.#fire, delay);
   }
 
+  /** Stops the timer; nothing fires until the next `add`. */
+  stop(): void {
+    this.#disarm();
+  }
+
+  #clear(): void {
+    if (this.#timer === undefined) return;
+    if (this.#sliced) cancelEventLoopTurn(this.#timer);
+    else this.#clock.clearTimeout(this.#timer);
+    this.#sliced = false;
+  }
+
   #disarm(): void {
-    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#clear();
     this.#timer = undefined;
     this.#armedFor = Number.POSITIVE_INFINITY;
   }

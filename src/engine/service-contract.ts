@@ -8,14 +8,21 @@ import type { AskAuditEvent, AskState } from './audit.js';
 import type { AskProvider } from './provider.js';
 
 export interface AskOptions {
-  /** Aborting it ends the ask as `aborted` with `signal.reason` as the cause. */
+  /** Aborting it ends a pending ask as `aborted` with `signal.reason` as the cause. */
   signal?: AbortSignal;
-  /** Milliseconds from now until the ask ends as `timedOut`; must be > 0. */
+  /** Milliseconds from now until the ask ends as `timedOut`. */
   timeoutMs?: number;
   toolCallId?: string;
   sessionId?: string;
+  /**
+   * Idempotency key (a tool-call id, a workflow step id): `start` with a key already in the
+   * store returns that ask (same id, same outcome) instead of asking again, on any service
+   * sharing the store. A different request under the same key is `INVALID_REQUEST`.
+   */
+  key?: string;
 }
 
+/** What this service knows of one of its asks, at once and without the store. */
 export interface AskSnapshot {
   askId: string;
   state: AskState;
@@ -27,39 +34,82 @@ export interface AskSnapshot {
   outcome?: AskOutcome;
 }
 
+/** An ask as the store has it (`service.get`). */
+export interface AskInfo {
+  askId: string;
+  state: AskState;
+  /** Bumped by every transition. */
+  version: number;
+  questions: AskUserQuestion[];
+  /** The deferral while deferred, then the final outcome. */
+  outcome?: AskOutcome;
+  interactionId?: string;
+  key?: string;
+  deadlineAt?: number;
+  /** The id of the service delivering it to its provider. */
+  owner?: string;
+  /** True once nothing can change it any more. */
+  final: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface AskHandle {
   readonly id: string;
   getSnapshot(): AskSnapshot;
-  /** This ask's audit events, from `start` to its final state; completes when it settles. */
+  /**
+   * This ask's audit events as this service sees them, from `start` on; completes when the
+   * handle's outcome is fixed (at `deferred` or a final state).
+   */
   readonly events$: Observable<AskAuditEvent>;
-  /** Resolves with the outcome; never rejects. Resolves at `deferred` (the ask lives on). */
+  /**
+   * Resolves with the outcome (at `deferred` for a deferred ask). Rejects only when the store
+   * fails, when a `key` is reused for another request (`INVALID_REQUEST`), or when the service
+   * is closed before the ask settles.
+   */
   readonly outcome: Promise<AskOutcome>;
   /** Ends a pending or deferred ask as `cancelled`; after the outcome is fixed, does nothing. */
   cancel(reason?: 'user' | 'unavailable', message?: string): void;
 }
 
 export interface InteractionService {
+  /** This service's id, recorded as the owner of the asks it delivers. */
+  readonly id: string;
   /** Registers the one provider; a second active one throws `DUPLICATE_PROVIDER`. Returns dispose. */
   registerProvider(provider: AskProvider): () => void;
   /**
-   * Asks and resolves with the outcome (at `deferred` for a deferred ask). Rejects only for a
+   * Asks and resolves with the outcome (at `deferred` for a deferred ask). Rejects for a
    * request that can never be delivered: `NO_PROVIDER`, `EMPTY_QUESTIONS`, `TOO_MANY_QUESTIONS`,
-   * `INVALID_REQUEST`, `BAD_INTENT`, `LIMIT_EXCEEDED`.
+   * `INVALID_REQUEST`, `BAD_INTENT`, `LIMIT_EXCEEDED`; and when the store fails.
    */
   ask(request: AskUserRequestInput, options?: AskOptions): Promise<AskOutcome>;
-  /** Like `ask`, but returns the ask's handle at once; the same errors are thrown synchronously. */
+  /** Like `ask`, but returns the ask's handle at once; request errors are thrown synchronously. */
   start(request: AskUserRequestInput, options?: AskOptions): AskHandle;
   /**
-   * Brings the answer of a deferred ask (found by its interaction id, here or in the store).
-   * The answers are validated like a provider's: invalid ones end the ask `cancelled` /
-   * `invalid-answer`. Rejects with `UNKNOWN_INTERACTION`, or `ASK_SETTLED` once it has ended.
+   * Answers a pending or deferred ask, from any service sharing the store. Invalid answers are
+   * refused with `INVALID_ANSWER` and the ask stays open; an ask with an outcome refuses with
+   * `ASK_SETTLED`; an unknown id is `UNKNOWN_INTERACTION`. Resolves with the `answered` outcome.
+   */
+  answer(askId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome>;
+  /**
+   * Brings the answer of a deferred ask, found by its interaction id. Validated like `answer`:
+   * `INVALID_ANSWER` keeps it open; `UNKNOWN_INTERACTION`, `ASK_SETTLED`.
    */
   resume(interactionId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome>;
+  /** The ask as the store has it, or `undefined`. */
+  get(askId: string): Promise<AskInfo | undefined>;
+  /** The ask's stored audit events, oldest first. */
+  history(askId: string): AsyncIterable<AskAuditEvent>;
   /**
-   * Ends every pending ask `aborted` with `cause` and waits for them. Deferred asks are kept:
-   * they outlive the process that deferred them and are resumed from the store.
+   * Ends every pending ask this service delivers as `aborted` with `cause`, and waits for them.
+   * Deferred asks are kept: they outlive the process that deferred them.
    */
   drain(cause?: unknown): Promise<void>;
-  /** Every ask's audit events, as they happen. */
+  /**
+   * Stops this service's timers, deliveries and subscriptions. Asks stay as they are in the
+   * store for other services; callers still waiting here are rejected.
+   */
+  close(): Promise<void>;
+  /** Every audit event this service writes or learns of, as it happens. */
   readonly events$: Observable<AskAuditEvent>;
 }

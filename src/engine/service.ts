@@ -1,107 +1,82 @@
-/** The interaction service: one provider, one actor per ask, an audit trail, exactly one outcome each. */
-import { Observable, Subject, type Subscriber } from 'rxjs';
-import { type Actor, createActor, type InspectionEvent, type Observer } from 'xstate';
-import {
-  type AskMachineContext,
-  type AskMachineEvent,
-  type AskMachineInput,
-  type AskMachineOutcome,
-  askMachine,
-} from '../../machines/ask.machine.js';
+/**
+ * The interaction service: one provider, asks kept in a store, exactly one outcome each. Every
+ * change to an ask is a machine transition written to the store with a compare-and-set on its
+ * version, together with its audit event; effects (deliver, abort the provider's signal, hand
+ * the outcome to the caller) run only after the write succeeded, so a service that lost a race
+ * takes the stored outcome instead.
+ */
+import { Observable, Subject } from 'rxjs';
+import type { AskMachineEvent, AskMachineInput } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
-import type { AskUserRequest } from '../contracts/request.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import { describe } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
-import type { AskStore, PersistedAskSnapshot } from '../stores/ask-store.js';
+import type {
+  AskStore,
+  AskStoreChange,
+  PersistedAskSnapshot,
+  StoredAsk,
+} from '../stores/ask-store.js';
 import { createMemoryAskStore } from '../stores/memory-store.js';
 import {
-  eventData,
+  answerCheck,
+  auditEventOf,
   exitCause,
   isAbortError,
   messageOf,
   providerEvent,
   settledError,
+  storableCause,
 } from './ask-events.js';
-import { sequentialIds } from './ask-ids.js';
-import type { AskAuditEvent, AskState } from './audit.js';
+import { askIdForKey, sequentialIds } from './ask-ids.js';
+import {
+  type AskSnapshotState,
+  applyAskEvent,
+  initialAskSnapshot,
+  persistAskSnapshot,
+  restoreAskSnapshot,
+  stateOf,
+} from './ask-logic.js';
+import type { AskAttemptSource, AskAuditEvent, AskState } from './audit.js';
 import { type Clock, systemClock } from './clock.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
-import { HibernationQueue } from './hibernation-queue.js';
+import { eventLoopTurn } from './event-loop.js';
+import { AskInspection, type Inspect } from './inspection.js';
+import { OpenAsk } from './open-ask.js';
+import { freezeOutcome } from './outcome-copy.js';
 import type { AskProvider, AskProviderContext } from './provider.js';
-import { REDACTED, redactInspection } from './redact.js';
-import type { AskHandle, AskOptions, AskSnapshot, InteractionService } from './service-contract.js';
+import type {
+  AskHandle,
+  AskInfo,
+  AskOptions,
+  AskSnapshot,
+  InteractionService,
+} from './service-contract.js';
+import { checkPersistedSnapshot, checkStoredAsk } from './stored-ask-check.js';
 
 export interface InteractionServiceOptions {
   /** Time source for deadlines and audit times; xstate's `SimulatedClock` works in tests. */
   clock?: Clock;
   /** Receives xstate inspection events of every ask (e.g. `createBrowserInspector().inspect`). */
-  inspect?: Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-  /** Keeps deferred asks and their outcomes beyond this process; defaults to memory. */
+  inspect?: Inspect;
+  /** Where asks live; services sharing a store share their asks. Defaults to a new memory store. */
   store?: AskStore;
-  /** Replace answers by `'[redacted]'` in audit and inspection events. */
+  /** Replace answers by `'[redacted]'` in audit and inspection events and refusal messages. */
   redact?: boolean;
   /** Generates ask ids; defaults to a random prefix per service plus a counter. */
   ids?: () => string;
   /**
-   * An ask still pending (or deferred) this many ms after its last event releases its live
-   * actor and keeps only the actor's persisted snapshot; its next event restores the actor.
-   * People answer in seconds to hours, and an idle actor costs more heap than everything else
-   * the ask keeps. Default 1000; `Infinity` keeps every actor live. An inspector sees a
-   * hibernated ask as a stopped actor, then a new actor with the same id.
+   * How often this service claims asks of the store whose deadline passed (deferred asks, and
+   * pending asks whose service went away). Default 250 ms.
    */
-  hibernateAfterMs?: number;
+  sweepIntervalMs?: number;
 }
 
-type AskActor = Actor<typeof askMachine>;
-
-const FINAL_STATES: ReadonlySet<AskState> = new Set([
-  'answered',
-  'cancelled',
-  'timedOut',
-  'aborted',
-]);
-/** Everything the service keeps about one live ask. */
-class AskRecord {
-  state: AskState = 'pending';
-  heapIndex = -1;
-  /** Created when the provider first reads `ctx.signal`. */
-  controller: AbortController | undefined = undefined;
-  /** The event that ended delivery; the provider's abort reason is derived from it. */
-  exitEvent: AskMachineEvent | undefined = undefined;
-  signal: AbortSignal | undefined = undefined;
-  onAbort: (() => void) | undefined = undefined;
-  interactionId: string | undefined = undefined;
-  /** The live actor; `undefined` while the ask hibernates as `persisted`. */
-  actor: AskActor | undefined = undefined;
-  persisted: PersistedAskSnapshot | undefined = undefined;
-  hibernateAt = 0;
-  queued = false;
-  listeners: Set<Subscriber<AskAuditEvent>> | undefined = undefined;
-  /** The audit events after `start`, kept so a late subscriber to `events$` sees them all. */
-  trail: AskAuditEvent[] | undefined = undefined;
-  /** How and when this service took the ask on: enough to rebuild its first audit event. */
-  origin: 'start' | 'restore' = 'start';
-  originAt = 0;
-  originState: AskState = 'pending';
-  resolve!: (outcome: AskOutcome) => void;
-  readonly outcome: Promise<AskOutcome>;
-
-  constructor(
-    readonly id: string,
-    readonly request: AskUserRequest,
-    readonly deadlineAt: number,
-    readonly toolCallId: string | undefined,
-    readonly sessionId: string | undefined,
-  ) {
-    this.outcome = new Promise((resolve) => {
-      this.resolve = resolve;
-    });
-  }
-}
+/** Due asks claimed from the store per sweep, and asks drained per event-loop turn. */
+const SLICE = 256;
 
 /**
  * Creates the service an agent loop asks through. Register exactly one provider, then `ask`.
@@ -114,28 +89,35 @@ class AskRecord {
 export function createInteractionService(
   options: InteractionServiceOptions = {},
 ): InteractionService & {
-  /** Restores a persisted ask (pending or deferred) into this service; its deadline still fires. */
-  restore(snapshot: PersistedAskSnapshot): AskHandle;
-  /** The persisted snapshot of a live ask, for a host that keeps pending asks itself. */
+  /**
+   * Takes over the stored ask a persisted snapshot names: this service delivers it from now
+   * on (another service delivering it stops). Rejects `ASK_SETTLED` when it already has its
+   * outcome, `UNKNOWN_INTERACTION` when the store does not have it.
+   */
+  restore(snapshot: PersistedAskSnapshot): Promise<AskHandle>;
+  /** The persisted snapshot of an ask this service has open. */
   getPersistedSnapshot(askId: string): PersistedAskSnapshot | undefined;
 } {
-  const service = new Service(options);
-  return service;
+  return new Service(options);
 }
 
 class Service implements InteractionService {
+  readonly id: string;
   readonly events$: Observable<AskAuditEvent>;
   readonly #events = new Subject<AskAuditEvent>();
   readonly #clock: Clock;
   readonly #store: AskStore;
   readonly #redact: boolean;
   readonly #ids: () => string;
-  readonly #live = new Map<string, AskRecord>();
-  readonly #byInteractionId = new Map<string, AskRecord>();
-  readonly #scheduler: DeadlineScheduler<AskRecord>;
-  readonly #hibernation: HibernationQueue<AskRecord> | undefined;
-  readonly #inspect: ((event: InspectionEvent) => void) | undefined;
-  readonly #machine: typeof askMachine;
+  /** Asks this service delivers or waits on; deferred and final asks live only in the store. */
+  readonly #open = new Map<string, OpenAsk>();
+  readonly #scheduler: DeadlineScheduler<OpenAsk>;
+  readonly #inspection: AskInspection | undefined;
+  readonly #sweepIntervalMs: number;
+  readonly #unsubscribe: () => void;
+  #sweepTimer: unknown;
+  #sweeping = false;
+  #closed = false;
   #provider: AskProvider | undefined;
   #providerToken: object | undefined;
 
@@ -145,31 +127,16 @@ class Service implements InteractionService {
     this.#store = options.store ?? createMemoryAskStore();
     this.#redact = options.redact === true;
     this.#ids = options.ids ?? sequentialIds();
+    this.id = globalThis.crypto.randomUUID();
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? 250;
     this.events$ = this.#events.asObservable();
-    this.#scheduler = new DeadlineScheduler<AskRecord>(this.#clock, (record, now) =>
-      this.#dispatch(record, { type: 'deadline', at: now }),
-    );
-    const hibernateAfterMs = options.hibernateAfterMs ?? 1_000;
-    this.#hibernation = Number.isFinite(hibernateAfterMs)
-      ? new HibernationQueue<AskRecord>(this.#clock, hibernateAfterMs, (record) =>
-          this.#hibernate(record),
-        )
-      : undefined;
-    this.#inspect = options.inspect === undefined ? undefined : this.#inspector(options.inspect);
-    this.#machine = askMachine.provide({
-      actions: {
-        deliver: ({ context }) => {
-          const record = this.#live.get(context.askId);
-          if (record !== undefined) void this.#deliver(record);
-        },
-        stopDelivery: ({ context, event }) => {
-          const record = this.#live.get(context.askId);
-          if (record !== undefined) record.exitEvent = event;
-          // Only a provider that looked at its signal has a controller to abort.
-          record?.controller?.abort(exitCause(context.askId, event));
-        },
-      },
+    this.#scheduler = new DeadlineScheduler<OpenAsk>(this.#clock, (open, now) => {
+      void this.#commit(open, { type: 'deadline', at: now }).catch((error) => open.reject(error));
     });
+    this.#inspection =
+      options.inspect === undefined ? undefined : new AskInspection(options.inspect, this.#redact);
+    this.#unsubscribe = this.#store.subscribe((change) => this.#onStoreChange(change));
+    this.#armSweep();
   }
 
   registerProvider(provider: AskProvider): () => void {
@@ -204,6 +171,7 @@ class Service implements InteractionService {
   }
 
   start(request: AskUserRequestInput, options: AskOptions = {}): AskHandle {
+    this.#checkOpen();
     checkAskOptions(options);
     const normalized = normalizeAskUserRequest(request, { allowIds: true });
     if (!normalized.ok) throw normalized.error;
@@ -222,456 +190,762 @@ class Service implements InteractionService {
       );
     }
     const now = this.#clock.now();
-    const record = new AskRecord(
-      this.#ids(),
-      askRequest,
-      timeoutMs === undefined ? Number.POSITIVE_INFINITY : now + timeoutMs,
-      options.toolCallId,
-      options.sessionId,
-    );
-    const deadlineAt = timeoutMs === undefined ? undefined : record.deadlineAt;
-    record.actor = createActor(this.#machine, {
-      id: record.id,
-      ...(this.#inspect === undefined ? {} : { inspect: this.#inspect }),
-      input: {
-        askId: record.id,
-        request: askRequest,
-        createdAt: now,
-        ...(deadlineAt === undefined ? {} : { deadlineAt }),
-        ...(options.toolCallId === undefined ? {} : { toolCallId: options.toolCallId }),
-        ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-      },
-    });
-    this.#begin(record, 'start', options.signal);
-    return this.#handle(record);
+    const askId = options.key === undefined ? this.#ids() : askIdForKey(options.key);
+    const open = new OpenAsk(askId, askRequest, options.key);
+    open.owner = true;
+    const input: AskMachineInput = { askId, createdAt: now };
+    if (timeoutMs !== undefined) input.deadlineAt = now + timeoutMs;
+    if (options.toolCallId !== undefined) input.toolCallId = options.toolCallId;
+    if (options.sessionId !== undefined) input.sessionId = options.sessionId;
+    if (askRequest.agent !== undefined) input.agent = askRequest.agent;
+    open.snapshot = initialAskSnapshot(input);
+    open.queue = this.#create(open, options.signal);
+    return this.#handle(open);
   }
 
-  restore(snapshot: PersistedAskSnapshot): AskHandle {
-    const context = (snapshot as { context?: Record<string, unknown> }).context;
-    const value = (snapshot as { value?: unknown }).value;
-    if (
-      typeof context !== 'object' ||
-      context === null ||
-      typeof context.askId !== 'string' ||
-      (value !== 'pending' && value !== 'deferred')
-    ) {
+  async restore(persisted: PersistedAskSnapshot): Promise<AskHandle> {
+    this.#checkOpen();
+    const snapshot = checkPersistedSnapshot(persisted);
+    const askId = (snapshot.context as { askId: string }).askId;
+    const cached = this.#open.get(askId);
+    if (cached !== undefined) return this.#handle(cached);
+    const row = await this.#store.get(askId);
+    if (row === undefined) {
       throw new UserInteractionError(
-        'INVALID_REQUEST',
-        `Expected a persisted snapshot of a pending or deferred ask, got state ${describe(value)}.`,
+        'UNKNOWN_INTERACTION',
+        `Ask ${askId} is not in this service's store; restore takes over a stored ask, so give both services the same store.`,
+        { askId },
       );
     }
-    const existing = this.#live.get(context.askId);
-    if (existing !== undefined) return this.#handle(existing);
-    const deadlineAt = typeof context.deadlineAt === 'number' ? context.deadlineAt : undefined;
-    const record = new AskRecord(
-      context.askId,
-      context.request as AskUserRequest,
-      deadlineAt ?? Number.POSITIVE_INFINITY,
-      typeof context.toolCallId === 'string' ? context.toolCallId : undefined,
-      typeof context.sessionId === 'string' ? context.sessionId : undefined,
-    );
-    record.state = value;
-    const outcome = context.outcome as AskMachineOutcome | undefined;
-    if (value === 'deferred' && outcome?.status === 'deferred') {
-      record.interactionId = outcome.interactionId;
+    const open = this.#fromRow(checkStoredAsk(row, 'the stored ask'));
+    if (open.snapshot.status === 'done') {
+      await this.#recordAttempt(open, 'restore');
+      throw settledError(askId, stateOf(open.snapshot) as AskState);
     }
-    record.persisted = snapshot;
-    this.#begin(record, 'restore', undefined);
-    // Entry actions do not run again on restore: deliver a restored pending ask explicitly.
-    if (value === 'pending') void this.#deliver(record);
-    else record.resolve(outcome as AskOutcome);
-    return this.#handle(record);
+    open.origin = 'restore';
+    open.queue = this.#takeOver(open);
+    await open.queue;
+    return this.#handle(open);
   }
 
   getPersistedSnapshot(askId: string): PersistedAskSnapshot | undefined {
-    const record = this.#live.get(askId);
-    if (record === undefined) return undefined;
-    return (
-      (record.actor?.getPersistedSnapshot() as PersistedAskSnapshot | undefined) ?? record.persisted
-    );
+    const open = this.#open.get(askId);
+    return open === undefined ? undefined : persistAskSnapshot(open.snapshot);
+  }
+
+  async answer(askId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome> {
+    this.#checkOpen();
+    if (typeof askId !== 'string' || askId === '') {
+      throw new UserInteractionError(
+        'UNKNOWN_INTERACTION',
+        `Expected an ask id (a non-empty string), got ${describe(askId)}.`,
+      );
+    }
+    const open = this.#open.get(askId) ?? (await this.#load(await this.#store.get(askId)));
+    if (open === undefined) {
+      throw new UserInteractionError('UNKNOWN_INTERACTION', `No ask has id "${askId}".`, { askId });
+    }
+    return this.#answerWith(open, 'answer', answers);
   }
 
   async resume(
     interactionId: string,
     answers: readonly AskUserQuestionAnswer[],
   ): Promise<AskOutcome> {
+    this.#checkOpen();
     if (typeof interactionId !== 'string' || interactionId === '') {
       throw new UserInteractionError(
         'UNKNOWN_INTERACTION',
         `Expected an interaction id (a non-empty string), got ${describe(interactionId)}.`,
       );
     }
-    let record = this.#byInteractionId.get(interactionId);
-    if (record === undefined) {
-      const stored = await this.#store.findByInteractionId(interactionId);
-      if (stored !== undefined && FINAL_STATES.has(stored.state)) {
-        this.#emit({
-          askId: stored.askId,
-          type: 'late-answer',
-          at: this.#clock.now(),
-          from: stored.state,
-          to: stored.state,
-          data: { source: 'resume', interactionId },
-        });
-        throw settledError(stored.askId, stored.state);
-      }
-      if (stored?.snapshot === undefined || stored.state !== 'deferred') {
-        throw new UserInteractionError(
-          'UNKNOWN_INTERACTION',
-          `No deferred ask has interaction id "${interactionId}"; it was never deferred here or its store entry was deleted.`,
-          { interactionId },
-        );
-      }
-      // Another process deferred it; a service whose store holds it can resume it.
-      record = this.#byInteractionId.get(interactionId) ?? this.#restoreRecord(stored.snapshot);
+    const row = await this.#store.findByInteractionId(interactionId);
+    const open =
+      row === undefined ? undefined : (this.#open.get(row.askId) ?? (await this.#load(row)));
+    if (open === undefined) {
+      throw new UserInteractionError(
+        'UNKNOWN_INTERACTION',
+        `No ask was deferred with interaction id "${interactionId}".`,
+        { interactionId },
+      );
     }
-    if (record.state !== 'deferred') {
-      this.#recordLate(record, 'resume');
-      throw settledError(record.id, record.state);
-    }
-    try {
-      const valid = validateAskUserAnswers(record.request.questions, answers);
-      this.#dispatch(record, { type: 'resume', answers: valid });
-    } catch (error) {
-      if (!isUserInteractionError(error)) throw error;
-      this.#dispatch(record, { type: 'resume.rejected', message: error.message });
-    }
-    return record.outcome.then(() => this.#outcomeOf(record));
+    return this.#answerWith(open, 'resume', answers);
+  }
+
+  async get(askId: string): Promise<AskInfo | undefined> {
+    const row = await this.#store.get(askId);
+    if (row === undefined) return undefined;
+    const ask = checkStoredAsk(row, 'the stored ask');
+    const info: AskInfo = {
+      askId: ask.askId,
+      state: ask.state,
+      version: ask.version,
+      questions: ask.questions,
+      final: ask.final,
+      createdAt: ask.createdAt,
+      updatedAt: ask.updatedAt,
+    };
+    if (ask.outcome !== undefined) info.outcome = freezeOutcome(ask.outcome, undefined);
+    if (ask.interactionId !== undefined) info.interactionId = ask.interactionId;
+    if (ask.key !== undefined) info.key = ask.key;
+    if (ask.deadlineAt !== undefined) info.deadlineAt = ask.deadlineAt;
+    if (ask.owner !== undefined) info.owner = ask.owner;
+    return info;
+  }
+
+  history(askId: string): AsyncIterable<AskAuditEvent> {
+    return this.#store.history(askId);
   }
 
   async drain(cause: unknown = new Error('The interaction service was drained.')): Promise<void> {
-    const pending = [...this.#live.values()].filter((record) => record.state === 'pending');
-    for (const record of pending) {
-      this.#dispatch(record, { type: 'abort', cause, message: messageOf(cause) });
+    const delivering = [...this.#open.values()].filter(
+      (open) => open.owner && open.snapshot.hasTag('delivering'),
+    );
+    const settled: Promise<unknown>[] = [];
+    for (let index = 0; index < delivering.length; index++) {
+      // A drain of 100,000 asks is sliced, so the event loop keeps turning.
+      if (index > 0 && index % SLICE === 0) await eventLoopTurn();
+      const open = delivering[index]!;
+      open.localCause = cause;
+      settled.push(this.#commit(open, abortEvent(cause)).then(() => open.outcome));
     }
-    await Promise.all(pending.map((record) => record.outcome));
+    await Promise.allSettled(settled);
   }
 
-  #restoreRecord(snapshot: PersistedAskSnapshot): AskRecord {
-    const handle = this.restore(snapshot);
-    return this.#live.get(handle.id)!;
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe();
+    this.#scheduler.stop();
+    clearTimeout(this.#sweepTimer as ReturnType<typeof setTimeout> | undefined);
+    const closed = new Error(
+      'The interaction service was closed before this ask settled; it stays in the store for other services.',
+    );
+    for (const open of this.#open.values()) {
+      this.#stopDelivery(open, undefined, closed);
+      this.#releaseSignal(open);
+      this.#complete(open);
+      open.reject(closed);
+    }
+    this.#open.clear();
+    this.#events.complete();
   }
 
-  /** Registers the ask, starts its actor, and wires it to its deadline and abort signal. */
-  #begin(record: AskRecord, type: 'start' | 'restore', signal: AbortSignal | undefined): void {
-    this.#live.set(record.id, record);
-    if (record.interactionId !== undefined) this.#byInteractionId.set(record.interactionId, record);
-    if (record.actor === undefined) this.#awake(record);
-    else record.actor.start();
-    this.#hibernation?.add(record);
-    record.origin = type;
-    record.originAt = this.#clock.now();
-    record.originState = record.state;
-    this.#emit(this.#firstEvent(record));
-    if (Number.isFinite(record.deadlineAt)) {
-      // A restored ask whose deadline passed while it was stored times out now, before any
-      // provider is asked again.
-      const now = this.#clock.now();
-      if (record.deadlineAt <= now) this.#dispatch(record, { type: 'deadline', at: now });
-      else this.#scheduler.add(record);
-    }
-    if (signal !== undefined && !FINAL_STATES.has(record.state)) {
-      if (signal.aborted) {
-        this.#dispatch(record, {
-          type: 'abort',
-          cause: signal.reason,
-          message: messageOf(signal.reason),
-        });
-        return;
-      }
-      record.signal = signal;
-      record.onAbort = () =>
-        this.#dispatch(record, {
-          type: 'abort',
-          cause: signal.reason,
-          message: messageOf(signal.reason),
-        });
-      signal.addEventListener('abort', record.onAbort, { once: true });
-    }
-  }
+  // ── writing ────────────────────────────────────────────────────────────────────────────
 
-  /** Calls the provider (the machine's `deliver` entry action) and turns its result into an event. */
-  async #deliver(record: AskRecord): Promise<void> {
-    // Let the actor finish starting: the provider may answer or report progress synchronously.
-    await undefined;
-    if (record.state !== 'pending') return;
-    const provider = this.#provider;
-    if (provider === undefined) {
-      this.#dispatch(record, {
-        type: 'provider.cancelled',
-        reason: 'unavailable',
-        message: 'The provider was unregistered before the question could be delivered.',
-      });
-      return;
-    }
-    const ctx: AskProviderContext = {
-      askId: record.id,
-      // Lazy: an AbortController with a listener costs more heap than the whole ask
-      // record, and many providers settle without ever looking at it.
-      get signal() {
-        if (record.controller === undefined) {
-          record.controller = new AbortController();
-          if (record.exitEvent !== undefined) {
-            record.controller.abort(exitCause(record.id, record.exitEvent));
-          }
-        }
-        return record.controller.signal;
-      },
-      reportProgress: (answers) => {
-        if (record.state !== 'pending') return;
-        // Checked like any answer (throws at the provider that sent it), but partial.
-        const progress = validateAskUserAnswers(record.request.questions, answers, {
-          partial: true,
-        });
-        this.#dispatch(record, { type: 'provider.progress', answers: progress });
-      },
-    };
-    if (record.toolCallId !== undefined) ctx.toolCallId = record.toolCallId;
-    if (record.sessionId !== undefined) ctx.sessionId = record.sessionId;
-    if (Number.isFinite(record.deadlineAt)) ctx.deadlineAt = record.deadlineAt;
-
-    let result: unknown;
+  /** Writes a new ask; on a key that exists, attaches to the stored ask instead. */
+  async #create(open: OpenAsk, signal: AbortSignal | undefined): Promise<void> {
     try {
-      result = await provider.ask(record.request, ctx);
-    } catch (error) {
-      // A provider that rejects after the ask settled is only honouring its aborted signal.
-      if (record.state !== 'pending') return;
-      if (isAbortError(error)) {
-        // The host drained or restarted under the provider: the ask is aborted with the
-        // host's original cause, not failed.
-        const cause = (error as { cause?: unknown }).cause ?? error;
-        this.#dispatch(record, { type: 'abort', cause, message: messageOf(cause) });
+      const row = this.#row(open, open.snapshot, 1);
+      const event = this.#firstEvent(open, row.version);
+      const result = await this.#store.create({ ask: row, event });
+      if (!result.created) {
+        await this.#attach(open, checkStoredAsk(result.existing, 'the stored ask'), signal);
         return;
       }
-      // A provider that checked the person's answer itself (the form codec does) and refused it.
-      const refused =
-        isUserInteractionError(error, 'INVALID_ANSWER') ||
-        isUserInteractionError(error, 'LIMIT_EXCEEDED');
-      this.#dispatch(record, {
-        type: 'provider.failed',
-        reason: refused ? 'invalid-answer' : 'provider-error',
-        message: refused ? messageOf(error) : `The provider failed: ${messageOf(error)}`,
-      });
-      return;
+      open.version = 1;
+      this.#open.set(open.id, open);
+      this.#publish(open, event, true);
+      if (this.#inspection !== undefined) {
+        open.actorRef = this.#inspection.actorOf(open.id, () => open.snapshot);
+      }
+      await this.#watch(open, signal);
+      if (open.snapshot.hasTag('delivering')) void this.#deliver(open);
+    } catch (error) {
+      open.reject(error);
     }
-    if (record.state !== 'pending') {
-      this.#recordLate(record, 'provider', result);
-      return;
-    }
-    this.#dispatch(record, providerEvent(record.request.questions, result));
   }
 
-  /** Sends one event to the ask's actor, then audits and settles whatever it changed. */
-  #dispatch(record: AskRecord, event: AskMachineEvent): void {
-    const from = record.state;
-    if (FINAL_STATES.has(from)) return;
-    const actor = this.#awake(record);
-    actor.send(event);
-    const to = actor.getSnapshot().value as AskState;
-    if (to === from && event.type !== 'provider.progress') return; // not accepted here
-    record.state = to;
-    if (!FINAL_STATES.has(to)) this.#hibernation?.add(record);
-    this.#audit(record, event.type, from, to, eventData(event, record.request.questions.length));
-    if (to === 'deferred') this.#defer(record);
-    else if (FINAL_STATES.has(to)) this.#settle(record);
+  /** `start` with a key that is in the store already: the same ask, not a second one. */
+  async #attach(open: OpenAsk, stored: StoredAsk, signal: AbortSignal | undefined): Promise<void> {
+    if (open.key === undefined || stored.key !== open.key) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Ask id ${open.id} is taken by another ask in the store; choose ids (or keys) that are unique.`,
+        { askId: open.id },
+      );
+    }
+    if (JSON.stringify(stored.questions) !== JSON.stringify(open.questions)) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Key ${JSON.stringify(open.key)} already belongs to ask ${stored.askId} with other questions; a key names one request.`,
+        { askId: stored.askId, key: open.key },
+      );
+    }
+    open.owner = false;
+    this.#adoptRow(open, stored);
+    if (open.handedOut) return;
+    this.#open.set(open.id, open);
+    await this.#watch(open, signal);
   }
 
-  #defer(record: AskRecord): void {
-    const outcome = this.#outcomeOf(record);
-    if (outcome.status === 'deferred') {
-      record.interactionId = outcome.interactionId;
-      this.#byInteractionId.set(outcome.interactionId, record);
+  /** `restore`: this service becomes the ask's owner with a write of its own. */
+  async #takeOver(open: OpenAsk): Promise<void> {
+    for (;;) {
+      const row = { ...this.#row(open, open.snapshot, open.version + 1) };
+      const event: AskAuditEvent = {
+        askId: open.id,
+        type: 'restore',
+        at: row.updatedAt,
+        from: row.state,
+        to: row.state,
+        data: { version: row.version },
+      };
+      const result = await this.#store.update({ ask: row, event }, open.version);
+      if (result.ok) {
+        open.version = row.version;
+        open.owner = true;
+        this.#publish(open, event, true);
+        break;
+      }
+      if (result.reason !== 'version' || result.current === undefined) {
+        throw new Error(`Ask ${open.id} could not be taken over: ${result.reason}.`);
+      }
+      this.#adoptRow(open, checkStoredAsk(result.current, 'the stored ask'));
+      if (open.handedOut) return;
     }
-    this.#releaseSignal(record);
-    void this.#store.save({
-      askId: record.id,
-      state: 'deferred',
-      ...(record.interactionId === undefined ? {} : { interactionId: record.interactionId }),
-      ...(Number.isFinite(record.deadlineAt) ? { deadlineAt: record.deadlineAt } : {}),
+    this.#open.set(open.id, open);
+    if (this.#inspection !== undefined) {
+      open.actorRef = this.#inspection.actorOf(open.id, () => open.snapshot);
+    }
+    await this.#watch(open, undefined);
+    if (open.handedOut) return;
+    if (open.snapshot.hasTag('delivering')) void this.#deliver(open);
+    else this.#handOut(open);
+  }
+
+  /** Applies `event` to the ask, one event at a time per ask; true if the machine took it. */
+  #commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean> {
+    const run = open.queue.then(() => this.#commitNow(open, event));
+    open.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #commitNow(open: OpenAsk, event: AskMachineEvent): Promise<boolean> {
+    for (;;) {
+      const from = open.snapshot;
+      const next = applyAskEvent(from, event);
+      if (next === undefined) return false;
+      const row = this.#row(open, next, open.version + 1);
+      const audit = auditEventOf(
+        open.id,
+        event,
+        stateOf(from) as AskState,
+        row.state,
+        row.updatedAt,
+        open.questions.length,
+        this.#redact,
+      );
+      const result = await this.#store.update({ ask: row, event: audit }, open.version);
+      if (result.ok) {
+        this.#adopt(open, next, row.version, event, audit);
+        return true;
+      }
+      if (result.reason === 'interaction-id') {
+        // One chat thread, one open question: a second deferral to it is the provider's bug.
+        event = {
+          type: 'provider.failed',
+          reason: 'provider-error',
+          message: `The provider deferred to interaction id "${(event as { interactionId?: string }).interactionId}", which ask ${result.holder} already waits on; an interaction id names one open ask.`,
+        };
+        continue;
+      }
+      if (result.current === undefined) {
+        throw new Error(`Ask ${open.id} is no longer in the store; it cannot change.`);
+      }
+      // Another service wrote first: take what it wrote, then see if the event still applies.
+      this.#adoptRow(open, checkStoredAsk(result.current, 'the stored ask'));
+    }
+  }
+
+  /** The row for `snapshot` at `version`: everything the store keeps of the ask. */
+  #row(open: OpenAsk, snapshot: AskSnapshotState, version: number): StoredAsk {
+    const { context } = snapshot;
+    if (context.outcome?.status === 'deferred') open.interactionId = context.outcome.interactionId;
+    const row: StoredAsk = {
+      askId: open.id,
+      state: stateOf(snapshot) as AskState,
+      version,
+      snapshot: persistAskSnapshot(snapshot),
+      questions: open.questions,
+      final: snapshot.status === 'done',
+      createdAt: context.createdAt,
       updatedAt: this.#clock.now(),
-      snapshot: this.#awake(record).getPersistedSnapshot() as PersistedAskSnapshot,
-    });
-    record.resolve(outcome);
-  }
-
-  #settle(record: AskRecord): void {
-    const outcome = this.#outcomeOf(record);
-    this.#scheduler.remove(record);
-    this.#hibernation?.remove(record);
-    this.#releaseSignal(record);
-    this.#live.delete(record.id);
-    if (record.interactionId !== undefined) {
-      this.#byInteractionId.delete(record.interactionId);
-      // Kept so that a second resume, here or in another process, is told ASK_SETTLED.
-      void this.#store.save({
-        askId: record.id,
-        state: record.state,
-        interactionId: record.interactionId,
-        updatedAt: this.#clock.now(),
-        // A final `state` is what marks it settled; the answers stay out when redacting.
-        ...(this.#redact && outcome.status === 'answered' ? {} : { outcome }),
-      });
-    }
-    if (record.listeners !== undefined) {
-      for (const listener of record.listeners) listener.complete();
-      record.listeners = undefined;
-    }
-    record.resolve(outcome);
-  }
-
-  #releaseSignal(record: AskRecord): void {
-    if (record.signal !== undefined && record.onAbort !== undefined) {
-      record.signal.removeEventListener('abort', record.onAbort);
-    }
-    record.signal = undefined;
-    record.onAbort = undefined;
-  }
-
-  #recordLate(record: AskRecord, source: 'provider' | 'resume', result?: unknown): void {
-    const status =
-      typeof result === 'object' && result !== null
-        ? (result as { status?: unknown }).status
-        : undefined;
-    this.#audit(record, 'late-answer', record.state, record.state, {
-      source,
-      ...(typeof status === 'string' ? { status } : {}),
-    });
-  }
-
-  #outcomeOf(record: AskRecord): AskOutcome {
-    return this.#contextOf(record).outcome as AskOutcome;
-  }
-
-  #contextOf(record: AskRecord): AskMachineContext {
-    if (record.actor !== undefined) return record.actor.getSnapshot().context;
-    return (record.persisted as unknown as { context: AskMachineContext }).context;
-  }
-
-  /** The ask's live actor, restored from its persisted snapshot if it hibernates. */
-  #awake(record: AskRecord): AskActor {
-    if (record.actor !== undefined) return record.actor;
-    const snapshot = record.persisted!;
-    const actor = createActor(this.#machine, {
-      id: record.id,
-      snapshot: snapshot as never,
-      // Ignored on restore (the context comes from the snapshot), but required by the types.
-      input: (snapshot as unknown as { context: AskMachineInput }).context,
-      ...(this.#inspect === undefined ? {} : { inspect: this.#inspect }),
-    });
-    record.actor = actor;
-    record.persisted = undefined;
-    actor.start();
-    return actor;
-  }
-
-  /** Keeps only the persisted snapshot of an idle ask; stopping runs no exit action. */
-  #hibernate(record: AskRecord): void {
-    const actor = record.actor;
-    if (actor === undefined || FINAL_STATES.has(record.state)) return;
-    record.persisted = actor.getPersistedSnapshot() as PersistedAskSnapshot;
-    record.actor = undefined;
-    actor.stop();
-  }
-
-  #audit(
-    record: AskRecord,
-    type: string,
-    from: AskState | null,
-    to: AskState,
-    data: Record<string, unknown>,
-  ): void {
-    const event: AskAuditEvent = {
-      askId: record.id,
-      type,
-      at: this.#clock.now(),
-      from,
-      to,
-      data: this.#redact && 'answers' in data ? { ...data, answers: REDACTED } : data,
     };
-    record.trail ??= [];
-    record.trail.push(event);
-    if (record.listeners !== undefined) {
-      for (const listener of record.listeners) listener.next(event);
+    if (context.outcome !== undefined) row.outcome = context.outcome as AskOutcome;
+    if (open.interactionId !== undefined) row.interactionId = open.interactionId;
+    if (open.key !== undefined) row.key = open.key;
+    if (context.deadlineAt !== undefined) row.deadlineAt = context.deadlineAt;
+    if (open.owner) row.owner = this.id;
+    return row;
+  }
+
+  // ── effects ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Takes a snapshot the store now holds and does what it implies here: stop delivering when
+   * the ask no longer waits on this service's provider, hand out an outcome once there is one.
+   */
+  #adopt(
+    open: OpenAsk,
+    next: AskSnapshotState,
+    version: number,
+    event: AskMachineEvent | undefined,
+    audit?: AskAuditEvent,
+  ): void {
+    open.snapshot = next;
+    open.version = version;
+    if (audit !== undefined) this.#publish(open, audit, false);
+    if (open.actorRef !== undefined && event !== undefined) {
+      this.#inspection?.transition(open.actorRef, event, next);
     }
-    this.#emit(event);
+    if (!(open.owner && next.hasTag('delivering'))) this.#stopDelivery(open, event, undefined);
+    if (next.context.outcome !== undefined) this.#handOut(open);
+  }
+
+  /** A row another service wrote (or the store handed back after a lost race). */
+  #adoptRow(open: OpenAsk, row: StoredAsk): void {
+    if (row.version <= open.version) return;
+    if (row.owner !== this.id) open.owner = false;
+    const snapshot = restoreAskSnapshot(row.snapshot);
+    if (open.actorRef !== undefined) {
+      this.#inspection?.transition(open.actorRef, { type: 'store.changed' } as never, snapshot);
+    }
+    this.#adopt(open, snapshot, row.version, undefined);
+  }
+
+  #handOut(open: OpenAsk): void {
+    if (open.handedOut) return;
+    const outcome = open.snapshot.context.outcome;
+    if (outcome === undefined) return;
+    open.handedOut = true;
+    this.#scheduler.remove(open);
+    this.#releaseSignal(open);
+    this.#open.delete(open.id);
+    this.#complete(open);
+    open.resolve(freezeOutcome(outcome as AskOutcome, open.localCause));
+  }
+
+  #stopDelivery(open: OpenAsk, event: AskMachineEvent | undefined, cause: unknown): void {
+    if (!open.delivering) return;
+    open.delivering = false;
+    open.exitEvent = event;
+    // Only a provider that looked at its signal has a controller to abort.
+    open.controller?.abort(cause ?? deliveryExitCause(open));
   }
 
   /**
-   * The `start` / `restore` event, rebuilt on demand: most pending asks never get another
-   * event, and keeping this one alive per ask would cost more heap than the ask's record.
+   * Wires an ask this service now holds to its deadline and the caller's abort signal. Runs
+   * inside the ask's queue: a deadline already passed (a restored ask) or a signal already
+   * aborted ends the ask here, before any provider is asked.
    */
-  #firstEvent(record: AskRecord): AskAuditEvent {
-    const data: Record<string, unknown> = {};
-    if (record.toolCallId !== undefined) data.toolCallId = record.toolCallId;
-    if (record.sessionId !== undefined) data.sessionId = record.sessionId;
-    if (Number.isFinite(record.deadlineAt)) data.deadlineAt = record.deadlineAt;
-    data.questions = record.request.questions.length;
-    return {
-      askId: record.id,
-      type: record.origin,
-      at: record.originAt,
-      from: null,
-      to: record.originState,
-      data,
+  async #watch(open: OpenAsk, signal: AbortSignal | undefined): Promise<void> {
+    const { deadlineAt } = open.snapshot.context;
+    if (deadlineAt !== undefined) {
+      const now = this.#clock.now();
+      if (deadlineAt <= now) {
+        await this.#commitNow(open, { type: 'deadline', at: now });
+        return;
+      }
+      open.deadlineAt = deadlineAt;
+      this.#scheduler.add(open);
+    }
+    if (signal === undefined) return;
+    if (signal.aborted) {
+      open.localCause = signal.reason;
+      await this.#commitNow(open, abortEvent(signal.reason));
+      return;
+    }
+    const abort = () => {
+      open.localCause = signal.reason;
+      void this.#commit(open, abortEvent(signal.reason)).catch((error) => open.reject(error));
     };
+    open.signal = signal;
+    open.onAbort = abort;
+    signal.addEventListener('abort', abort, { once: true });
   }
 
-  #emit(event: AskAuditEvent): void {
+  #releaseSignal(open: OpenAsk): void {
+    if (open.signal !== undefined && open.onAbort !== undefined) {
+      open.signal.removeEventListener('abort', open.onAbort);
+    }
+    open.signal = undefined;
+    open.onAbort = undefined;
+  }
+
+  /** Calls the provider and turns what it says into machine events. */
+  async #deliver(open: OpenAsk): Promise<void> {
+    const provider = this.#provider;
+    if (provider === undefined) {
+      await this.#commit(open, {
+        type: 'provider.cancelled',
+        reason: 'unavailable',
+        message: 'The provider was unregistered before the question could be delivered.',
+      }).catch((error) => open.reject(error));
+      return;
+    }
+    open.delivering = true;
+    open.exitEvent = undefined;
+    const ctx = this.#providerContext(open);
+    let event: AskMachineEvent;
+    try {
+      const result: unknown = await provider.ask(open.request, ctx);
+      if (!open.delivering) {
+        await this.#recordAttempt(open, 'provider', result);
+        return;
+      }
+      event = providerEvent(open.questions, result, !this.#redact);
+    } catch (error) {
+      // A provider that rejects after delivery stopped is only honouring its aborted signal.
+      if (!open.delivering) return;
+      event = failureEvent(error);
+      if (event.type === 'abort') open.localCause = (error as { cause?: unknown }).cause ?? error;
+    }
+    const applied = await this.#commit(open, event).catch((error) => {
+      open.reject(error);
+      return true;
+    });
+    if (!applied) await this.#recordAttempt(open, 'provider', event);
+  }
+
+  #providerContext(open: OpenAsk): AskProviderContext {
+    const ctx: AskProviderContext = {
+      askId: open.id,
+      // Lazy: an AbortController with a listener costs more heap than the whole open ask,
+      // and many providers settle without ever looking at it.
+      get signal() {
+        if (open.controller === undefined) {
+          open.controller = new AbortController();
+          if (!open.delivering) open.controller.abort(deliveryExitCause(open));
+        }
+        return open.controller.signal;
+      },
+      reportProgress: (answers) => {
+        if (!open.delivering) return;
+        // Checked like any answer (throws at the provider that sent it), but partial.
+        const progress = validateAskUserAnswers(
+          open.questions,
+          answers,
+          answerCheck(!this.#redact, true),
+        );
+        void this.#commit(open, { type: 'provider.progress', answers: progress }).catch((error) =>
+          open.reject(error),
+        );
+      },
+    };
+    const { context } = open.snapshot;
+    if (context.toolCallId !== undefined) ctx.toolCallId = context.toolCallId;
+    if (context.sessionId !== undefined) ctx.sessionId = context.sessionId;
+    if (context.deadlineAt !== undefined) ctx.deadlineAt = context.deadlineAt;
+    return ctx;
+  }
+
+  /** `answer` / `resume`: checked against the stored questions, then one transition. */
+  async #answerWith(
+    open: OpenAsk,
+    type: 'answer' | 'resume',
+    answers: readonly AskUserQuestionAnswer[],
+  ): Promise<AskOutcome> {
+    await open.queue;
+    if (open.snapshot.status === 'done') {
+      await this.#recordAttempt(open, type);
+      throw settledError(open.id, stateOf(open.snapshot) as AskState);
+    }
+    if (!open.snapshot.can({ type, answers: [] })) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Ask ${open.id} is ${stateOf(open.snapshot)}; \`${type}\` does not apply to it${type === 'resume' ? ' (use answer)' : ''}.`,
+        { askId: open.id },
+      );
+    }
+    let valid: AskUserQuestionAnswer[];
+    try {
+      valid = validateAskUserAnswers(open.questions, answers, answerCheck(!this.#redact));
+    } catch (error) {
+      if (isUserInteractionError(error)) {
+        await this.#append(open, {
+          askId: open.id,
+          type: 'answer.refused',
+          at: this.#clock.now(),
+          from: stateOf(open.snapshot) as AskState,
+          to: stateOf(open.snapshot) as AskState,
+          data: { source: type, message: error.message },
+        });
+      }
+      throw error;
+    }
+    if (!(await this.#commit(open, { type, answers: valid }))) {
+      await this.#recordAttempt(open, type);
+      throw settledError(open.id, stateOf(open.snapshot) as AskState);
+    }
+    return open.outcome;
+  }
+
+  /** An attempt on an ask whose outcome is fixed: audited, changes nothing. */
+  async #recordAttempt(open: OpenAsk, source: AskAttemptSource, result?: unknown): Promise<void> {
+    let status: unknown;
+    try {
+      status =
+        typeof result === 'object' && result !== null
+          ? ((result as { status?: unknown; type?: unknown }).status ??
+            (result as { type?: unknown }).type)
+          : undefined;
+    } catch {
+      status = undefined;
+    }
+    const state = stateOf(open.snapshot) as AskState;
+    await this.#append(open, {
+      askId: open.id,
+      type: 'late-answer',
+      at: this.#clock.now(),
+      from: state,
+      to: state,
+      data: typeof status === 'string' ? { source, status } : { source },
+    });
+  }
+
+  async #append(open: OpenAsk, event: AskAuditEvent): Promise<void> {
+    await this.#store.append(event);
+    this.#publish(open, event, false);
+  }
+
+  // ── reading the store ──────────────────────────────────────────────────────────────────
+
+  /** An ask this service does not hold, read from a row for one answer or resume. */
+  async #load(row: StoredAsk | undefined): Promise<OpenAsk | undefined> {
+    if (row === undefined) return undefined;
+    return this.#fromRow(checkStoredAsk(row, 'the stored ask'));
+  }
+
+  #fromRow(row: StoredAsk): OpenAsk {
+    const { context } = row.snapshot as { context: AskMachineInput };
+    const request =
+      context.agent === undefined
+        ? { questions: row.questions }
+        : { questions: row.questions, agent: context.agent };
+    const open = new OpenAsk(row.askId, request, row.key);
+    open.snapshot = restoreAskSnapshot(row.snapshot);
+    open.version = row.version;
+    open.interactionId = row.interactionId;
+    open.owner = row.owner === this.id;
+    return open;
+  }
+
+  #onStoreChange(change: AskStoreChange): void {
+    if (change.type === 'missed') {
+      for (const open of this.#open.values()) this.#refresh(open, Number.POSITIVE_INFINITY);
+      return;
+    }
+    const open = this.#open.get(change.askId);
+    if (open !== undefined && change.version > open.version) this.#refresh(open, change.version);
+  }
+
+  #refresh(open: OpenAsk, version: number): void {
+    const run = open.queue.then(async () => {
+      if (version <= open.version || open.handedOut) return;
+      const row = await this.#store.get(open.id);
+      if (row !== undefined) this.#adoptRow(open, checkStoredAsk(row, 'the stored ask'));
+    });
+    open.queue = run.catch((error) => open.reject(error));
+  }
+
+  // ── deadlines in the store ─────────────────────────────────────────────────────────────
+
+  #armSweep(): void {
+    if (this.#closed || !Number.isFinite(this.#sweepIntervalMs)) return;
+    // Real time, not the service's clock: the sweep is a poll of the store, and the clock's
+    // timers are the asks' own deadlines. It alone never keeps a process alive.
+    const timer = setTimeout(() => {
+      void this.#sweep().finally(() => this.#armSweep());
+    }, this.#sweepIntervalMs);
+    (timer as { unref?: () => void }).unref?.();
+    this.#sweepTimer = timer;
+  }
+
+  /** Claims asks whose deadline passed, from any service, and times them out. */
+  async #sweep(): Promise<void> {
+    if (this.#sweeping || this.#closed) return;
+    this.#sweeping = true;
+    try {
+      for (;;) {
+        const now = this.#clock.now();
+        const applied = await this.#store.claimDue(now, SLICE, (stored) => {
+          let open: OpenAsk;
+          try {
+            open = this.#fromRow(checkStoredAsk(stored, 'the stored ask'));
+          } catch {
+            return undefined;
+          }
+          const event: AskMachineEvent = { type: 'deadline', at: now };
+          const next = applyAskEvent(open.snapshot, event);
+          if (next === undefined) return undefined;
+          const ask = this.#row(open, next, open.version + 1);
+          if (stored.owner !== undefined) ask.owner = stored.owner;
+          else delete ask.owner;
+          return {
+            ask,
+            event: auditEventOf(
+              open.id,
+              event,
+              stateOf(open.snapshot) as AskState,
+              ask.state,
+              now,
+              open.questions.length,
+              this.#redact,
+            ),
+          };
+        });
+        for (const write of applied) {
+          const open = this.#open.get(write.ask.askId);
+          if (open !== undefined) this.#refresh(open, write.ask.version);
+          this.#events.next(write.event);
+        }
+        if (applied.length < SLICE) return;
+        await eventLoopTurn();
+      }
+    } catch {
+      // A store that fails a sweep is tried again at the next one.
+    } finally {
+      this.#sweeping = false;
+    }
+  }
+
+  // ── audit and handles ──────────────────────────────────────────────────────────────────
+
+  /**
+   * Sends an audit event to `events$` and the ask's handle. The first event of an ask is not
+   * kept: a handle's subscribers get it rebuilt (`#firstEvent`) when they subscribe.
+   */
+  #publish(open: OpenAsk, event: AskAuditEvent, first: boolean): void {
+    if (!first) {
+      if (!open.handedOut) {
+        open.trail ??= [];
+        open.trail.push(event);
+      }
+      if (open.listeners !== undefined) {
+        for (const listener of open.listeners) listener.next(event);
+      }
+    }
     // A throwing subscriber is reported by RxJS asynchronously; it never breaks the ask.
     this.#events.next(event);
   }
 
-  #handle(record: AskRecord): AskHandle {
-    const firstEvent = () => this.#firstEvent(record);
+  #complete(open: OpenAsk): void {
+    if (open.listeners === undefined) return;
+    for (const listener of open.listeners) listener.complete();
+    open.listeners = undefined;
+  }
+
+  /** The `start` / `restore` event, rebuilt on demand rather than kept per pending ask. */
+  #firstEvent(open: OpenAsk, version: number): AskAuditEvent {
+    const { context } = open.snapshot;
+    if (open.origin === 'restore') {
+      const state = stateOf(open.snapshot) as AskState;
+      return {
+        askId: open.id,
+        type: 'restore',
+        at: context.createdAt,
+        from: state,
+        to: state,
+        data: { version },
+      };
+    }
+    const data: Extract<AskAuditEvent, { type: 'start' }>['data'] = {
+      questions: open.questions.length,
+    };
+    if (context.deadlineAt !== undefined) data.deadlineAt = context.deadlineAt;
+    if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId;
+    if (context.sessionId !== undefined) data.sessionId = context.sessionId;
+    if (open.key !== undefined) data.key = open.key;
     return {
-      id: record.id,
-      outcome: record.outcome,
+      askId: open.id,
+      type: 'start',
+      at: context.createdAt,
+      from: null,
+      to: 'pending',
+      data,
+    };
+  }
+
+  #handle(open: OpenAsk): AskHandle {
+    const firstEvent = () => this.#firstEvent(open, 1);
+    return {
+      id: open.id,
+      outcome: open.outcome,
       get events$() {
         return new Observable<AskAuditEvent>((subscriber) => {
           subscriber.next(firstEvent());
-          for (const event of record.trail ?? []) subscriber.next(event);
-          if (FINAL_STATES.has(record.state)) {
+          for (const event of open.trail ?? []) subscriber.next(event);
+          if (open.handedOut) {
             subscriber.complete();
             return undefined;
           }
-          record.listeners ??= new Set();
-          record.listeners.add(subscriber);
-          return () => record.listeners?.delete(subscriber);
+          open.listeners ??= new Set();
+          open.listeners.add(subscriber);
+          return () => open.listeners?.delete(subscriber);
         });
       },
-      getSnapshot: () => this.#snapshotOf(record),
+      getSnapshot: () => snapshotOf(open),
       cancel: (reason = 'user', message) => {
-        this.#dispatch(record, {
+        void this.#commit(open, {
           type: 'cancel',
           reason,
           ...(message === undefined ? {} : { message }),
-        });
+        }).catch((error) => open.reject(error));
       },
     };
   }
 
-  #snapshotOf(record: AskRecord): AskSnapshot {
-    const context = this.#contextOf(record);
-    const snapshot: AskSnapshot = {
-      askId: record.id,
-      state: record.state,
-      questions: record.request.questions,
-      createdAt: context.createdAt,
-      progress: context.progress as AskUserQuestionAnswer[],
-    };
-    if (context.deadlineAt !== undefined) snapshot.deadlineAt = context.deadlineAt;
-    if (context.outcome !== undefined) snapshot.outcome = context.outcome as AskOutcome;
-    return snapshot;
+  #checkOpen(): void {
+    if (this.#closed) {
+      throw new Error('The interaction service is closed; create a new one to ask again.');
+    }
   }
+}
 
-  #inspector(
-    inspect: Observer<InspectionEvent> | ((event: InspectionEvent) => void),
-  ): (event: InspectionEvent) => void {
-    const next =
-      typeof inspect === 'function' ? inspect : (event: InspectionEvent) => inspect.next?.(event);
-    if (!this.#redact) return next;
-    return (event) => next(redactInspection(event));
+function snapshotOf(open: OpenAsk): AskSnapshot {
+  const { context } = open.snapshot;
+  const snapshot: AskSnapshot = {
+    askId: open.id,
+    state: stateOf(open.snapshot) as AskState,
+    questions: open.questions,
+    createdAt: context.createdAt,
+    progress: context.progress as AskUserQuestionAnswer[],
+  };
+  if (context.deadlineAt !== undefined) snapshot.deadlineAt = context.deadlineAt;
+  if (context.outcome !== undefined) {
+    snapshot.outcome = freezeOutcome(context.outcome as AskOutcome, open.localCause);
   }
+  return snapshot;
+}
+
+/** Why delivery stopped, for the provider's signal: the caller's own abort cause where there is one. */
+function deliveryExitCause(open: OpenAsk): unknown {
+  return open.exitEvent?.type === 'abort' && open.localCause !== undefined
+    ? open.localCause
+    : exitCause(open.id, open.exitEvent);
+}
+
+function abortEvent(cause: unknown): AskMachineEvent {
+  return { type: 'abort', cause: storableCause(cause), message: messageOf(cause) };
+}
+
+/** A provider that threw: aborted by its host, refused the person's answer, or failed. */
+function failureEvent(error: unknown): AskMachineEvent {
+  if (isAbortError(error)) {
+    // The host drained or restarted under the provider: aborted with the host's original cause.
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    return abortEvent(cause);
+  }
+  // A provider that checked the person's answer itself (the form codec does) and refused it.
+  const refused =
+    isUserInteractionError(error, 'INVALID_ANSWER') ||
+    isUserInteractionError(error, 'LIMIT_EXCEEDED');
+  return {
+    type: 'provider.failed',
+    reason: refused ? 'invalid-answer' : 'provider-error',
+    message: refused ? messageOf(error) : `The provider failed: ${messageOf(error)}`,
+  };
 }
 
 /** Every service option is checked up front, with the value received. */
@@ -679,7 +953,7 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected service options to be an object, got ${describe(options)}.`);
   }
-  const { clock, inspect, store, redact, ids, hibernateAfterMs } = options;
+  const { clock, inspect, store, redact, ids, sweepIntervalMs } = options;
   const hasMethods = (value: unknown, names: string[]) =>
     typeof value === 'object' &&
     value !== null &&
@@ -698,12 +972,21 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
       `Expected \`inspect\` to be a function or an observer { next }, got ${describe(inspect)}.`,
     );
   }
-  if (
-    store !== undefined &&
-    !hasMethods(store, ['save', 'get', 'findByInteractionId', 'delete', 'list'])
-  ) {
+  const storeMethods = [
+    'create',
+    'update',
+    'append',
+    'get',
+    'findByInteractionId',
+    'findByKey',
+    'history',
+    'claimDue',
+    'subscribe',
+    'close',
+  ];
+  if (store !== undefined && !hasMethods(store, storeMethods)) {
     throw new TypeError(
-      `Expected \`store\` to implement save, get, findByInteractionId, delete and list, got ${describe(store)}.`,
+      `Expected \`store\` to implement the AskStore contract (${storeMethods.join(', ')}), got ${describe(store)}.`,
     );
   }
   if (redact !== undefined && typeof redact !== 'boolean') {
@@ -715,11 +998,11 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
     );
   }
   if (
-    hibernateAfterMs !== undefined &&
-    (typeof hibernateAfterMs !== 'number' || Number.isNaN(hibernateAfterMs) || hibernateAfterMs < 0)
+    sweepIntervalMs !== undefined &&
+    (typeof sweepIntervalMs !== 'number' || !(sweepIntervalMs > 0))
   ) {
     throw new TypeError(
-      `Expected \`hibernateAfterMs\` to be a number of milliseconds >= 0 (or Infinity), got ${describe(hibernateAfterMs)}.`,
+      `Expected \`sweepIntervalMs\` to be a number of milliseconds > 0 (or Infinity to never sweep), got ${describe(sweepIntervalMs)}.`,
     );
   }
 }
@@ -730,10 +1013,10 @@ function checkAskOptions(options: AskOptions): void {
     throw badOption(
       'options',
       options,
-      'an object { signal?, timeoutMs?, toolCallId?, sessionId? }',
+      'an object { signal?, timeoutMs?, toolCallId?, sessionId?, key? }',
     );
   }
-  const { signal, toolCallId, sessionId } = options;
+  const { signal, toolCallId, sessionId, key } = options;
   if (
     signal !== undefined &&
     (typeof signal !== 'object' ||
@@ -748,6 +1031,9 @@ function checkAskOptions(options: AskOptions): void {
   }
   if (sessionId !== undefined && typeof sessionId !== 'string') {
     throw badOption('sessionId', sessionId, 'a string');
+  }
+  if (key !== undefined && (typeof key !== 'string' || key === '')) {
+    throw badOption('key', key, 'a non-empty string');
   }
 }
 

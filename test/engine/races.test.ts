@@ -1,6 +1,10 @@
 /** Answer, timeout, abort and drain race in every order: exactly one outcome, nothing left running. */
 import { describe, expect, it } from 'vitest';
-import { type AskAuditEvent, createInteractionService } from '../../src/index.js';
+import {
+  type AskAuditEvent,
+  createInteractionService,
+  createMemoryAskStore,
+} from '../../src/index.js';
 import { CountingClock, manualProvider, tick, yesNo } from './helpers.js';
 
 type Contender = 'answer' | 'timeout' | 'abort' | 'drain';
@@ -22,25 +26,27 @@ function permutations<T>(items: T[]): T[][] {
   );
 }
 
-async function race(order: Contender[], settleBetween: boolean, hibernate = false) {
+async function race(order: Contender[], settleBetween: boolean, fromElsewhere = false) {
   const clock = new CountingClock();
   const provider = manualProvider();
-  const service = createInteractionService({ clock, hibernateAfterMs: hibernate ? 0 : 1_000 });
+  const store = createMemoryAskStore();
+  const service = createInteractionService({ clock, store });
+  // The person answers on another service sharing the store (a web page, another worker).
+  const other = createInteractionService({ clock, store });
   const trail: AskAuditEvent[] = [];
   service.events$.subscribe((event) => trail.push(event));
+  other.events$.subscribe((event) => trail.push(event));
   service.registerProvider(provider);
   const controller = new AbortController();
   const handle = service.start(yesNo, { timeoutMs: 100, signal: controller.signal });
   await tick();
-  if (hibernate) clock.increment(0);
   const call = provider.calls[0]!;
-  const drains: Promise<void>[] = [];
+  const drains: Promise<unknown>[] = [];
+  const yes = [{ questionId: 'q1', response: { kind: 'selection' as const, selections: ['Yes'] } }];
   for (const contender of order) {
     if (contender === 'answer') {
-      call.resolve({
-        status: 'answered',
-        answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
-      });
+      if (fromElsewhere) drains.push(other.answer(handle.id, yes).catch((error) => error));
+      else call.resolve({ status: 'answered', answers: yes });
     } else if (contender === 'timeout') clock.increment(100);
     else if (contender === 'abort') controller.abort(new Error('abort'));
     else drains.push(service.drain(new Error('drain')));
@@ -81,7 +87,7 @@ describe('races between answer, timeout, abort and drain', () => {
       expect(clock.armed.size).toBe(0);
     });
 
-    it(`settles once on a hibernated ask: ${order.join(' > ')}`, async () => {
+    it(`settles once when the answer comes from another service: ${order.join(' > ')}`, async () => {
       const { outcome, trail, signal, clock } = await race(order, true, true);
       expect(outcome.status).toBe(statusOf[order[0]!]);
       expect(

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type AskAuditEvent,
   createInteractionService,
+  createMemoryAskStore,
   createScriptedProvider,
   type InspectionEvent,
   isUserInteractionError,
@@ -191,8 +192,8 @@ describe('the provider signal', () => {
     const drained = service.start(yesNo, { timeoutMs: 1_000 });
     await tick();
     const [a, t, b, d] = provider.calls.map((call) => call.ctx.signal);
-    // All deadlines share one timer; the other one is the hibernation timer.
-    expect(clock.armed.size).toBe(2);
+    // All deadlines share one timer.
+    expect(clock.armed.size).toBe(1);
 
     provider.calls[0]!.resolve({ status: 'answered', answers: yes });
     await answered.outcome;
@@ -276,26 +277,45 @@ describe('deferred asks', () => {
     });
   });
 
-  it('ends a deferred ask cancelled / invalid-answer when the resumed answer is invalid', async () => {
+  it('refuses an invalid resumed answer with INVALID_ANSWER and keeps the ask open for a corrected one', async () => {
     const service = createInteractionService();
+    const trail: AskAuditEvent[] = [];
+    service.events$.subscribe((event) => trail.push(event));
     service.registerProvider(createScriptedProvider([{ defer: 'chat-9' }]));
-    await service.ask(yesNo);
-    const outcome = await service.resume('chat-9', [
-      { questionId: 'q1', response: { kind: 'freeform', text: 'meh' } },
-    ]);
-    expect(outcome).toMatchObject({ status: 'cancelled', reason: 'invalid-answer' });
+    const { id } = service.start(yesNo);
+    await tick();
+    await expect(
+      service.resume('chat-9', [{ questionId: 'q1', response: { kind: 'freeform', text: 'meh' } }]),
+    ).rejects.toMatchObject({ code: 'INVALID_ANSWER' });
+    expect(await service.get(id)).toMatchObject({ state: 'deferred' });
+    expect(trail.at(-1)).toMatchObject({
+      type: 'answer.refused',
+      from: 'deferred',
+      to: 'deferred',
+      data: { source: 'resume' },
+    });
+    expect(await service.resume('chat-9', yes)).toEqual({ status: 'answered', answers: yes });
   });
 
-  it('keeps a deferred ask through drain, and its deadline still ends it', async () => {
+  it('keeps a deferred ask through drain, and the store’s sweep still ends it at its deadline', async () => {
     const clock = new CountingClock();
-    const service = createInteractionService({ clock });
+    const service = createInteractionService({ clock, sweepIntervalMs: 5 });
     service.registerProvider(createScriptedProvider([{ defer: 'chat-1' }]));
     const handle = service.start(yesNo, { timeoutMs: 100 });
     await handle.outcome;
     await service.drain(new Error('restart'));
-    expect(handle.getSnapshot().state).toBe('deferred');
-    clock.increment(100);
-    expect(handle.getSnapshot().outcome).toEqual({ status: 'timedOut', deadlineAt: 100 });
+    expect(await service.get(handle.id)).toMatchObject({ state: 'deferred' });
+    clock.increment(99);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await service.get(handle.id)).toMatchObject({ state: 'deferred' });
+    clock.increment(1);
+    await vi.waitFor(async () =>
+      expect((await service.get(handle.id))?.outcome).toEqual({
+        status: 'timedOut',
+        deadlineAt: 100,
+      }),
+    );
+    await service.close();
   });
 
   it('resumes in another service that shares the store, after the first process is gone', async () => {
@@ -314,17 +334,23 @@ describe('deferred asks', () => {
 describe('persisted snapshots', () => {
   it('restore into a working ask whose deadline still fires (xstate#5331)', async () => {
     const clock = new CountingClock();
-    const first = createInteractionService({ clock });
-    first.registerProvider(manualProvider());
+    const store = createMemoryAskStore();
+    const first = createInteractionService({ clock, store });
+    const firstProvider = manualProvider();
+    first.registerProvider(firstProvider);
     const handle = first.start(yesNo, { timeoutMs: 1_000 });
+    await tick();
     const persisted = JSON.parse(JSON.stringify(first.getPersistedSnapshot(handle.id)));
 
     const laterClock = new CountingClock();
     laterClock.set(400);
     const provider = manualProvider();
-    const second = createInteractionService({ clock: laterClock });
+    const second = createInteractionService({ clock: laterClock, store });
     second.registerProvider(provider);
-    const restored = second.restore(persisted);
+    const restored = await second.restore(persisted);
+    // The first service no longer delivers it: its provider is told so.
+    await tick();
+    expect(firstProvider.calls[0]!.ctx.signal.aborted).toBe(true);
     expect(restored.id).toBe(handle.id);
     await tick();
     expect(provider.calls).toHaveLength(1);
@@ -337,16 +363,19 @@ describe('persisted snapshots', () => {
   });
 
   it('restore an ask whose deadline passed while it was stored as timed out at once', async () => {
-    const first = createInteractionService({ clock: new CountingClock() });
+    const store = createMemoryAskStore();
+    const first = createInteractionService({ clock: new CountingClock(), store });
     first.registerProvider(manualProvider());
     const handle = first.start(yesNo, { timeoutMs: 50 });
+    await tick();
     const persisted = first.getPersistedSnapshot(handle.id)!;
+    await first.close();
     const clock = new CountingClock();
     clock.set(10_000);
-    const second = createInteractionService({ clock });
+    const second = createInteractionService({ clock, store, sweepIntervalMs: Infinity });
     const provider = manualProvider();
     second.registerProvider(provider);
-    const restored = second.restore(persisted);
+    const restored = await second.restore(persisted);
     expect(await restored.outcome).toEqual({ status: 'timedOut', deadlineAt: 50 });
     await tick();
     expect(provider.calls).toHaveLength(0);
@@ -484,43 +513,6 @@ describe('a provider whose host went away', () => {
   });
 });
 
-describe('hibernation', () => {
-  it('releases the actor of an idle ask and restores it for the next event', async () => {
-    const clock = new CountingClock();
-    const created: string[] = [];
-    const provider = manualProvider();
-    const service = createInteractionService({
-      clock,
-      hibernateAfterMs: 5_000,
-      inspect: (event) => {
-        const { id } = event.actorRef as { id?: string };
-        if (event.type === '@xstate.actor' && id !== undefined) created.push(id);
-      },
-    });
-    service.registerProvider(provider);
-    const handle = service.start(yesNo, { timeoutMs: 60_000 });
-    await tick();
-    const before = service.getPersistedSnapshot(handle.id);
-    clock.increment(5_000);
-    // Hibernated: the snapshot, the persisted form and the deadline are all still there.
-    expect(handle.getSnapshot()).toMatchObject({ state: 'pending', deadlineAt: 60_000 });
-    expect(service.getPersistedSnapshot(handle.id)).toEqual(before);
-    provider.calls[0]!.ctx.reportProgress([]);
-    expect(created).toEqual([handle.id, handle.id]);
-    clock.increment(5_000);
-    provider.calls[0]!.resolve({ status: 'answered', answers: yes });
-    expect(await handle.outcome).toEqual({ status: 'answered', answers: yes });
-    expect(created).toHaveLength(3);
-    expect(clock.armed.size).toBe(0);
-  });
-
-  it('refuses a hibernation delay that is not a number >= 0', () => {
-    expect(() => createInteractionService({ hibernateAfterMs: -1 })).toThrow(
-      /hibernateAfterMs.*got -1/,
-    );
-  });
-});
-
 describe('a provider that refuses the person’s answer itself', () => {
   it('ends the ask cancelled / invalid-answer with the provider’s message', async () => {
     const { UserInteractionError } = await import('../../src/index.js');
@@ -565,6 +557,7 @@ describe('progress reports', () => {
     expect(() =>
       ctx.reportProgress([{ questionId: 'q2', response: null, extra: 1 }] as never),
     ).toThrow(/unknown field "extra"/);
+    await tick();
     expect(handle.getSnapshot().progress).toEqual([
       { questionId: 'q1', response: { kind: 'selection', selections: ['Red'] } },
     ]);
@@ -602,13 +595,13 @@ describe('service options', () => {
       /`inspect` to be a function or an observer/,
     ],
     [
-      'a store without list',
-      { store: { save() {}, get() {}, findByInteractionId() {}, delete() {} } },
-      /`store` to implement/,
+      'a store of the old contract',
+      { store: { save() {}, get() {}, findByInteractionId() {}, delete() {}, list() {} } },
+      /`store` to implement the AskStore contract \(create, update/,
     ],
     ['redact as a string', { redact: 'true' }, /`redact` to be a boolean, got "true"/],
     ['ids as a string', { ids: 'uuid' }, /`ids` to be a function/],
-    ['a negative hibernation delay', { hibernateAfterMs: -1 }, /`hibernateAfterMs`.*got -1/],
+    ['a sweep interval of 0', { sweepIntervalMs: 0 }, /`sweepIntervalMs`.*got 0/],
   ];
   for (const [what, options, message] of cases) {
     it(`refuses ${what}, naming it and the value`, () => {
@@ -618,16 +611,22 @@ describe('service options', () => {
 });
 
 describe('a redacting service’s store', () => {
-  it('keeps no answers of a resumed ask, and still tells a second resume ASK_SETTLED', async () => {
-    const { createMemoryAskStore } = await import('../../src/index.js');
+  it('keeps answers only in the outcome, never in the history, and tells a second resume ASK_SETTLED', async () => {
     const store = createMemoryAskStore();
     const service = createInteractionService({ store, redact: true });
     service.registerProvider(createScriptedProvider([{ defer: 'chat-r' }]));
-    await service.ask(yesNo);
+    const { id } = service.start(yesNo);
+    await tick();
     await service.resume('chat-r', yes);
     const stored = await store.findByInteractionId('chat-r');
-    expect(stored).toMatchObject({ state: 'answered' });
-    expect(stored?.outcome).toBeUndefined();
+    expect(stored).toMatchObject({
+      state: 'answered',
+      outcome: { status: 'answered', answers: yes },
+    });
+    const history = [];
+    for await (const event of service.history(id)) history.push(event);
+    expect(history.map((event) => event.type)).toEqual(['start', 'provider.deferred', 'resume']);
+    expect(JSON.stringify(history)).not.toContain('"Yes"');
     const other = createInteractionService({ store });
     await expect(other.resume('chat-r', yes)).rejects.toMatchObject({ code: 'ASK_SETTLED' });
   });

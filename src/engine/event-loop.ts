@@ -1,0 +1,18 @@
+/** Yielding to the event loop between slices of work (real time, not the service's clock). */
+
+const hasImmediate = typeof globalThis.setImmediate === 'function';
+
+/** Runs `fn` after the event loop has handled pending I/O and timers. */
+export function afterEventLoopTurn(fn: () => void): unknown {
+  return hasImmediate ? globalThis.setImmediate(fn) : globalThis.setTimeout(fn, 0);
+}
+
+export function cancelEventLoopTurn(handle: unknown): void {
+  if (hasImmediate) globalThis.clearImmediate(handle as ReturnType<typeof setImmediate>);
+  else globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>);
+}
+
+/** Resolves after one turn of the event loop. */
+export function eventLoopTurn(): Promise<void> {
+  return new Promise((resolve) => afterEventLoopTurn(resolve));
+}

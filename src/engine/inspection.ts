@@ -1,0 +1,64 @@
+/**
+ * Inspection without actors: asks are snapshots applied with pure transitions, so the engine
+ * emits XState's inspection events itself (`@xstate.actor` with the machine, `@xstate.event`,
+ * `@xstate.snapshot`), and @statelyai/inspect shows every ask as an actor named by its id.
+ */
+import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import { type AskSnapshotState, askMachine } from './ask-logic.js';
+import { redactInspection } from './redact.js';
+
+export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+
+/** Emits the inspection events of every ask of one service; a no-op without an inspector. */
+export class AskInspection {
+  readonly #next: (event: InspectionEvent) => void;
+
+  constructor(inspect: Inspect, redact: boolean) {
+    const next =
+      typeof inspect === 'function' ? inspect : (event: InspectionEvent) => inspect.next?.(event);
+    this.#next = redact ? (event) => next(redactInspection(event)) : next;
+  }
+
+  /** The stand-in actor of one ask: what inspectors read from an actor reference. */
+  actorOf(askId: string, current: () => AskSnapshotState): AnyActorRef {
+    const ref = {
+      id: askId,
+      sessionId: askId,
+      logic: askMachine,
+      src: askMachine,
+      _parent: undefined,
+      getSnapshot: current,
+    };
+    this.#send({ type: '@xstate.actor', actorRef: ref as unknown as AnyActorRef, rootId: askId });
+    return ref as unknown as AnyActorRef;
+  }
+
+  transition(actorRef: AnyActorRef, event: AskMachineEvent, snapshot: AskSnapshotState): void {
+    this.#send({
+      type: '@xstate.event',
+      actorRef,
+      rootId: actorRef.sessionId,
+      sourceRef: undefined,
+      event,
+    });
+    this.#send({
+      type: '@xstate.snapshot',
+      actorRef,
+      rootId: actorRef.sessionId,
+      event,
+      snapshot: snapshot as never,
+    });
+  }
+
+  #send(event: unknown): void {
+    // An inspector's exception is its own; it never breaks an ask.
+    try {
+      this.#next(event as InspectionEvent);
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}

@@ -1,0 +1,62 @@
+/** What a service keeps in memory of one ask it delivers or waits on: a cache of the stored ask. */
+import type { Subscriber } from 'rxjs';
+import type { AnyActorRef } from 'xstate';
+import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskOutcome } from '../contracts/outcome.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import type { AskUserRequest } from '../contracts/request.js';
+import type { AskSnapshotState } from './ask-logic.js';
+import type { AskAuditEvent } from './audit.js';
+
+export class OpenAsk {
+  /** The machine snapshot at `version`, as last written or read. */
+  snapshot!: AskSnapshotState;
+  /** The stored version `snapshot` belongs to; 0 until the store has the ask. */
+  version = 0;
+  /** True while this service delivers the ask (it owns it); false when it only waits. */
+  owner = false;
+  /** Set once the ask was deferred: kept on the row after it settles. */
+  interactionId: string | undefined = undefined;
+  /** For the deadline scheduler: the deadline, and the heap slot the scheduler owns. */
+  deadlineAt = Number.POSITIVE_INFINITY;
+  heapIndex = -1;
+  /** Events of this ask run one at a time in this service. */
+  queue: Promise<unknown> = Promise.resolve();
+  /** Created when the provider first reads `ctx.signal`. */
+  controller: AbortController | undefined = undefined;
+  /** True from the provider call until delivery stopped. */
+  delivering = false;
+  /** The event that ended delivery; the provider's abort reason is derived from it. */
+  exitEvent: AskMachineEvent | undefined = undefined;
+  signal: AbortSignal | undefined = undefined;
+  onAbort: (() => void) | undefined = undefined;
+  /** The caller's original abort cause: the store keeps a JSON copy, the caller gets this. */
+  localCause: unknown = undefined;
+  listeners: Set<Subscriber<AskAuditEvent>> | undefined = undefined;
+  /** Audit events after the first, for late subscribers to `events$`. */
+  trail: AskAuditEvent[] | undefined = undefined;
+  /** The first audit event (`start` or `restore`), rebuilt from these on demand. */
+  origin: 'start' | 'restore' = 'start';
+  actorRef: AnyActorRef | undefined = undefined;
+  handedOut = false;
+  resolve!: (outcome: AskOutcome) => void;
+  reject!: (error: unknown) => void;
+  readonly outcome: Promise<AskOutcome>;
+
+  constructor(
+    readonly id: string,
+    readonly request: AskUserRequest,
+    readonly key: string | undefined,
+  ) {
+    this.outcome = new Promise<AskOutcome>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // A caller that never looks at the outcome must not see an unhandled rejection.
+    this.outcome.catch(() => undefined);
+  }
+
+  get questions(): AskUserQuestion[] {
+    return this.request.questions;
+  }
+}
