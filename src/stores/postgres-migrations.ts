@@ -23,7 +23,10 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
         owner text,
         final boolean not null,
         created_at double precision not null,
-        updated_at double precision not null
+        updated_at double precision not null,
+        -- A sweeper's lease on a due ask while it times it out (database time, not the clock's).
+        claim text,
+        claimed_until timestamptz
       );
       create unique index asks_open_interaction_id on ${s}.asks (interaction_id) where not final;
       create index asks_interaction_id on ${s}.asks (interaction_id, updated_at)

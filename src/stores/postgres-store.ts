@@ -1,5 +1,5 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
-import postgres, { type ListenMeta, type Sql, type TransactionSql } from 'postgres';
+import postgres, { type ListenMeta, type Sql } from 'postgres';
 import type { AskAuditEvent } from '../engine/audit.js';
 import type {
   AskCreateResult,
@@ -34,6 +34,8 @@ export interface PostgresAskStoreOptions {
 const DEFAULT_SCHEMA = 'ask_engine';
 const DEFAULT_MAX_CONNECTIONS = 10;
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,57}$/;
+/** How long a sweeper's claim keeps other sweepers off an ask it is timing out. */
+const CLAIM_LEASE_MS = 5_000;
 /** Retries of a LISTEN that failed: the first after 250 ms, doubling up to 10 s. */
 const LISTEN_RETRY_MS = [250, 10_000] as const;
 
@@ -103,6 +105,7 @@ class PostgresAskStore implements AskStore {
   readonly #asks: ReturnType<Sql['unsafe']>;
   readonly #events: ReturnType<Sql['unsafe']>;
   readonly #askColumns: ReturnType<Sql['unsafe']>;
+  readonly #claimedColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
   #ready: Promise<void> | undefined;
   readonly #listeners = new Set<(change: AskStoreChange) => void>();
@@ -123,6 +126,7 @@ class PostgresAskStore implements AskStore {
     this.#asks = sql.unsafe(`${s}.asks`);
     this.#events = sql.unsafe(`${s}.ask_events`);
     this.#askColumns = sql.unsafe(ASK_COLUMNS.join(', '));
+    this.#claimedColumns = sql.unsafe(ASK_COLUMNS.map((column) => `a.${column}`).join(', '));
     this.#eventColumns = sql.unsafe(EVENT_COLUMNS.join(', '));
   }
 
@@ -235,27 +239,49 @@ class PostgresAskStore implements AskStore {
   ): Promise<AskWrite[]> {
     const sql = await this.#open();
     this.#wrote = true;
-    return sql.begin(async (tx) => {
-      const rows = await tx`
-        select ${this.#askColumns} from ${this.#asks}
+    // Not an interactive transaction (postgres 3.4.9 crashes the process when a transaction's
+    // connection is cut: it writes ROLLBACK to a closed socket, porsager/postgres#1208): the
+    // claim is one statement that locks due rows with SKIP LOCKED and leases them for a few
+    // seconds, so concurrent sweepers take disjoint rows; each write is still applied only at
+    // the version read, so a lease that outlived its sweeper can never time an ask out twice.
+    const token = globalThis.crypto.randomUUID();
+    const rows = await sql`
+      with due as (
+        select id from ${this.#asks}
         where not final and deadline_at <= ${now}
+          and (claimed_until is null or claimed_until < clock_timestamp())
         order by deadline_at limit ${limit}
         for update skip locked
-      `.values();
-      const writes: { write: AskWrite; expectedVersion: number }[] = [];
-      for (const row of rows) {
-        let ask: StoredAsk;
-        try {
-          ask = parseAskRow(row);
-        } catch (error) {
-          this.#reportCorrupt(row, error);
-          continue;
-        }
-        const write = settle(ask);
-        if (write !== undefined) writes.push({ write, expectedVersion: ask.version });
+      )
+      update ${this.#asks} a
+      set claim = ${token}, claimed_until = clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval
+      from due where a.id = due.id
+      returning ${this.#claimedColumns}
+    `.values();
+    if (rows.length === 0) return [];
+    const asks: StoredAsk[] = [];
+    for (const row of rows) {
+      try {
+        asks.push(parseAskRow(row));
+      } catch (error) {
+        this.#reportCorrupt(row, error);
       }
-      return writes.length === 0 ? [] : this.#apply(tx, writes);
-    }) as Promise<AskWrite[]>;
+    }
+    asks.sort((a, b) => (a.deadlineAt as number) - (b.deadlineAt as number));
+    const writes: { write: AskWrite; expectedVersion: number }[] = [];
+    for (const ask of asks) {
+      const write = settle(ask);
+      if (write !== undefined) writes.push({ write, expectedVersion: ask.version });
+    }
+    const applied = writes.length === 0 ? [] : await this.#apply(sql, writes);
+    if (applied.length < rows.length) {
+      // Rows left as they were (settle declined, a corrupt row, another writer came first) are
+      // released at once rather than when the lease ends.
+      await sql`
+        update ${this.#asks} set claim = null, claimed_until = null where claim = ${token}
+      `;
+    }
+    return applied;
   }
 
   subscribe(listener: (change: AskStoreChange) => void): () => void {
@@ -281,7 +307,7 @@ class PostgresAskStore implements AskStore {
    * event, and notifies every listening store, in one statement; returns the writes applied.
    */
   async #apply(
-    sql: Sql | TransactionSql,
+    sql: Sql,
     writes: readonly { write: AskWrite; expectedVersion: number }[],
   ): Promise<AskWrite[]> {
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => ({
@@ -317,7 +343,7 @@ class PostgresAskStore implements AskStore {
           state = w.state, version = w.version, snapshot = w.snapshot, questions = w.questions,
           outcome = w.outcome, interaction_id = w.interaction_id, key = w.key,
           deadline_at = w.deadline_at, owner = w.owner, final = w.final,
-          created_at = w.created_at, updated_at = w.updated_at
+          created_at = w.created_at, updated_at = w.updated_at, claim = null, claimed_until = null
         from w
         where a.id = w.id and a.version = w.expected
         returning a.id, a.version
