@@ -110,6 +110,7 @@ class PostgresAskStore implements AskStore {
   #ready: Promise<void> | undefined;
   readonly #listeners = new Set<(change: AskStoreChange) => void>();
   #listening: Listening | undefined;
+  #unlistening: Promise<void> = Promise.resolve();
   /** Set once this store wrote: a write made before the first LISTEN may have been answered unheard. */
   #wrote = false;
   /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
@@ -298,7 +299,10 @@ class PostgresAskStore implements AskStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#listeners.clear();
-    await this.#stopListening();
+    // Our own client's `end()` closes its listener too (even with the database away, where an
+    // UNLISTEN would wait for a connection); a client we were given keeps its connection.
+    this.#stopListening(!this.#ownsClient);
+    await this.#unlistening;
     if (this.#ownsClient) await this.#sql.end({ timeout: 5 });
   }
 
@@ -376,9 +380,14 @@ class PostgresAskStore implements AskStore {
   }
 
   #listen(): Listening {
-    const listening: Listening = { meta: undefined, stopped: false, listens: 0, retry: undefined };
+    const listening: Listening = {
+      ready: Promise.resolve(undefined),
+      stopped: false,
+      listens: 0,
+      retry: undefined,
+    };
     const start = (attempt: number) => {
-      this.#sql
+      listening.ready = this.#sql
         .listen(
           this.#channel,
           (payload) => {
@@ -393,12 +402,9 @@ class PostgresAskStore implements AskStore {
           },
         )
         .then(
-          (meta) => {
-            listening.meta = meta;
-            if (listening.stopped) void meta.unlisten().catch(this.#onError);
-          },
+          (meta) => meta,
           (error: unknown) => {
-            if (listening.stopped) return;
+            if (listening.stopped) return undefined;
             this.#onError(
               new Error(
                 `The PostgreSQL ask store could not LISTEN on "${this.#channel}"; retrying.`,
@@ -407,6 +413,7 @@ class PostgresAskStore implements AskStore {
             );
             const delay = Math.min(LISTEN_RETRY_MS[0] * 2 ** attempt, LISTEN_RETRY_MS[1]);
             listening.retry = setTimeout(() => start(attempt + 1), delay);
+            return undefined;
           },
         );
     };
@@ -414,13 +421,16 @@ class PostgresAskStore implements AskStore {
     return listening;
   }
 
-  async #stopListening(): Promise<void> {
+  /** Stops the LISTEN; `close()` waits for it, so it never runs on an ended client. */
+  #stopListening(unlisten = true): void {
     const listening = this.#listening;
     if (listening === undefined) return;
     this.#listening = undefined;
     listening.stopped = true;
     clearTimeout(listening.retry);
-    await listening.meta?.unlisten().catch(this.#onError);
+    if (!unlisten) return;
+    const unlistened = listening.ready.then((meta) => meta?.unlisten()).catch(this.#onError);
+    this.#unlistening = Promise.all([this.#unlistening, unlistened]).then(() => {});
   }
 
   #notified(payload: string): void {
@@ -456,7 +466,8 @@ class PostgresAskStore implements AskStore {
 }
 
 interface Listening {
-  meta: ListenMeta | undefined;
+  /** The current LISTEN attempt: its handle, or undefined when it failed. */
+  ready: Promise<ListenMeta | undefined>;
   stopped: boolean;
   /** How many times the LISTEN was (re-)established. */
   listens: number;
