@@ -6,13 +6,15 @@
  *     sent, replayed one after another with the bare client; goal <= 2x;
  * (f) 10,000 due asks timed out by 2 hosts' sweepers against the same claims done in bare SQL by
  *     2 clients; the time is also shown, and no ask may be timed out twice.
- * Hosts here are services with their own stores and connections in this process.
+ * In (d) and (e) hosts are services with their own stores and connections in this process; in
+ * (f) they are processes (test/fixtures/postgres-host.ts), timed from their start.
  */
 import postgres from 'postgres';
 import { SimulatedClock } from 'xstate';
 import type { AskHandle, AskProvider, AskStore } from '../src/index.js';
 import { createInteractionService } from '../src/index.js';
 import { createPostgresAskStore } from '../src/postgres.js';
+import { removeHostBundle, startHost } from '../test/fixtures/postgres-hosts.js';
 import { startPostgresCluster } from '../test/support/postgres-cluster.js';
 import { report } from './ratio.js';
 
@@ -33,6 +35,7 @@ try {
 } finally {
   for (const each of opened.reverse()) await each.close();
   await cluster.destroy();
+  removeHostBundle();
 }
 
 /** A provider that keeps every ask pending and tells who waits for the delivery. */
@@ -231,23 +234,21 @@ async function dueAsks(): Promise<void> {
     await store.close();
   }
 
-  /** Two hosts start sweeping; the time until no ask of the schema is open. */
+  /** Two hosts (processes) start and sweep; the time from their start until no ask is open. */
   async function timeSweep(schema: string, count: number): Promise<number> {
     const started = performance.now();
-    const sweepers = [1, 2].map(() => {
-      const store = createPostgresAskStore({ connectionString: cluster.url }, { schema });
-      return { store, service: createInteractionService({ store, sweepIntervalMs: 20 }) };
-    });
+    const hosts = await Promise.all(
+      ['sweeper-1', 'sweeper-2'].map((name) =>
+        startHost(cluster.url, schema, name, { sweepIntervalMs: 20 }),
+      ),
+    );
     for (;;) {
       const [row] = await admin.unsafe(`select count(*)::int as n from ${schema}.asks where final`);
       if (row?.n === count) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const elapsed = performance.now() - started;
-    for (const { store, service } of sweepers) {
-      await service.close();
-      await store.close();
-    }
+    for (const host of hosts) await host.kill();
     return elapsed;
   }
 
