@@ -27,14 +27,14 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
         -- A sweeper's lease on a due ask while it times it out (database time, not the clock's).
         claim text,
         claimed_until timestamptz
-      );
+      ) with (fillfactor = 80); -- room on the page for the claim's update to stay HOT
       create unique index asks_open_interaction_id on ${s}.asks (interaction_id) where not final;
       create index asks_interaction_id on ${s}.asks (interaction_id, updated_at)
         where interaction_id is not null;
       create index asks_due on ${s}.asks (deadline_at) where not final;
       create table ${s}.ask_events (
         id bigserial primary key,
-        ask_id text not null references ${s}.asks (id),
+        ask_id text not null, -- an ask of ${s}.asks; the store checks it (no key lookup per event)
         at double precision not null,
         type text not null,
         from_state text,
