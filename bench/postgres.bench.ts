@@ -167,8 +167,8 @@ async function dueAsks(): Promise<void> {
   const COUNT = 10_000;
   const admin = postgres(cluster.url, { max: 2, onnotice: () => {} });
   opened.push({ close: () => admin.end() });
-  const ratios: number[] = [];
   const times: { subject: number; floor: number }[] = [];
+  const starts: number[] = [];
   for (let round = 1; round <= 3; round++) {
     const schema = `bench_due_${round}`;
     const floorSchema = `bench_due_floor_${round}`;
@@ -184,7 +184,8 @@ async function dueAsks(): Promise<void> {
     );
 
     const floor = await timeFloorSweep(floorSchema);
-    const subject = await timeSweep(schema, COUNT);
+    const { sweep: subject, start } = await timeSweep(schema, COUNT);
+    starts.push(start);
     const [check] = await admin.unsafe(`
       select count(*) filter (where not final)::int as open,
         (select count(*)::int from ${schema}.ask_events where type = 'deadline') as deadlines,
@@ -195,7 +196,6 @@ async function dueAsks(): Promise<void> {
         `(f) round ${round}: expected ${COUNT} asks timed out once each, got ${JSON.stringify(check)}`,
       );
     }
-    ratios.push(subject / floor);
     times.push({ subject, floor });
   }
   const middle = [...times].sort((a, b) => a.subject / a.floor - b.subject / b.floor)[1]!;
@@ -234,22 +234,29 @@ async function dueAsks(): Promise<void> {
     await store.close();
   }
 
-  /** Two hosts (processes) start and sweep; the time from their start until no ask is open. */
-  async function timeSweep(schema: string, count: number): Promise<number> {
+  /**
+   * Two hosts (processes) start and sweep: the time from both being ready (each sweeps 20 ms
+   * after it starts) until no ask is open, and the time their start took.
+   */
+  async function timeSweep(
+    schema: string,
+    count: number,
+  ): Promise<{ sweep: number; start: number }> {
     const started = performance.now();
     const hosts = await Promise.all(
       ['sweeper-1', 'sweeper-2'].map((name) =>
         startHost(cluster.url, schema, name, { sweepIntervalMs: 20 }),
       ),
     );
+    const ready = performance.now();
     for (;;) {
       const [row] = await admin.unsafe(`select count(*)::int as n from ${schema}.asks where final`);
       if (row?.n === count) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const elapsed = performance.now() - started;
+    const done = performance.now();
     for (const host of hosts) await host.kill();
-    return elapsed;
+    return { sweep: done - ready, start: ready - started };
   }
 
   /** The same claims done by 2 bare clients: one statement per batch of 256 claims, updates, appends and notifies. */
@@ -313,7 +320,6 @@ async function interleaved(
   }
   const floors: number[] = [];
   const subjects: number[] = [];
-  const ratios: number[] = [];
   const chunk = async (run: () => Promise<number>, into: number[]) => {
     const samples: number[] = [];
     const until = performance.now() + CHUNK_MS;
