@@ -320,6 +320,7 @@ async function interleaved(
   }
   const floors: number[] = [];
   const subjects: number[] = [];
+  const ratios: number[] = [];
   const chunk = async (run: () => Promise<number>, into: number[]) => {
     const samples: number[] = [];
     const until = performance.now() + CHUNK_MS;
