@@ -169,21 +169,26 @@ async function dueAsks(): Promise<void> {
   opened.push({ close: () => admin.end() });
   const times: { subject: number; floor: number }[] = [];
   const starts: number[] = [];
+  const storeOnly: number[] = [];
   for (let round = 1; round <= 3; round++) {
     const schema = `bench_due_${round}`;
     const floorSchema = `bench_due_floor_${round}`;
+    const storeSchema = `bench_due_store_${round}`;
     await createDueAsks(schema, COUNT);
-    // The floor gets a copy of the same rows and events.
-    const copy = createPostgresAskStore({ connectionString: cluster.url }, { schema: floorSchema });
-    await copy.get('none');
-    await copy.close();
-    await admin.unsafe(`insert into ${floorSchema}.asks select * from ${schema}.asks`);
-    await admin.unsafe(
-      `insert into ${floorSchema}.ask_events (ask_id, at, type, from_state, to_state, data)
-       select ask_id, at, type, from_state, to_state, data from ${schema}.ask_events order by id`,
-    );
+    // The floor, and the store alone, get a copy of the same rows and events.
+    for (const target of [floorSchema, storeSchema]) {
+      const copy = createPostgresAskStore({ connectionString: cluster.url }, { schema: target });
+      await copy.get('none');
+      await copy.close();
+      await admin.unsafe(`insert into ${target}.asks select * from ${schema}.asks`);
+      await admin.unsafe(
+        `insert into ${target}.ask_events (ask_id, at, type, from_state, to_state, data)
+         select ask_id, at, type, from_state, to_state, data from ${schema}.ask_events order by id`,
+      );
+    }
 
     const floor = await timeFloorSweep(floorSchema);
+    storeOnly.push(await timeStoreSweep(storeSchema));
     const { sweep: subject, start } = await timeSweep(schema, COUNT);
     starts.push(start);
     const [check] = await admin.unsafe(`
@@ -203,6 +208,15 @@ async function dueAsks(): Promise<void> {
     {
       name: `(f) ${COUNT} due asks timed out by 2 hosts' sweepers (each once) vs the same claims in bare SQL by 2 clients, median of 3`,
       subjectNs: middle.subject,
+      floorNs: middle.floor,
+    },
+    'ms',
+  );
+  const storeMedian = [...storeOnly].sort((a, b) => a - b)[1]!;
+  report(
+    {
+      name: "(f) for scale: the same claims through the store alone (2 stores, a fixed settle instead of the service's machine), median of 3",
+      subjectNs: storeMedian,
       floorNs: middle.floor,
     },
     'ms',
@@ -257,6 +271,45 @@ async function dueAsks(): Promise<void> {
     const done = performance.now();
     for (const host of hosts) await host.kill();
     return { sweep: done - ready, start: ready - started };
+  }
+
+  /** The same claims through 2 stores, each settle a copied row marked timed out. */
+  async function timeStoreSweep(schema: string): Promise<number> {
+    const stores = [1, 2].map(() =>
+      createPostgresAskStore({ connectionString: cluster.url }, { schema }),
+    );
+    await Promise.all(stores.map((store) => store.get('none')));
+    const started = performance.now();
+    await Promise.all(
+      stores.map(async (store) => {
+        for (;;) {
+          const now = Date.now();
+          const writes = await store.claimDue(now, 256, (ask) => ({
+            ask: {
+              ...ask,
+              state: 'timedOut',
+              version: ask.version + 1,
+              snapshot: { ...ask.snapshot, status: 'done', value: 'timedOut' },
+              outcome: { status: 'timedOut', deadlineAt: ask.deadlineAt as number },
+              final: true,
+              updatedAt: now,
+            },
+            event: {
+              askId: ask.askId,
+              type: 'deadline',
+              at: now,
+              from: ask.state,
+              to: 'timedOut',
+              data: { at: now },
+            },
+          }));
+          if (writes.length === 0) return;
+        }
+      }),
+    );
+    const elapsed = performance.now() - started;
+    for (const store of stores) await store.close();
+    return elapsed;
   }
 
   /** The same claims done by 2 bare clients: one statement per batch of 256 claims, updates, appends and notifies. */
