@@ -152,14 +152,9 @@ async function durableAsk(): Promise<void> {
     return performance.now() - started;
   };
   const { floor: f, subject: s, ratio } = await interleaved(floor, subject);
-  report(
-    {
-      name: `(e) durable ask start -> answer vs its ${statements.length} SQL statements sent directly (median of round ratios ${ratio.toFixed(2)}x)`,
-      goal: 2,
-      subjectNs: s.p50,
-      floorNs: f.p50,
-    },
-    'ms',
+  // The figure is the median of the per-round ratios (each round: 50 ms of floor, 50 ms of subject).
+  console.log(
+    `(e) durable ask start -> answer vs its ${statements.length} SQL statements sent directly: p50 ${s.p50.toFixed(2)} ms vs floor ${f.p50.toFixed(2)} ms; median of ${ROUNDS} round ratios ${ratio.toFixed(2)}x (goal <= 2x) ${ratio <= 2 ? 'ok' : 'OVER'}`,
   );
 }
 
