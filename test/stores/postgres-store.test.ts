@@ -323,6 +323,22 @@ describe.skipIf(postgresMissing !== undefined)(
       );
     });
 
+    it('works on a client of yours that transforms column names (postgres.camel)', async () => {
+      const sql = postgres(cluster.url, { max: 2, onnotice: () => {}, transform: postgres.camel });
+      const store = createPostgresAskStore({ sql }, { schema: 'camel' });
+      const start = pendingAsk('a1', { key: 'k', deadlineAt: 1_000 });
+      await store.create(start);
+      expect(await store.get('a1')).toEqual(start.ask);
+      const defer = deferred(start.ask, 'i-1');
+      expect(await store.update(defer, 1)).toEqual({ ok: true });
+      expect(await store.findByInteractionId('i-1')).toEqual(defer.ask);
+      const claimed = await store.claimDue(2_000, 10, (ask) => timedOut(ask, 2_000));
+      expect(claimed.map((write) => write.ask.askId)).toEqual(['a1']);
+      expect(await historyOf(store, 'a1')).toHaveLength(3);
+      await store.close();
+      await sql.end();
+    });
+
     it('stops listening on close but leaves a client it was given open', async () => {
       const sql = postgres(cluster.url, { max: 2, onnotice: () => {} });
       const store = createPostgresAskStore({ sql }, { schema: 'given' });
