@@ -1,5 +1,9 @@
-/** Measures a subject against a floor in the same run and prints the ratio against its goal. */
-import { do_not_optimize, measure } from 'mitata';
+/**
+ * Measures a subject against a floor in the same run and prints the ratio against its goal.
+ * Floor and subject alternate in short chunks (at most 50 ms each), so a noisy neighbour on a
+ * shared machine skews both sides of a round alike; the figure is the median of the per-round
+ * ratios.
+ */
 
 export interface RatioResult {
   name: string;
@@ -10,24 +14,41 @@ export interface RatioResult {
   goal?: number;
 }
 
+export interface RatioOptions {
+  /** Per-round ratios the median is taken of; at least 15. Default 21. */
+  rounds?: number;
+  /** Length of one chunk of floor or subject calls, in ms; at most 50. Default 40. */
+  chunkMs?: number;
+}
+
 /**
- * Times `subject` and `floor` (each returning a value or a promise) alternately, three rounds,
- * and reports the median of the per-round ratios, so a noisy neighbour skews both sides alike.
+ * Times `subject` and `floor` (each returning a value or a promise, awaited one call at a
+ * time) in alternating chunks, and reports the median of the per-round ratios.
  */
 export async function timeRatio(
   name: string,
   goal: number | undefined,
   floor: () => unknown,
   subject: () => unknown,
+  options: RatioOptions = {},
 ): Promise<RatioResult> {
-  const rounds: { subject: number; floor: number }[] = [];
-  for (let round = 0; round < 3; round++) {
-    const f = await measure(async () => do_not_optimize(await floor()), { min_cpu_time: 300e6 });
-    const s = await measure(async () => do_not_optimize(await subject()), { min_cpu_time: 300e6 });
-    rounds.push({ floor: f.p50, subject: s.p50 });
+  const rounds = Math.max(options.rounds ?? 21, 15);
+  const chunkNs = Math.min(options.chunkMs ?? 40, 50) * 1e6;
+  // Warm both up, so the optimizing compiler has seen them before the first round counts.
+  await chunk(floor, chunkNs * 2);
+  await chunk(subject, chunkNs * 2);
+  const samples: { floor: number; subject: number; ratio: number }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Alternate which side goes first, so neither always runs on a warmer cache.
+    const first = round % 2 === 0;
+    const a = await chunk(first ? floor : subject, chunkNs);
+    const b = await chunk(first ? subject : floor, chunkNs);
+    const floorNs = first ? a : b;
+    const subjectNs = first ? b : a;
+    samples.push({ floor: floorNs, subject: subjectNs, ratio: subjectNs / floorNs });
   }
-  rounds.sort((a, b) => a.subject / a.floor - b.subject / b.floor);
-  const middle = rounds[1]!;
+  samples.sort((x, y) => x.ratio - y.ratio);
+  const middle = samples[samples.length >> 1]!;
   return report({
     name,
     ...(goal === undefined ? {} : { goal }),
@@ -35,6 +56,28 @@ export async function timeRatio(
     floorNs: middle.floor,
   });
 }
+
+/** Nanoseconds per call of `fn`, calling it for about `budgetNs`. */
+async function chunk(fn: () => unknown, budgetNs: number): Promise<number> {
+  const start = process.hrtime.bigint();
+  const end = start + BigInt(Math.round(budgetNs));
+  let calls = 0;
+  let now = start;
+  while (now < end) {
+    // Reading the clock costs about as much as the floor: read it every 16 calls.
+    for (let i = 0; i < 16; i++) {
+      const result = fn();
+      if (result instanceof Promise) sink = await result;
+      else sink = result;
+    }
+    calls += 16;
+    now = process.hrtime.bigint();
+  }
+  return Number(now - start) / calls;
+}
+
+/** Results land here so the optimizer cannot drop the calls that produced them. */
+export let sink: unknown;
 
 /** Prints one result line: `name: subject, floor, ratio (goal) ok|OVER`. */
 export function report(result: Omit<RatioResult, 'ratio'>, unit = 'ns'): RatioResult {
@@ -47,6 +90,12 @@ export function report(result: Omit<RatioResult, 'ratio'>, unit = 'ns'): RatioRe
     `${result.name}: ${fmt(result.subjectNs)} ${unit} vs floor ${fmt(result.floorNs)} ${unit} = ${ratio.toFixed(2)}x ${verdict}`,
   );
   return { ...result, ratio };
+}
+
+/** The median of `values` (sorted copy). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1]!;
 }
 
 function fmt(value: number): string {

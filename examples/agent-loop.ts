@@ -76,7 +76,7 @@ const calls: unknown[] = [
     context: '1. Scaffold the package\n2. Add Vitest and CI for Linux and macOS\n3. Publish 0.1.0',
     options: ['Approve', 'Request changes'],
     intent: { kind: 'plan-review', approve: 'Approve' },
-    timeout: 200,
+    timeout: 1000,
   },
   { question: 'Can I publish to the registry now?', options: ['Yes', 'No'] },
 ];

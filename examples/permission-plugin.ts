@@ -28,7 +28,7 @@ async function mayRun(command: string): Promise<{ allowed: boolean; outcome: Ask
       ],
       agent: 'shell-guard',
     },
-    { timeoutMs: 300, toolCallId: `permission:${command}` },
+    { timeoutMs: 1000, toolCallId: `permission:${command}` },
   );
   const allowed =
     outcome.status === 'answered' &&

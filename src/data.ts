@@ -62,7 +62,10 @@ export {
   AskUserToolInputSchema,
 } from './contracts/tool-input.js';
 export { buildAskUserForm } from './form/build-form.js';
-export { decodeAskUserFormAnswer } from './form/decode-answer.js';
+export {
+  type DecodeAskUserFormAnswerOptions,
+  decodeAskUserFormAnswer,
+} from './form/decode-answer.js';
 export { encodeAskUserFormAnswer } from './form/encode-answer.js';
 export { ASK_USER_FORM_HINT } from './form/form-ids.js';
 export { readAskUserForm } from './form/read-form.js';
@@ -80,6 +83,7 @@ export {
   utf8ByteLength,
 } from './rules/limits.js';
 export { normalizeAskUserOption } from './rules/normalize-option.js';
+export { MIN_TIMEOUT_MS } from './rules/timeout.js';
 export {
   type ValidateAskUserAnswersOptions,
   validateAskUserAnswers,

@@ -20,7 +20,7 @@ describe('examples', () => {
     expect(out).toContain('Selected: "Vitest"');
     expect(out).toContain('Comment: "Windows next quarter."');
     expect(out).toContain('Skipped: the user gave no answer to this question; nothing was chosen.');
-    expect(out).toMatch(/timed out after 200 ms and nothing was chosen/);
+    expect(out).toMatch(/timed out after 1 s and nothing was chosen/);
     expect(out).toContain('End your turn now');
     expect(out).toContain('[resume chat-thread-17] -> answered');
     expect(out).toMatch(/call-6\s+resume\s+deferred -> answered/);

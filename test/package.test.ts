@@ -19,6 +19,7 @@ describe('the built package', () => {
       const root = await import('ask-engine');
       const data = await import('ask-engine/data');
       const terminal = await import('ask-engine/terminal');
+      const mcp = await import('ask-engine/mcp');
       const postgres = await import('ask-engine/postgres');
       // The client connects on first use: a store that is never used opens no connection.
       await postgres.createPostgresAskStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' }).close();
@@ -29,6 +30,7 @@ describe('the built package', () => {
         root: Object.keys(root).length,
         data: Object.keys(data).length,
         terminal: Object.keys(terminal).length,
+        mcp: Object.keys(mcp).sort(),
         postgres: Object.keys(postgres).sort(),
         outcome,
         from: import.meta.resolve('ask-engine'),
@@ -41,10 +43,16 @@ describe('the built package', () => {
     expect(result.outcome).toEqual({ status: 'cancelled', reason: 'user' });
     expect(result.root).toBeGreaterThan(result.data);
     expect(result.terminal).toBeGreaterThan(0);
+    expect(result.mcp).toEqual([
+      'DECLINED',
+      'DISMISSED',
+      'createElicitationProvider',
+      'createElicitationSchemaValidator',
+    ]);
     expect(result.postgres).toEqual(['CorruptAskRowError', 'createPostgresAskStore']);
   });
 
-  it('keeps the terminal UI out of the root entry', async () => {
+  it('keeps the terminal UI and the MCP SDK out of the root entry', async () => {
     const { build } = await import('esbuild');
     const result = await build({
       entryPoints: [`${root}src/index.ts`],
@@ -58,7 +66,7 @@ describe('the built package', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((file) => file.includes('xstate'))).toBe(true);
     expect(
-      inputs.filter((file) => file.includes('pi-tui') || file.includes('src/terminal')),
+      inputs.filter((file) => /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp/.test(file)),
     ).toEqual([]);
     expect(inputs.filter((file) => file.includes('postgres'))).toEqual([]);
   });
@@ -69,5 +77,6 @@ describe('the built package', () => {
     });
     expect(stdout).toMatch(/ask-engine ask/);
     expect(stdout).toMatch(/ask-engine demo/);
+    expect(stdout).toMatch(/ask-engine mcp/);
   });
 });

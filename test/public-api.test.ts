@@ -22,6 +22,7 @@ const dataExports = [
   'MAX_FORM_HINT_BYTES',
   'MAX_MULTI_SELECT_OPTIONS',
   'MAX_QUESTIONS',
+  'MIN_TIMEOUT_MS',
   'ProviderOutcomeSchema',
   'USER_INTERACTION_ERROR_CODES',
   'UiFormActionSchema',
@@ -67,6 +68,16 @@ describe('public API', () => {
   it('ask-engine exports the data surface plus the engine', async () => {
     const root = await import('ask-engine');
     expect(Object.keys(root).sort()).toEqual([...dataExports, ...engineExports].sort());
+  });
+
+  it('ask-engine/mcp exports the elicitation provider', async () => {
+    const mcp = await import('ask-engine/mcp');
+    expect(Object.keys(mcp).sort()).toEqual([
+      'DECLINED',
+      'DISMISSED',
+      'createElicitationProvider',
+      'createElicitationSchemaValidator',
+    ]);
   });
 
   it('ask-engine/postgres exports the PostgreSQL store factory and its row error', async () => {

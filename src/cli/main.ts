@@ -23,6 +23,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runAskCommand(rest);
       case 'demo':
         return await runDemoCommand(rest);
+      case 'mcp': // loaded on demand: only this command needs the MCP SDK
+        return await (await import('./mcp-command.js')).runMcpCommand(rest);
       case undefined:
       case 'help':
       case '-h':

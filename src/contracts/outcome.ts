@@ -2,27 +2,35 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AskUserAnswersSchema } from './answer.js';
 
+/** A provider's answers; they count only once validated against the questions. */
+export const ProviderAnsweredSchema = Type.Object(
+  { status: Type.Literal('answered'), answers: AskUserAnswersSchema },
+  { additionalProperties: false },
+);
+
+export const ProviderCancelledSchema = Type.Object(
+  {
+    status: Type.Literal('cancelled'),
+    reason: Type.Union([Type.Literal('user'), Type.Literal('unavailable')]),
+    message: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/** `interactionId` shows at least one character that is not white space: something can resume it. */
+export const ProviderDeferredSchema = Type.Object(
+  {
+    status: Type.Literal('deferred'),
+    interactionId: Type.String({ minLength: 1, pattern: '\\S' }),
+    message: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
 export const ProviderOutcomeSchema = Type.Union([
-  Type.Object(
-    { status: Type.Literal('answered'), answers: AskUserAnswersSchema },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    {
-      status: Type.Literal('cancelled'),
-      reason: Type.Union([Type.Literal('user'), Type.Literal('unavailable')]),
-      message: Type.Optional(Type.String()),
-    },
-    { additionalProperties: false },
-  ),
-  Type.Object(
-    {
-      status: Type.Literal('deferred'),
-      interactionId: Type.String({ minLength: 1 }),
-      message: Type.Optional(Type.String()),
-    },
-    { additionalProperties: false },
-  ),
+  ProviderAnsweredSchema,
+  ProviderCancelledSchema,
+  ProviderDeferredSchema,
 ]);
 export type ProviderOutcome = Static<typeof ProviderOutcomeSchema>;
 

@@ -1,6 +1,7 @@
 /** The input a model (or a permission plugin) writes: one question or up to four. */
 import { type Static, Type } from '@sinclair/typebox';
 import { MAX_QUESTIONS } from '../rules/limits.js';
+import { MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { StringEnum } from './string-enum.js';
 
 export const AskUserOptionInputSchema = Type.Object(
@@ -62,23 +63,21 @@ export const AskUserQuestionEntrySchema = Type.Object(
 );
 export type AskUserQuestionEntry = Static<typeof AskUserQuestionEntrySchema>;
 
-/** Presentation hints and the timeout; local preferences of the person win over them. */
-export const AskUserHintsSchema = {
-  displayMode: Type.Optional(StringEnum(['overlay', 'inline'] as const)),
-  singleSelectLayout: Type.Optional(StringEnum(['auto', 'list'] as const)),
-  overlayToggleKey: Type.Optional(
-    Type.String({ description: 'Key that hides/shows the overlay.' }),
-  ),
-  commentToggleKey: Type.Optional(
-    Type.String({ description: 'Key that opens the comment editor.' }),
-  ),
-  timeout: Type.Optional(
-    Type.Number({
-      exclusiveMinimum: 0,
-      description: 'Milliseconds to wait for the person. Reaching it is not an answer.',
-    }),
-  ),
-};
+/** Presentation hints; local preferences of the person win over them. */
+export const AskUserHintsSchema = Type.Object(
+  {
+    displayMode: Type.Optional(StringEnum(['overlay', 'inline'] as const)),
+    singleSelectLayout: Type.Optional(StringEnum(['auto', 'list'] as const)),
+    overlayToggleKey: Type.Optional(
+      Type.String({ description: 'Key that hides/shows the overlay.' }),
+    ),
+    commentToggleKey: Type.Optional(
+      Type.String({ description: 'Key that opens the comment editor.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AskUserHints = Static<typeof AskUserHintsSchema>;
 
 export const AskUserToolInputSchema = Type.Object(
   {
@@ -94,16 +93,17 @@ export const AskUserToolInputSchema = Type.Object(
       }),
     ),
     ...questionFields,
-    ...AskUserHintsSchema,
+    ...AskUserHintsSchema.properties,
+    timeout: Type.Optional(
+      Type.Number({
+        minimum: MIN_TIMEOUT_MS,
+        description: `Milliseconds to wait for the person, at least ${MIN_TIMEOUT_MS} (30 seconds is 30000). Reaching it is not an answer.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 export type AskUserToolInput = Static<typeof AskUserToolInputSchema>;
-
-export type AskUserHints = Pick<
-  AskUserToolInput,
-  'displayMode' | 'singleSelectLayout' | 'overlayToggleKey' | 'commentToggleKey'
->;
 
 /**
  * An option given through the service: `{ title, description? }` or a bare title. The normalizer

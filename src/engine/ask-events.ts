@@ -1,91 +1,47 @@
 /** Between the outside world and the ask machine: provider results in; audit events and abort reasons out. */
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskUserQuestion } from '../contracts/question.js';
-import { describe } from '../rules/describe.js';
+import { messageOf } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
-import {
-  type ValidateAskUserAnswersOptions,
-  validateAskUserAnswers,
-} from '../rules/validate-answers.js';
-import type { AskAuditEvent, AskState, AuditedAnswers } from './audit.js';
+import { readProviderOutcome } from '../rules/provider-outcome.js';
+import type { ValidateAskUserAnswersOptions } from '../rules/validate-answers.js';
+import type { AskAuditEvent, AskState } from './audit.js';
 import { REDACTED } from './redact.js';
 
 /**
- * Turns whatever a provider resolved with into the one machine event it stands for. The result
- * is read once, field by field, inside one try: a throwing getter or a hostile Proxy becomes
- * `provider.failed` / `provider-error`, never an exception out of the engine.
+ * The one machine event a provider's result stands for. The result is read once by the rule
+ * that reads provider outcomes; this only turns its reading into an event.
  */
 export function providerEvent(
   questions: readonly AskUserQuestion[],
   result: unknown,
   quoteInput: boolean,
 ): AskMachineEvent {
-  let fields: {
-    status: unknown;
-    answers: unknown;
-    reason: unknown;
-    message: unknown;
-    interactionId: unknown;
-  };
-  try {
-    if (typeof result !== 'object' || result === null) {
-      return failed(
-        'invalid-answer',
-        `The provider returned ${describe(result)}; expected an outcome object { status, ... }.`,
-      );
-    }
-    const value = result as Record<string, unknown>;
-    fields = {
-      status: value.status,
-      answers: value.answers,
-      reason: value.reason,
-      message: value.message,
-      interactionId: value.interactionId,
-    };
-  } catch (error) {
-    return failed('provider-error', `The provider's result could not be read: ${messageOf(error)}`);
-  }
-  const withMessage = typeof fields.message === 'string' ? { message: fields.message } : {};
-  switch (fields.status) {
+  const reading = readProviderOutcome(questions, result, { quoteInput });
+  if (!reading.ok)
+    return { type: 'provider.failed', reason: reading.reason, message: reading.message };
+  const { outcome } = reading;
+  switch (outcome.status) {
     case 'answered':
-      try {
-        const answers = validateAskUserAnswers(questions, fields.answers, answerCheck(quoteInput));
-        return { type: 'provider.answered', answers };
-      } catch (error) {
-        return failed('invalid-answer', messageOf(error));
-      }
+      return { type: 'provider.answered', answers: outcome.answers };
     case 'cancelled':
-      if (fields.reason === 'user' || fields.reason === 'unavailable') {
-        return { type: 'provider.cancelled', reason: fields.reason, ...withMessage };
-      }
-      return failed(
-        'invalid-answer',
-        `The provider cancelled with reason ${describe(fields.reason)}; expected "user" or "unavailable".`,
-      );
+      return outcome.message === undefined
+        ? { type: 'provider.cancelled', reason: outcome.reason }
+        : { type: 'provider.cancelled', reason: outcome.reason, message: outcome.message };
     case 'deferred':
-      if (typeof fields.interactionId === 'string' && fields.interactionId.trim() !== '') {
-        return { type: 'provider.deferred', interactionId: fields.interactionId, ...withMessage };
-      }
-      return failed(
-        'invalid-answer',
-        `The provider deferred without an interaction id (got ${describe(fields.interactionId)}); nothing could resume the ask.`,
-      );
-    default:
-      return failed(
-        'invalid-answer',
-        `The provider returned status ${describe(fields.status)}; expected "answered", "cancelled" or "deferred".`,
-      );
+      return outcome.message === undefined
+        ? { type: 'provider.deferred', interactionId: outcome.interactionId }
+        : {
+            type: 'provider.deferred',
+            interactionId: outcome.interactionId,
+            message: outcome.message,
+          };
   }
 }
 
-/** How answers are checked: with `quoteInput: false` (redacting) messages never quote the person. */
+/** How answers are checked: redacting, messages never quote what the person typed or picked. */
 export function answerCheck(quoteInput: boolean, partial = false): ValidateAskUserAnswersOptions {
-  void quoteInput;
-  return partial ? { partial } : {};
-}
-
-function failed(reason: 'invalid-answer' | 'provider-error', message: string): AskMachineEvent {
-  return { type: 'provider.failed', reason, message };
+  return partial ? { partial, quoteInput } : { quoteInput };
 }
 
 /** The audit event of one accepted machine event. */
@@ -98,49 +54,38 @@ export function auditEventOf(
   questionCount: number,
   redact: boolean,
 ): AskAuditEvent {
-  const answers = (value: AskMachineEvent & { answers: unknown }): AuditedAnswers =>
-    redact ? REDACTED : (value.answers as Exclude<AuditedAnswers, string>);
-  const base = { askId, at, from, to };
+  const data = auditData(event, questionCount, redact);
+  // A literal, not a spread of a shared base: see createAskContext on hidden classes.
+  return { askId, type: event.type, at, from, to, data } as AskAuditEvent;
+}
+
+function auditData(event: AskMachineEvent, questionCount: number, redact: boolean): unknown {
   switch (event.type) {
     case 'provider.answered':
     case 'answer':
     case 'resume':
-      return { ...base, type: event.type, data: { answers: answers(event) } };
+      return { answers: redact ? REDACTED : event.answers };
     case 'provider.progress':
       return {
-        ...base,
-        type: event.type,
-        data: {
-          answered: event.answers.filter((answer) => answer.response !== null).length,
-          total: questionCount,
-          answers: answers(event),
-        },
+        answered: event.answers.filter((answer) => answer.response !== null).length,
+        total: questionCount,
+        answers: redact ? REDACTED : event.answers,
       };
     case 'provider.cancelled':
     case 'cancel':
-      return {
-        ...base,
-        type: event.type,
-        data:
-          event.message === undefined
-            ? { reason: event.reason }
-            : { reason: event.reason, message: event.message },
-      };
+      return event.message === undefined
+        ? { reason: event.reason }
+        : { reason: event.reason, message: event.message };
     case 'provider.failed':
-      return { ...base, type: event.type, data: { reason: event.reason, message: event.message } };
+      return { reason: event.reason, message: event.message };
     case 'provider.deferred':
-      return {
-        ...base,
-        type: event.type,
-        data:
-          event.message === undefined
-            ? { interactionId: event.interactionId }
-            : { interactionId: event.interactionId, message: event.message },
-      };
+      return event.message === undefined
+        ? { interactionId: event.interactionId }
+        : { interactionId: event.interactionId, message: event.message };
     case 'abort':
-      return { ...base, type: event.type, data: { message: event.message } };
+      return { message: event.message };
     case 'deadline':
-      return { ...base, type: event.type, data: { at: event.at } };
+      return { at: event.at };
   }
 }
 
@@ -177,21 +122,6 @@ export function isAbortError(error: unknown): boolean {
     );
   } catch {
     return false;
-  }
-}
-
-/** The original cause's own text. */
-export function messageOf(cause: unknown): string {
-  try {
-    if (typeof cause === 'object' && cause !== null && 'message' in cause) {
-      const message = (cause as { message?: unknown }).message;
-      if (typeof message === 'string' && message !== '') return message;
-    }
-    if (typeof cause === 'string' && cause !== '') return cause;
-    if (cause === undefined) return 'aborted';
-    return String(cause);
-  } catch {
-    return 'aborted (the cause could not be read)';
   }
 }
 

@@ -5,9 +5,11 @@
  */
 import type { ActorScope, AnyActorRef, SnapshotFrom, StateValueFrom } from 'xstate';
 import {
+  type AskMachineContext,
   type AskMachineEvent,
   type AskMachineInput,
   askMachine,
+  createAskContext,
 } from '../../machines/ask.machine.js';
 import type { PersistedAskSnapshot } from '../stores/ask-store.js';
 
@@ -53,27 +55,73 @@ const scope = {
   actionExecutor: noop,
 } as unknown as ActorScope<AskSnapshotState, AskMachineEvent>;
 
-/** The snapshot of a new ask, in the machine's initial state. */
+const initialState = askMachine.config.initial as string;
+
+/**
+ * The snapshot of a new ask, in the machine's initial state. Resolved from the machine's own
+ * initial state and context factory rather than by running the initial transition: the initial
+ * state has no entry actions, and resolving costs a third of the initial transition
+ * (test/machines/ask-logic.test.ts pins that both give the same snapshot).
+ */
 export function initialAskSnapshot(input: AskMachineInput): AskSnapshotState {
+  return askMachine.resolveState({
+    value: initialState,
+    context: createAskContext(input),
+  }) as unknown as AskSnapshotState;
+}
+
+/** The initial snapshot as XState's own initial transition builds it (for the test above). */
+export function initialAskSnapshotByTransition(input: AskMachineInput): AskSnapshotState {
   return askMachine.getInitialSnapshot(scope as never, input) as unknown as AskSnapshotState;
 }
 
-/** The next snapshot, or `undefined` when the machine does not accept the event in this state. */
+/**
+ * The next snapshot, or `undefined` when the machine does not accept the event in this state
+ * (XState hands back the very same snapshot when no transition is enabled).
+ */
 export function applyAskEvent(
   snapshot: AskSnapshotState,
   event: AskMachineEvent,
 ): AskSnapshotState | undefined {
-  if (!snapshot.can(event)) return undefined;
-  return askMachine.transition(
+  const next = askMachine.transition(
     snapshot as never,
     event,
     scope as never,
   ) as unknown as AskSnapshotState;
+  return next === snapshot ? undefined : next;
 }
 
-export function persistAskSnapshot(snapshot: AskSnapshotState): PersistedAskSnapshot {
-  return askMachine.getPersistedSnapshot(snapshot as never) as unknown as PersistedAskSnapshot;
+/**
+ * The JSON form of a snapshot, as `machine.getPersistedSnapshot` gives it for this machine,
+ * which has no children and no history states. XState's own walks the context for actor
+ * references, and this runs twice per ask (test/machines/ask-logic.test.ts pins that both
+ * agree in every state).
+ */
+export function persistAskSnapshot(snapshot: AskSnapshotState): PersistedAskState {
+  const persisted: Record<string, unknown> = {
+    status: snapshot.status,
+    value: snapshot.value,
+    historyValue: EMPTY,
+    context: snapshot.context,
+    children: EMPTY,
+  };
+  // Only present when set, as JSON would have it.
+  if (snapshot.output !== undefined) persisted.output = snapshot.output;
+  if (snapshot.error !== undefined) persisted.error = snapshot.error;
+  return persisted as PersistedAskState;
 }
+
+const EMPTY = Object.freeze({});
+
+/**
+ * A persisted snapshot, typed: what an ask keeps between events. Plain data (a live XState
+ * snapshot costs three times the heap), turned back into a live snapshot for each event.
+ */
+export type PersistedAskState = PersistedAskSnapshot & {
+  status: 'active' | 'done';
+  value: AskMachineStateValue;
+  context: AskMachineContext;
+};
 
 /** A live snapshot from a persisted one that has passed `checkStoredAsk` already. */
 export function restoreAskSnapshot(persisted: PersistedAskSnapshot): AskSnapshotState {

@@ -45,6 +45,8 @@ export type AskAuditEvent =
   | Transition<'late-answer', { source: AskAttemptSource; status?: string }>
   /** `answer` / `resume` with answers that failed validation: refused, the ask stays open. */
   | Transition<'answer.refused', { source: 'answer' | 'resume'; message: string }>
+  /** A host callback around the ask (the tool's `onUpdate`) threw; the ask went on. */
+  | Transition<'callback.failed', { callback: string; message: string }>
   /** `restore` of a snapshot into this service (the ask is taken over as stored). */
   | Transition<'restore', { version: number }>;
 

@@ -1,6 +1,6 @@
 /** One timer for every deadline of a service: a min-heap keyed by absolute time. */
 import type { Clock } from './clock.js';
-import { afterEventLoopTurn, cancelEventLoopTurn } from './event-loop.js';
+import { afterEventLoopTurn, cancelEventLoopTurn, startSlice } from './event-loop.js';
 
 export interface Scheduled {
   deadlineAt: number;
@@ -10,8 +10,6 @@ export interface Scheduled {
 
 // Timers longer than this overflow to 1 ms in Node and browsers; re-arm instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Deadlines settled per event-loop turn: 100,000 at once must not stall the loop. */
-const DUE_PER_SLICE = 256;
 
 /**
  * A timer per ask costs an allocation and a cancellation each; asks share one timer
@@ -59,9 +57,9 @@ export class DeadlineScheduler<T extends Scheduled> {
     this.#armedFor = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
     let head = this.#heap[0];
-    let budget = DUE_PER_SLICE;
+    const slice = startSlice();
     while (head !== undefined && head.deadlineAt <= now) {
-      if (budget-- === 0) {
+      if (slice.spent()) {
         // A storm of deadlines is settled in slices, so the event loop keeps turning.
         this.#armedFor = head.deadlineAt;
         this.#timer = afterEventLoopTurn(this.#fire);

@@ -51,6 +51,17 @@ export class AskInspection {
     });
   }
 
+  /** A snapshot another service wrote, taken over here. */
+  changed(actorRef: AnyActorRef, snapshot: AskSnapshotState): void {
+    this.#send({
+      type: '@xstate.snapshot',
+      actorRef,
+      rootId: actorRef.sessionId,
+      event: { type: 'xstate.store.changed' },
+      snapshot,
+    });
+  }
+
   #send(event: unknown): void {
     // An inspector's exception is its own; it never breaks an ask.
     try {

@@ -5,12 +5,12 @@ import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
-import type { AskSnapshotState } from './ask-logic.js';
+import type { PersistedAskState } from './ask-logic.js';
 import type { AskAuditEvent } from './audit.js';
 
 export class OpenAsk {
-  /** The machine snapshot at `version`, as last written or read. */
-  snapshot!: AskSnapshotState;
+  /** The machine's persisted snapshot at `version`, as last written or read. */
+  state!: PersistedAskState;
   /** The stored version `snapshot` belongs to; 0 until the store has the ask. */
   version = 0;
   /** True while this service delivers the ask (it owns it); false when it only waits. */
@@ -20,8 +20,8 @@ export class OpenAsk {
   /** For the deadline scheduler: the deadline, and the heap slot the scheduler owns. */
   deadlineAt = Number.POSITIVE_INFINITY;
   heapIndex = -1;
-  /** Events of this ask run one at a time in this service. */
-  queue: Promise<unknown> = Promise.resolve();
+  /** While the ask is being written to the store (created or taken over); events wait for it. */
+  ready: Promise<void> | undefined = undefined;
   /** Created when the provider first reads `ctx.signal`. */
   controller: AbortController | undefined = undefined;
   /** True from the provider call until delivery stopped. */
@@ -40,7 +40,7 @@ export class OpenAsk {
   actorRef: AnyActorRef | undefined = undefined;
   handedOut = false;
   resolve!: (outcome: AskOutcome) => void;
-  reject!: (error: unknown) => void;
+  #reject!: (error: unknown) => void;
   readonly outcome: Promise<AskOutcome>;
 
   constructor(
@@ -50,13 +50,20 @@ export class OpenAsk {
   ) {
     this.outcome = new Promise<AskOutcome>((resolve, reject) => {
       this.resolve = resolve;
-      this.reject = reject;
+      this.#reject = reject;
     });
+  }
+
+  /** Rejects the outcome (a store failure, a closed service); a no-op once it is settled. */
+  fail(error: unknown): void {
     // A caller that never looks at the outcome must not see an unhandled rejection.
-    this.outcome.catch(() => undefined);
+    this.outcome.catch(ignore);
+    this.#reject(error);
   }
 
   get questions(): AskUserQuestion[] {
     return this.request.questions;
   }
 }
+
+function ignore(): void {}

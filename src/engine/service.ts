@@ -9,10 +9,12 @@ import { Observable, Subject } from 'rxjs';
 import type { AskMachineEvent, AskMachineInput } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
+import type { AskUserRequest } from '../contracts/request.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
-import { describe } from '../rules/describe.js';
+import { describe, messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
+import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type {
   AskStore,
@@ -24,9 +26,7 @@ import { createMemoryAskStore } from '../stores/memory-store.js';
 import {
   answerCheck,
   auditEventOf,
-  exitCause,
   isAbortError,
-  messageOf,
   providerEvent,
   settledError,
   storableCause,
@@ -36,18 +36,20 @@ import {
   type AskSnapshotState,
   applyAskEvent,
   initialAskSnapshot,
+  type PersistedAskState,
   persistAskSnapshot,
   restoreAskSnapshot,
-  stateOf,
 } from './ask-logic.js';
-import type { AskAttemptSource, AskAuditEvent, AskState } from './audit.js';
+import type { AskAttemptSource, AskAuditEvent } from './audit.js';
+import { RECORD_CALLBACK_FAILURE } from './callback-audit.js';
 import { type Clock, systemClock } from './clock.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
-import { eventLoopTurn } from './event-loop.js';
+import { DeliveryContext, deliveryExitCause } from './delivery-context.js';
+import { eventLoopTurn, startSlice } from './event-loop.js';
 import { AskInspection, type Inspect } from './inspection.js';
 import { OpenAsk } from './open-ask.js';
 import { freezeOutcome } from './outcome-copy.js';
-import type { AskProvider, AskProviderContext } from './provider.js';
+import type { AskProvider } from './provider.js';
 import type {
   AskHandle,
   AskInfo,
@@ -131,7 +133,7 @@ class Service implements InteractionService {
     this.#sweepIntervalMs = options.sweepIntervalMs ?? 250;
     this.events$ = this.#events.asObservable();
     this.#scheduler = new DeadlineScheduler<OpenAsk>(this.#clock, (open, now) => {
-      void this.#commit(open, { type: 'deadline', at: now }).catch((error) => open.reject(error));
+      void this.#commit(open, { type: 'deadline', at: now }).catch((error) => open.fail(error));
     });
     this.#inspection =
       options.inspect === undefined ? undefined : new AskInspection(options.inspect, this.#redact);
@@ -162,15 +164,20 @@ class Service implements InteractionService {
   }
 
   ask(request: AskUserRequestInput, options?: AskOptions): Promise<AskOutcome> {
-    // Not `async`: returning the ask's own promise saves a wrapper promise per pending ask.
+    // Not `async`, and no handle: returning the ask's own promise saves a wrapper promise and
+    // a handle per ask.
     try {
-      return this.start(request, options).outcome;
+      return this.#begin(request, options).outcome;
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  start(request: AskUserRequestInput, options: AskOptions = {}): AskHandle {
+  start(request: AskUserRequestInput, options?: AskOptions): AskHandle {
+    return this.#handle(this.#begin(request, options));
+  }
+
+  #begin(request: AskUserRequestInput, options: AskOptions = {}): OpenAsk {
     this.#checkOpen();
     checkAskOptions(options);
     const normalized = normalizeAskUserRequest(request, { allowIds: true });
@@ -181,26 +188,29 @@ class Service implements InteractionService {
         'No provider is registered, so nobody can be asked. Call service.registerProvider(provider) first.',
       );
     }
-    const { timeoutMs: requestTimeout, ...askRequest } = normalized.value;
-    const timeoutMs = options.timeoutMs ?? requestTimeout;
-    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-      throw new UserInteractionError(
-        'INVALID_REQUEST',
-        `Expected \`timeoutMs\` to be a finite number of milliseconds > 0, got ${describe(timeoutMs)}.`,
-      );
-    }
+    const { questions, agent, hints, timeoutMs: requestTimeout } = normalized.value;
+    // Kept per pending ask: a literal, not a rest copy (see createAskContext on hidden classes).
+    const askRequest: AskUserRequest = { questions };
+    if (agent !== undefined) askRequest.agent = agent;
+    if (hints !== undefined) askRequest.hints = hints;
+    const timeoutMs =
+      options.timeoutMs === undefined
+        ? requestTimeout
+        : checkTimeoutMs(options.timeoutMs, 'timeoutMs');
     const now = this.#clock.now();
     const askId = options.key === undefined ? this.#ids() : askIdForKey(options.key);
     const open = new OpenAsk(askId, askRequest, options.key);
     open.owner = true;
     const input: AskMachineInput = { askId, createdAt: now };
-    if (timeoutMs !== undefined) input.deadlineAt = now + timeoutMs;
+    const deadlineAt = deadlineFrom(now, timeoutMs);
+    if (deadlineAt !== undefined) input.deadlineAt = deadlineAt;
     if (options.toolCallId !== undefined) input.toolCallId = options.toolCallId;
     if (options.sessionId !== undefined) input.sessionId = options.sessionId;
     if (askRequest.agent !== undefined) input.agent = askRequest.agent;
-    open.snapshot = initialAskSnapshot(input);
-    open.queue = this.#create(open, options.signal);
-    return this.#handle(open);
+    const initial = initialAskSnapshot(input);
+    open.state = persistAskSnapshot(initial);
+    open.ready = this.#create(open, initial.hasTag('delivering'), options.signal);
+    return open;
   }
 
   async restore(persisted: PersistedAskSnapshot): Promise<AskHandle> {
@@ -218,19 +228,20 @@ class Service implements InteractionService {
       );
     }
     const open = this.#fromRow(checkStoredAsk(row, 'the stored ask'));
-    if (open.snapshot.status === 'done') {
+    if (open.state.status === 'done') {
       await this.#recordAttempt(open, 'restore');
-      throw settledError(askId, stateOf(open.snapshot) as AskState);
+      throw settledError(askId, open.state.value);
     }
     open.origin = 'restore';
-    open.queue = this.#takeOver(open);
-    await open.queue;
+    open.ready = this.#takeOver(open);
+    await open.ready;
     return this.#handle(open);
   }
 
   getPersistedSnapshot(askId: string): PersistedAskSnapshot | undefined {
     const open = this.#open.get(askId);
-    return open === undefined ? undefined : persistAskSnapshot(open.snapshot);
+    // A copy: the store may hold the very same object.
+    return open === undefined ? undefined : structuredClone(open.state);
   }
 
   async answer(askId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome> {
@@ -298,14 +309,17 @@ class Service implements InteractionService {
   }
 
   async drain(cause: unknown = new Error('The interaction service was drained.')): Promise<void> {
-    const delivering = [...this.#open.values()].filter(
-      (open) => open.owner && open.snapshot.hasTag('delivering'),
-    );
+    // The asks whose provider call this service runs; the machine decides whether each still
+    // takes `abort`.
+    const delivering = [...this.#open.values()].filter((open) => open.delivering);
     const settled: Promise<unknown>[] = [];
-    for (let index = 0; index < delivering.length; index++) {
+    let slice = startSlice();
+    for (const open of delivering) {
       // A drain of 100,000 asks is sliced, so the event loop keeps turning.
-      if (index > 0 && index % SLICE === 0) await eventLoopTurn();
-      const open = delivering[index]!;
+      if (slice.spent()) {
+        await eventLoopTurn();
+        slice = startSlice();
+      }
       open.localCause = cause;
       settled.push(this.#commit(open, abortEvent(cause)).then(() => open.outcome));
     }
@@ -325,7 +339,7 @@ class Service implements InteractionService {
       this.#stopDelivery(open, undefined, closed);
       this.#releaseSignal(open);
       this.#complete(open);
-      open.reject(closed);
+      open.fail(closed);
     }
     this.#open.clear();
     this.#events.complete();
@@ -334,9 +348,9 @@ class Service implements InteractionService {
   // ── writing ────────────────────────────────────────────────────────────────────────────
 
   /** Writes a new ask; on a key that exists, attaches to the stored ask instead. */
-  async #create(open: OpenAsk, signal: AbortSignal | undefined): Promise<void> {
+  async #create(open: OpenAsk, deliver: boolean, signal: AbortSignal | undefined): Promise<void> {
     try {
-      const row = this.#row(open, open.snapshot, 1);
+      const row = this.#row(open, open.state, 1);
       const event = this.#firstEvent(open, row.version);
       const result = await this.#store.create({ ask: row, event });
       if (!result.created) {
@@ -347,12 +361,14 @@ class Service implements InteractionService {
       this.#open.set(open.id, open);
       this.#publish(open, event, true);
       if (this.#inspection !== undefined) {
-        open.actorRef = this.#inspection.actorOf(open.id, () => open.snapshot);
+        open.actorRef = this.#inspection.actorOf(open.id, () => restoreAskSnapshot(open.state));
       }
       await this.#watch(open, signal);
-      if (open.snapshot.hasTag('delivering')) void this.#deliver(open);
+      if (deliver && !open.handedOut) this.#deliver(open);
     } catch (error) {
-      open.reject(error);
+      open.fail(error);
+    } finally {
+      open.ready = undefined;
     }
   }
 
@@ -381,8 +397,16 @@ class Service implements InteractionService {
 
   /** `restore`: this service becomes the ask's owner with a write of its own. */
   async #takeOver(open: OpenAsk): Promise<void> {
+    try {
+      await this.#takeOverNow(open);
+    } finally {
+      open.ready = undefined;
+    }
+  }
+
+  async #takeOverNow(open: OpenAsk): Promise<void> {
     for (;;) {
-      const row = { ...this.#row(open, open.snapshot, open.version + 1) };
+      const row = this.#row(open, open.state, open.version + 1);
       const event: AskAuditEvent = {
         askId: open.id,
         type: 'restore',
@@ -406,31 +430,36 @@ class Service implements InteractionService {
     }
     this.#open.set(open.id, open);
     if (this.#inspection !== undefined) {
-      open.actorRef = this.#inspection.actorOf(open.id, () => open.snapshot);
+      open.actorRef = this.#inspection.actorOf(open.id, () => restoreAskSnapshot(open.state));
     }
     await this.#watch(open, undefined);
     if (open.handedOut) return;
-    if (open.snapshot.hasTag('delivering')) void this.#deliver(open);
+    if (restoreAskSnapshot(open.state).hasTag('delivering')) this.#deliver(open);
     else this.#handOut(open);
   }
 
-  /** Applies `event` to the ask, one event at a time per ask; true if the machine took it. */
+  /**
+   * Applies `event` to the ask once the store has it; true if the machine took it. Events that
+   * race (here or in other services) need no lock: the loser's write fails its version check,
+   * and it tries again on what the store holds.
+   */
   #commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean> {
-    const run = open.queue.then(() => this.#commitNow(open, event));
-    open.queue = run.catch(() => undefined);
-    return run;
+    return open.ready === undefined
+      ? this.#commitNow(open, event)
+      : open.ready.then(() => this.#commitNow(open, event));
   }
 
   async #commitNow(open: OpenAsk, event: AskMachineEvent): Promise<boolean> {
     for (;;) {
-      const from = open.snapshot;
-      const next = applyAskEvent(from, event);
+      const from = open.state;
+      const next = applyAskEvent(restoreAskSnapshot(from), event);
       if (next === undefined) return false;
-      const row = this.#row(open, next, open.version + 1);
+      const state = persistAskSnapshot(next);
+      const row = this.#row(open, state, open.version + 1);
       const audit = auditEventOf(
         open.id,
         event,
-        stateOf(from) as AskState,
+        from.value,
         row.state,
         row.updatedAt,
         open.questions.length,
@@ -438,7 +467,7 @@ class Service implements InteractionService {
       );
       const result = await this.#store.update({ ask: row, event: audit }, open.version);
       if (result.ok) {
-        this.#adopt(open, next, row.version, event, audit);
+        this.#adopt(open, next, state, row.version, event, audit);
         return true;
       }
       if (result.reason === 'interaction-id') {
@@ -458,17 +487,17 @@ class Service implements InteractionService {
     }
   }
 
-  /** The row for `snapshot` at `version`: everything the store keeps of the ask. */
-  #row(open: OpenAsk, snapshot: AskSnapshotState, version: number): StoredAsk {
-    const { context } = snapshot;
+  /** The row for `state` at `version`: everything the store keeps of the ask. */
+  #row(open: OpenAsk, state: PersistedAskState, version: number): StoredAsk {
+    const { context } = state;
     if (context.outcome?.status === 'deferred') open.interactionId = context.outcome.interactionId;
     const row: StoredAsk = {
       askId: open.id,
-      state: stateOf(snapshot) as AskState,
+      state: state.value,
       version,
-      snapshot: persistAskSnapshot(snapshot),
+      snapshot: state,
       questions: open.questions,
-      final: snapshot.status === 'done',
+      final: state.status === 'done',
       createdAt: context.createdAt,
       updatedAt: this.#clock.now(),
     };
@@ -489,11 +518,12 @@ class Service implements InteractionService {
   #adopt(
     open: OpenAsk,
     next: AskSnapshotState,
+    state: PersistedAskState,
     version: number,
     event: AskMachineEvent | undefined,
     audit?: AskAuditEvent,
   ): void {
-    open.snapshot = next;
+    open.state = state;
     open.version = version;
     if (audit !== undefined) this.#publish(open, audit, false);
     if (open.actorRef !== undefined && event !== undefined) {
@@ -508,15 +538,13 @@ class Service implements InteractionService {
     if (row.version <= open.version) return;
     if (row.owner !== this.id) open.owner = false;
     const snapshot = restoreAskSnapshot(row.snapshot);
-    if (open.actorRef !== undefined) {
-      this.#inspection?.transition(open.actorRef, { type: 'store.changed' } as never, snapshot);
-    }
-    this.#adopt(open, snapshot, row.version, undefined);
+    if (open.actorRef !== undefined) this.#inspection?.changed(open.actorRef, snapshot);
+    this.#adopt(open, snapshot, row.snapshot as PersistedAskState, row.version, undefined);
   }
 
   #handOut(open: OpenAsk): void {
     if (open.handedOut) return;
-    const outcome = open.snapshot.context.outcome;
+    const outcome = open.state.context.outcome;
     if (outcome === undefined) return;
     open.handedOut = true;
     this.#scheduler.remove(open);
@@ -540,7 +568,7 @@ class Service implements InteractionService {
    * aborted ends the ask here, before any provider is asked.
    */
   async #watch(open: OpenAsk, signal: AbortSignal | undefined): Promise<void> {
-    const { deadlineAt } = open.snapshot.context;
+    const { deadlineAt } = open.state.context;
     if (deadlineAt !== undefined) {
       const now = this.#clock.now();
       if (deadlineAt <= now) {
@@ -558,7 +586,7 @@ class Service implements InteractionService {
     }
     const abort = () => {
       open.localCause = signal.reason;
-      void this.#commit(open, abortEvent(signal.reason)).catch((error) => open.reject(error));
+      void this.#commit(open, abortEvent(signal.reason)).catch((error) => open.fail(error));
     };
     open.signal = signal;
     open.onAbort = abort;
@@ -574,71 +602,67 @@ class Service implements InteractionService {
   }
 
   /** Calls the provider and turns what it says into machine events. */
-  async #deliver(open: OpenAsk): Promise<void> {
+  #deliver(open: OpenAsk): void {
     const provider = this.#provider;
     if (provider === undefined) {
-      await this.#commit(open, {
+      this.#commit(open, {
         type: 'provider.cancelled',
         reason: 'unavailable',
         message: 'The provider was unregistered before the question could be delivered.',
-      }).catch((error) => open.reject(error));
+      }).catch((error) => open.fail(error));
       return;
     }
     open.delivering = true;
     open.exitEvent = undefined;
-    const ctx = this.#providerContext(open);
-    let event: AskMachineEvent;
+    // Chained rather than awaited: a suspended async function per pending ask costs heap.
+    let result: Promise<unknown>;
     try {
-      const result: unknown = await provider.ask(open.request, ctx);
-      if (!open.delivering) {
-        await this.#recordAttempt(open, 'provider', result);
-        return;
-      }
-      event = providerEvent(open.questions, result, !this.#redact);
+      result = Promise.resolve(
+        provider.ask(open.request, new DeliveryContext(open, this.#progress)),
+      );
     } catch (error) {
-      // A provider that rejects after delivery stopped is only honouring its aborted signal.
-      if (!open.delivering) return;
-      event = failureEvent(error);
-      if (event.type === 'abort') open.localCause = (error as { cause?: unknown }).cause ?? error;
+      result = Promise.reject(error);
     }
-    const applied = await this.#commit(open, event).catch((error) => {
-      open.reject(error);
-      return true;
-    });
-    if (!applied) await this.#recordAttempt(open, 'provider', event);
+    result.then(
+      (value) => this.#delivered(open, value),
+      (error) => this.#deliveryFailed(open, error),
+    );
   }
 
-  #providerContext(open: OpenAsk): AskProviderContext {
-    const ctx: AskProviderContext = {
-      askId: open.id,
-      // Lazy: an AbortController with a listener costs more heap than the whole open ask,
-      // and many providers settle without ever looking at it.
-      get signal() {
-        if (open.controller === undefined) {
-          open.controller = new AbortController();
-          if (!open.delivering) open.controller.abort(deliveryExitCause(open));
-        }
-        return open.controller.signal;
-      },
-      reportProgress: (answers) => {
-        if (!open.delivering) return;
-        // Checked like any answer (throws at the provider that sent it), but partial.
-        const progress = validateAskUserAnswers(
-          open.questions,
-          answers,
-          answerCheck(!this.#redact, true),
-        );
-        void this.#commit(open, { type: 'provider.progress', answers: progress }).catch((error) =>
-          open.reject(error),
-        );
-      },
-    };
-    const { context } = open.snapshot;
-    if (context.toolCallId !== undefined) ctx.toolCallId = context.toolCallId;
-    if (context.sessionId !== undefined) ctx.sessionId = context.sessionId;
-    if (context.deadlineAt !== undefined) ctx.deadlineAt = context.deadlineAt;
-    return ctx;
+  async #delivered(open: OpenAsk, result: unknown): Promise<void> {
+    if (!open.delivering) {
+      await this.#recordAttempt(open, 'provider', result).catch(() => undefined);
+      return;
+    }
+    await this.#settleDelivery(open, providerEvent(open.questions, result, !this.#redact));
   }
+
+  async #deliveryFailed(open: OpenAsk, error: unknown): Promise<void> {
+    // A provider that rejects after delivery stopped is only honouring its aborted signal.
+    if (!open.delivering) return;
+    const event = failureEvent(error);
+    if (event.type === 'abort') open.localCause = (error as { cause?: unknown }).cause ?? error;
+    await this.#settleDelivery(open, event);
+  }
+
+  async #settleDelivery(open: OpenAsk, event: AskMachineEvent): Promise<void> {
+    try {
+      if (!(await this.#commit(open, event))) await this.#recordAttempt(open, 'provider', event);
+    } catch (error) {
+      open.fail(error);
+    }
+  }
+
+  readonly #progress = (open: OpenAsk, answers: AskUserQuestionAnswer[]): void => {
+    const progress = validateAskUserAnswers(
+      open.questions,
+      answers,
+      answerCheck(!this.#redact, true),
+    );
+    this.#commit(open, { type: 'provider.progress', answers: progress }).catch((error) =>
+      open.fail(error),
+    );
+  };
 
   /** `answer` / `resume`: checked against the stored questions, then one transition. */
   async #answerWith(
@@ -646,15 +670,15 @@ class Service implements InteractionService {
     type: 'answer' | 'resume',
     answers: readonly AskUserQuestionAnswer[],
   ): Promise<AskOutcome> {
-    await open.queue;
-    if (open.snapshot.status === 'done') {
+    if (open.ready !== undefined) await open.ready;
+    if (open.state.status === 'done') {
       await this.#recordAttempt(open, type);
-      throw settledError(open.id, stateOf(open.snapshot) as AskState);
+      throw settledError(open.id, open.state.value);
     }
-    if (!open.snapshot.can({ type, answers: [] })) {
+    if (!restoreAskSnapshot(open.state).can({ type, answers: [] })) {
       throw new UserInteractionError(
         'INVALID_REQUEST',
-        `Ask ${open.id} is ${stateOf(open.snapshot)}; \`${type}\` does not apply to it${type === 'resume' ? ' (use answer)' : ''}.`,
+        `Ask ${open.id} is ${open.state.value}; \`${type}\` does not apply to it${type === 'resume' ? ' (use answer)' : ''}.`,
         { askId: open.id },
       );
     }
@@ -667,8 +691,8 @@ class Service implements InteractionService {
           askId: open.id,
           type: 'answer.refused',
           at: this.#clock.now(),
-          from: stateOf(open.snapshot) as AskState,
-          to: stateOf(open.snapshot) as AskState,
+          from: open.state.value,
+          to: open.state.value,
           data: { source: type, message: error.message },
         });
       }
@@ -676,7 +700,7 @@ class Service implements InteractionService {
     }
     if (!(await this.#commit(open, { type, answers: valid }))) {
       await this.#recordAttempt(open, type);
-      throw settledError(open.id, stateOf(open.snapshot) as AskState);
+      throw settledError(open.id, open.state.value);
     }
     return open.outcome;
   }
@@ -693,7 +717,7 @@ class Service implements InteractionService {
     } catch {
       status = undefined;
     }
-    const state = stateOf(open.snapshot) as AskState;
+    const state = open.state.value;
     await this.#append(open, {
       askId: open.id,
       type: 'late-answer',
@@ -701,6 +725,19 @@ class Service implements InteractionService {
       from: state,
       to: state,
       data: typeof status === 'string' ? { source, status } : { source },
+    });
+  }
+
+  async [RECORD_CALLBACK_FAILURE](askId: string, callback: string, message: string): Promise<void> {
+    const open = this.#open.get(askId) ?? (await this.#load(await this.#store.get(askId)));
+    if (open === undefined) return;
+    await this.#append(open, {
+      askId,
+      type: 'callback.failed',
+      at: this.#clock.now(),
+      from: open.state.value,
+      to: open.state.value,
+      data: { callback, message },
     });
   }
 
@@ -724,7 +761,7 @@ class Service implements InteractionService {
         ? { questions: row.questions }
         : { questions: row.questions, agent: context.agent };
     const open = new OpenAsk(row.askId, request, row.key);
-    open.snapshot = restoreAskSnapshot(row.snapshot);
+    open.state = row.snapshot as PersistedAskState;
     open.version = row.version;
     open.interactionId = row.interactionId;
     open.owner = row.owner === this.id;
@@ -741,12 +778,13 @@ class Service implements InteractionService {
   }
 
   #refresh(open: OpenAsk, version: number): void {
-    const run = open.queue.then(async () => {
+    const run = async () => {
+      if (open.ready !== undefined) await open.ready;
       if (version <= open.version || open.handedOut) return;
       const row = await this.#store.get(open.id);
       if (row !== undefined) this.#adoptRow(open, checkStoredAsk(row, 'the stored ask'));
-    });
-    open.queue = run.catch((error) => open.reject(error));
+    };
+    run().catch((error) => open.fail(error));
   }
 
   // ── deadlines in the store ─────────────────────────────────────────────────────────────
@@ -777,9 +815,9 @@ class Service implements InteractionService {
             return undefined;
           }
           const event: AskMachineEvent = { type: 'deadline', at: now };
-          const next = applyAskEvent(open.snapshot, event);
+          const next = applyAskEvent(restoreAskSnapshot(open.state), event);
           if (next === undefined) return undefined;
-          const ask = this.#row(open, next, open.version + 1);
+          const ask = this.#row(open, persistAskSnapshot(next), open.version + 1);
           if (stored.owner !== undefined) ask.owner = stored.owner;
           else delete ask.owner;
           return {
@@ -787,7 +825,7 @@ class Service implements InteractionService {
             event: auditEventOf(
               open.id,
               event,
-              stateOf(open.snapshot) as AskState,
+              open.state.value,
               ask.state,
               now,
               open.questions.length,
@@ -838,9 +876,9 @@ class Service implements InteractionService {
 
   /** The `start` / `restore` event, rebuilt on demand rather than kept per pending ask. */
   #firstEvent(open: OpenAsk, version: number): AskAuditEvent {
-    const { context } = open.snapshot;
+    const { context } = open.state;
     if (open.origin === 'restore') {
-      const state = stateOf(open.snapshot) as AskState;
+      const state = open.state.value;
       return {
         askId: open.id,
         type: 'restore',
@@ -891,7 +929,7 @@ class Service implements InteractionService {
           type: 'cancel',
           reason,
           ...(message === undefined ? {} : { message }),
-        }).catch((error) => open.reject(error));
+        }).catch((error) => open.fail(error));
       },
     };
   }
@@ -904,10 +942,10 @@ class Service implements InteractionService {
 }
 
 function snapshotOf(open: OpenAsk): AskSnapshot {
-  const { context } = open.snapshot;
+  const { context } = open.state;
   const snapshot: AskSnapshot = {
     askId: open.id,
-    state: stateOf(open.snapshot) as AskState,
+    state: open.state.value,
     questions: open.questions,
     createdAt: context.createdAt,
     progress: context.progress as AskUserQuestionAnswer[],
@@ -917,13 +955,6 @@ function snapshotOf(open: OpenAsk): AskSnapshot {
     snapshot.outcome = freezeOutcome(context.outcome as AskOutcome, open.localCause);
   }
   return snapshot;
-}
-
-/** Why delivery stopped, for the provider's signal: the caller's own abort cause where there is one. */
-function deliveryExitCause(open: OpenAsk): unknown {
-  return open.exitEvent?.type === 'abort' && open.localCause !== undefined
-    ? open.localCause
-    : exitCause(open.id, open.exitEvent);
 }
 
 function abortEvent(cause: unknown): AskMachineEvent {

@@ -2,6 +2,7 @@
 import type { UiForm, UiFormChoice, UiFormField } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { MAX_ANSWER_BYTES } from '../rules/limits.js';
+import { checkFormHintSize } from '../rules/question-rules.js';
 import { escapeControlCharacters, escapeMarkdown } from './escape-text.js';
 import {
   ASK_USER_FORM_HINT,
@@ -10,7 +11,6 @@ import {
   formOptionId,
   SUBMIT_ACTION_ID,
 } from './form-ids.js';
-import { checkFormHintSize } from './form-limits.js';
 import { type FormQuestionPlan, getFormPlan } from './form-plan.js';
 
 const MODE_LABELS: Record<AskUserFormMode, string> = {

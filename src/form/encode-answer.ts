@@ -9,7 +9,7 @@ import { readFormQuestions } from './read-form.js';
 import { validateFormAnswers } from './validate-form-answers.js';
 
 /**
- * Encodes answers for an ask_user form: option titles (matched ignoring case) become option
+ * Encodes answers for an ask_user form: option titles (matched as people see them) become option
  * ids, a wizard question left out becomes an explicit skip, and `null` becomes the cancel action.
  * The result is checked against the form exactly as the decoder will check it, so a client never
  * sends what the engine would refuse. Throws `UserInteractionError` (`INVALID_ANSWER`,
@@ -88,7 +88,7 @@ export function encodeAskUserFormAnswer(
     }
     return { questionId, response };
   });
-  const valid = validateFormAnswers(plan, ordered);
+  const valid = validateFormAnswers(plan, ordered, true);
   const values: Record<string, string | string[]> = {};
   for (let i = 0; i < valid.length; i++) {
     const part = plan.parts[i]!;

@@ -1,9 +1,6 @@
 /** Which fields each question gets in the ask_user form, worked out once per questions array. */
-import { Value } from '@sinclair/typebox/value';
-import { type AskUserQuestion, AskUserQuestionSchema } from '../contracts/question.js';
-import { describe } from '../rules/describe.js';
-import { UserInteractionError } from '../rules/errors.js';
-import { MAX_MULTI_SELECT_OPTIONS, MAX_QUESTIONS } from '../rules/limits.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import { checkNormalizedQuestions } from '../rules/question-rules.js';
 import {
   type AskUserFormMode,
   type AskUserFormPart,
@@ -43,8 +40,8 @@ const plans = new WeakMap<readonly AskUserQuestion[], FormPlan>();
 
 /**
  * Returns the field layout for these questions, checking they can become a form at all.
- * Throws `UserInteractionError`: `EMPTY_QUESTIONS`, `TOO_MANY_QUESTIONS`, `INVALID_REQUEST`
- * (not normalized questions), or `LIMIT_EXCEEDED` (a multi-select over the option limit).
+ * Throws `UserInteractionError` where the questions break a rule of `question-rules`:
+ * `EMPTY_QUESTIONS`, `TOO_MANY_QUESTIONS`, `INVALID_REQUEST`, `BAD_INTENT`, `LIMIT_EXCEEDED`.
  */
 export function getFormPlan(questions: readonly AskUserQuestion[]): FormPlan {
   let plan = plans.get(questions);
@@ -56,7 +53,8 @@ export function getFormPlan(questions: readonly AskUserQuestion[]): FormPlan {
 }
 
 function compileFormPlan(questions: readonly AskUserQuestion[]): FormPlan {
-  checkQuestions(questions);
+  // The same rules the normalizer applies: a client's hint data is checked like a model's input.
+  checkNormalizedQuestions(questions);
   const wizard = questions.length > 1;
   const fields = new Map<string, { plan: FormQuestionPlan; part: AskUserFormPart }>();
   const parts = questions.map((question, index) => {
@@ -92,68 +90,4 @@ function compileFormPlan(questions: readonly AskUserQuestion[]): FormPlan {
     return plan;
   });
   return { questions, wizard, parts, fields };
-}
-
-function checkQuestions(questions: readonly AskUserQuestion[]): void {
-  if (!Array.isArray(questions) || questions.length === 0) {
-    throw new UserInteractionError(
-      'EMPTY_QUESTIONS',
-      `A form needs at least one question, got ${describe(questions)}.`,
-    );
-  }
-  if (questions.length > MAX_QUESTIONS) {
-    throw new UserInteractionError(
-      'TOO_MANY_QUESTIONS',
-      `A form holds at most ${MAX_QUESTIONS} questions, got ${questions.length}; ask the rest in another call.`,
-      { limit: MAX_QUESTIONS, actual: questions.length },
-    );
-  }
-  const ids = new Set<string>();
-  questions.forEach((question: unknown, index) => {
-    if (!Value.Check(AskUserQuestionSchema, question)) {
-      const error = Value.Errors(AskUserQuestionSchema, question).First();
-      throw new UserInteractionError(
-        'INVALID_REQUEST',
-        `Question ${index + 1} is not a normalized question: ${error?.path || '/'} ${error?.message ?? ''}; pass it through the normalizer first.`,
-        { position: index + 1 },
-      );
-    }
-    const { id, options, allowFreeform, allowMultiple } = question as AskUserQuestion;
-    if (ids.has(id)) {
-      throw new UserInteractionError(
-        'INVALID_REQUEST',
-        `Question id "${id}" is used twice; give every question its own id.`,
-        { questionId: id },
-      );
-    }
-    ids.add(id);
-    if (options.length === 0 && !allowFreeform) {
-      throw new UserInteractionError(
-        'INVALID_REQUEST',
-        `Question "${id}" has no options and does not allow a typed answer; set allowFreeform: true.`,
-        { questionId: id },
-      );
-    }
-    // Titles are matched case-insensitively, so two that differ only in case would let an
-    // answer land on the wrong option.
-    const titles = new Set<string>();
-    for (const option of options) {
-      const key = option.title.toLowerCase();
-      if (titles.has(key)) {
-        throw new UserInteractionError(
-          'INVALID_REQUEST',
-          `Question "${id}" has option ${JSON.stringify(option.title)} twice (titles are compared ignoring case); make every title distinct.`,
-          { questionId: id },
-        );
-      }
-      titles.add(key);
-    }
-    if (allowMultiple && options.length > MAX_MULTI_SELECT_OPTIONS) {
-      throw new UserInteractionError(
-        'LIMIT_EXCEEDED',
-        `Question "${id}" lets the person pick several of ${options.length} options; the limit is ${MAX_MULTI_SELECT_OPTIONS}. Split it into several questions.`,
-        { questionId: id, limit: MAX_MULTI_SELECT_OPTIONS, actual: options.length },
-      );
-    }
-  });
 }

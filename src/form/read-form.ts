@@ -2,9 +2,9 @@
 import type { UiForm } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { MAX_ANSWER_BYTES } from '../rules/limits.js';
+import { checkFormHintSize } from '../rules/question-rules.js';
 import { copyQuestion } from './build-form.js';
 import { ASK_USER_FORM_HINT, CANCEL_ACTION_ID, SUBMIT_ACTION_ID } from './form-ids.js';
-import { checkFormHintSize } from './form-limits.js';
 import { type FormPlan, getFormPlan } from './form-plan.js';
 
 /**

@@ -84,7 +84,11 @@ function toOutcome(request: AskUserRequest, result: unknown): ProviderOutcome {
     );
   }
   if ('action' in result) {
-    const answers = decodeAskUserFormAnswer(request.questions, result as UiFormAnswer);
+    // A refusal's message becomes the outcome's message and lands in audit events, which may be
+    // redacted: it names the question and field, never what the client sent.
+    const answers = decodeAskUserFormAnswer(request.questions, result as UiFormAnswer, {
+      quoteInput: false,
+    });
     return answers === null
       ? { status: 'cancelled', reason: 'user' }
       : { status: 'answered', answers };

@@ -2,6 +2,7 @@
 import type { AskUserOption } from '../contracts/question.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
+import { hasVisibleCharacter } from './question-rules.js';
 
 /**
  * The keys an option object may carry its title under, in order of preference: models write
@@ -64,7 +65,8 @@ export function normalizeAskUserOption(input: unknown): AskUserOption {
     );
   }
   const trimmed = description.trim();
-  return trimmed === '' ? { title } : { title, description: trimmed };
+  // A description that shows nothing is no description, like a blank one.
+  return hasVisibleCharacter(trimmed) ? { title, description: trimmed } : { title };
 }
 
 function titleFrom(value: unknown, what: string): string {
@@ -73,6 +75,12 @@ function titleFrom(value: unknown, what: string): string {
       const title = value.trim();
       if (title === '') {
         throw invalidOption(`${what} is empty; an option needs a title to show.`, value);
+      }
+      if (!hasVisibleCharacter(title)) {
+        throw invalidOption(
+          `${what} is ${describe(title)}, which shows nothing (only invisible characters); an option needs a title people can read.`,
+          value,
+        );
       }
       return title;
     }
@@ -85,7 +93,7 @@ function titleFrom(value: unknown, what: string): string {
       return String(value);
     default:
       throw invalidOption(
-        `${what} must be a string, a number or a boolean, got ${value === null ? 'null' : describe(value)}.`,
+        `${what} must be a string, a number or a boolean, got ${describe(value)}.`,
         value,
       );
   }

@@ -1,20 +1,32 @@
 /** Turns tool or service input into the normalized request every provider sees, in one pass. */
 import type { AskUserIntent, AskUserOption, AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
-import type { AskUserHints } from '../contracts/tool-input.js';
-import { describe } from './describe.js';
-import { isUserInteractionError, UserInteractionError } from './errors.js';
 import {
-  MAX_FORM_HINT_BYTES,
-  MAX_MULTI_SELECT_OPTIONS,
-  MAX_QUESTIONS,
-  utf8ByteLength,
-} from './limits.js';
+  type AskUserHints,
+  AskUserHintsSchema,
+  type AskUserQuestionEntry,
+  AskUserQuestionEntrySchema,
+  type AskUserToolInput,
+  AskUserToolInputSchema,
+} from '../contracts/tool-input.js';
+import { describe, messageOf } from './describe.js';
+import { isUserInteractionError, UserInteractionError } from './errors.js';
+import { MAX_FORM_HINT_BYTES, MAX_QUESTIONS } from './limits.js';
 import { normalizeAskUserOption } from './normalize-option.js';
+import {
+  checkDistinctQuestions,
+  checkFormHintSize,
+  checkMultiSelectLimit,
+  checkOptionTitles,
+  checkQuestionCount,
+  hasVisibleCharacter,
+  resolvePlanReview,
+} from './question-rules.js';
+import { checkTimeoutMs } from './timeout.js';
 
 /** A request ready for delivery: normalized questions, the asking agent, hints and the timeout. */
 export interface NormalizedAskRequest extends AskUserRequest {
-  /** From the input's `timeout`: milliseconds to wait, a finite number > 0. */
+  /** From the input's `timeout`: milliseconds to wait, finite and at least `MIN_TIMEOUT_MS`. */
   timeoutMs?: number;
 }
 
@@ -25,16 +37,31 @@ export interface NormalizeAskUserRequestOptions {
    * which agent asks is for the host to say, not the model.
    */
   allowIds?: boolean;
+  /** The asking agent, as the host names it (the tool's `agent` option); wins over the input's. */
+  agent?: string;
 }
 
 export type NormalizeAskUserRequestResult =
   | { ok: true; value: NormalizedAskRequest }
   | { ok: false; error: UserInteractionError };
 
+// Every request this module returned, so an inner layer (the service behind the tool) can take
+// it as it is instead of normalizing it again. Module-private: nothing else can add to it.
+const normalizedRequests = new WeakSet<object>();
+
+/**
+ * True only for a request returned by `normalizeAskUserRequest` (in this copy of ask-engine):
+ * the service skips normalizing such a request again.
+ */
+export function isNormalizedAskRequest(value: unknown): value is NormalizedAskRequest {
+  return typeof value === 'object' && value !== null && normalizedRequests.has(value);
+}
+
 /**
  * Checks and normalizes one question (`question` at the top level) or a wizard (`questions[]`,
  * 1-4 entries, top-level fields as their defaults). Never throws: an unusable request comes back
  * as `{ ok: false, error }` whose message names the field or entry, the value and the fix.
+ * A request it already returned comes back as it is.
  *
  * @example
  * const result = normalizeAskUserRequest({ question: 'Which database?', options: ['Postgres', 'SQLite'] });
@@ -44,8 +71,20 @@ export function normalizeAskUserRequest(
   input: unknown,
   options: NormalizeAskUserRequestOptions = {},
 ): NormalizeAskUserRequestResult {
+  const normalized = isNormalizedAskRequest(input);
+  if (normalized && options.agent === undefined) return { ok: true, value: input };
   try {
-    return { ok: true, value: normalize(input, options.allowIds === true) };
+    // Naming the agent of a request already normalized only sets the agent, on a copy.
+    const value = normalized ? { ...input } : normalize(input, options.allowIds === true);
+    if (options.agent !== undefined) {
+      value.agent = requireText(
+        options.agent,
+        'The `agent` option',
+        'the name of the asking agent',
+      );
+    }
+    normalizedRequests.add(value);
+    return { ok: true, value };
   } catch (error) {
     if (isUserInteractionError(error)) return { ok: false, error };
     // A hostile object (a Proxy, a throwing getter) must not escape as some other exception.
@@ -53,42 +92,29 @@ export function normalizeAskUserRequest(
       ok: false,
       error: new UserInteractionError(
         'INVALID_REQUEST',
-        `The request could not be read: ${error instanceof Error ? error.message : String(error)}. Send plain JSON data.`,
+        `The request could not be read: ${messageOf(error)}. Send plain JSON data.`,
       ),
     };
   }
 }
 
+// The field lists come from the schemas: a field added there is read here.
+type EntryField = keyof AskUserQuestionEntry;
+type TopField = keyof AskUserToolInput;
+const ENTRY_FIELDS: ReadonlySet<string> = new Set(
+  Object.keys(AskUserQuestionEntrySchema.properties),
+);
+const TOP_FIELDS: ReadonlySet<string> = new Set(Object.keys(AskUserToolInputSchema.properties));
+const HINT_FIELDS = Object.keys(AskUserHintsSchema.properties) as (keyof AskUserHints)[];
+
 /** The fields a question can take, read from one object's own properties only. */
-interface QuestionFields {
-  id: unknown;
-  question: unknown;
-  header: unknown;
-  context: unknown;
-  options: unknown;
-  allowMultiple: unknown;
-  allowFreeform: unknown;
-  allowComment: unknown;
-  intent: unknown;
-}
-
-interface TopLevelFields extends QuestionFields {
-  questions: unknown;
-  agent: unknown;
-  timeout: unknown;
-  displayMode: unknown;
-  singleSelectLayout: unknown;
-  overlayToggleKey: unknown;
-  commentToggleKey: unknown;
-}
-
-const DISPLAY_MODES: readonly unknown[] = ['overlay', 'inline'];
-const SINGLE_SELECT_LAYOUTS: readonly unknown[] = ['auto', 'list'];
+type QuestionFields = { [K in EntryField | 'id']?: unknown };
+type TopLevelFields = { [K in TopField | 'id' | 'agent']?: unknown };
 
 function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
   if (!isRecord(input)) {
     throw invalid(
-      `The request must be an object with "question" or "questions", got ${describeValue(input)}.`,
+      `The request must be an object with "question" or "questions", got ${describe(input)}.`,
     );
   }
   const top = readTopLevel(input, allowIds);
@@ -103,7 +129,7 @@ function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
     }
     if (!Array.isArray(top.questions)) {
       throw invalid(
-        `"questions" must be an array of 1-${MAX_QUESTIONS} question objects, got ${describeValue(top.questions)}.`,
+        `"questions" must be an array of 1-${MAX_QUESTIONS} question objects, got ${describe(top.questions)}.`,
       );
     }
     entries = top.questions;
@@ -122,21 +148,9 @@ function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
       'The request has no question; send "question" (one question) or "questions" (1-4).',
     );
   }
-  if (entries.length === 0) {
-    throw new UserInteractionError(
-      'EMPTY_QUESTIONS',
-      '"questions" is empty; send 1-4 questions, or one as "question".',
-    );
-  }
-  if (entries.length > MAX_QUESTIONS) {
-    throw new UserInteractionError(
-      'TOO_MANY_QUESTIONS',
-      `"questions" has ${entries.length} entries; at most ${MAX_QUESTIONS} are allowed. Ask the most important ${MAX_QUESTIONS} now and the rest later.`,
-      { limit: MAX_QUESTIONS, actual: entries.length },
-    );
-  }
+  checkQuestionCount(entries.length);
 
-  const questions: AskUserQuestion[] = [];
+  const questions: AskUserQuestion[] = new Array(entries.length);
   // Characters of every shown text, for a cheap upper bound on the form hint's size.
   const size = { chars: 0 };
   for (let index = 0; index < entries.length; index++) {
@@ -146,27 +160,14 @@ function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
     else {
       if (!isRecord(entry)) {
         throw invalid(
-          `Question ${index + 1} must be an object with a "question" string, got ${describeValue(entry)}.`,
+          `Question ${index + 1} must be an object with a "question" string, got ${describe(entry)}.`,
         );
       }
       fields = readEntry(entry, index, allowIds);
     }
-    const question = normalizeQuestion(fields, single ? undefined : top, index, allowIds, size);
-    for (let other = 0; other < index; other++) {
-      const previous = questions[other]!;
-      if (previous.question.toLowerCase() === question.question.toLowerCase()) {
-        throw invalid(
-          `Questions ${other + 1} and ${index + 1} ask the same thing (${describe(question.question)}); ask each question once.`,
-        );
-      }
-      if (previous.id === question.id) {
-        throw invalid(
-          `Questions ${other + 1} and ${index + 1} have the same id ${describe(question.id)}; ids must be unique.`,
-        );
-      }
-    }
-    questions.push(question);
+    questions[index] = normalizeQuestion(fields, single ? undefined : top, index, allowIds, size);
   }
+  checkDistinctQuestions(questions);
   checkHintSize(questions, size.chars);
 
   const value: NormalizedAskRequest = { questions };
@@ -175,15 +176,7 @@ function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
   }
   const hints = readHints(top);
   if (hints !== undefined) value.hints = hints;
-  if (top.timeout !== undefined) {
-    const timeout = top.timeout;
-    if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {
-      throw invalid(
-        `"timeout" must be a finite number of milliseconds greater than 0, got ${describeValue(timeout)}.`,
-      );
-    }
-    value.timeoutMs = timeout;
-  }
+  if (top.timeout !== undefined) value.timeoutMs = checkTimeoutMs(top.timeout, '"timeout"');
   return value;
 }
 
@@ -201,63 +194,54 @@ function normalizeQuestion(
 
   const text = own.question;
   if (typeof text !== 'string') {
-    throw invalid(`${where} needs a "question" string, got ${describeValue(text)}.`);
+    throw invalid(`${where} needs a "question" string, got ${describe(text)}.`);
   }
   const questionText = text.trim();
   if (questionText === '') {
     throw invalid(`${where} has an empty "question"; write the question to ask.`);
   }
+  if (!hasVisibleCharacter(questionText)) {
+    throw invalid(
+      `${where} has the "question" ${describe(questionText)}, which shows nothing (only invisible characters); write the question to ask.`,
+    );
+  }
 
   let id = `q${n}`;
   if (allowIds && own.id !== undefined) {
     if (typeof own.id !== 'string' || own.id === '') {
-      throw invalid(
-        `${where} has "id" ${describeValue(own.id)}; an id must be a non-empty string.`,
-      );
+      throw invalid(`${where} has "id" ${describe(own.id)}; an id must be a non-empty string.`);
     }
     id = own.id;
   }
 
+  // A header or context that shows nothing is left out, like a blank one.
   const headerInput = pick('header');
   let header = `Q${n}`;
   if (headerInput !== undefined) {
     if (typeof headerInput !== 'string') {
-      throw invalid(
-        `${where} has "header" ${describeValue(headerInput)}; a header is a short string.`,
-      );
+      throw invalid(`${where} has "header" ${describe(headerInput)}; a header is a short string.`);
     }
     const trimmed = headerInput.trim();
-    if (trimmed !== '') header = trimmed;
+    if (hasVisibleCharacter(trimmed)) header = trimmed;
   }
 
   const contextInput = pick('context');
   let context: string | undefined;
   if (contextInput !== undefined) {
     if (typeof contextInput !== 'string') {
-      throw invalid(`${where} has "context" ${describeValue(contextInput)}; context is a string.`);
+      throw invalid(`${where} has "context" ${describe(contextInput)}; context is a string.`);
     }
     const trimmed = contextInput.trim();
-    if (trimmed !== '') context = trimmed;
+    if (hasVisibleCharacter(trimmed)) context = trimmed;
   }
 
-  const options = readOptions(
-    own.options !== undefined ? own.options : defaults?.options,
-    n,
-    own.options === undefined && defaults?.options !== undefined,
-    size,
-  );
+  const inherited = own.options === undefined && defaults?.options !== undefined;
+  const options = readOptions(inherited ? defaults?.options : own.options, n, inherited, size);
   const hasOptions = options.length > 0;
   const allowMultiple = readFlag(pick('allowMultiple'), where, 'allowMultiple');
   const allowFreeform = readFlag(pick('allowFreeform'), where, 'allowFreeform');
   const allowComment = readFlag(pick('allowComment'), where, 'allowComment');
-
-  if (allowMultiple && options.length > MAX_MULTI_SELECT_OPTIONS) {
-    throw new UserInteractionError(
-      'LIMIT_EXCEEDED',
-      `${where} allows several selections and has ${options.length} options; a multi-select question has at most ${MAX_MULTI_SELECT_OPTIONS}. Group the options or split the question.`,
-      { limit: MAX_MULTI_SELECT_OPTIONS, actual: options.length },
-    );
-  }
+  if (allowMultiple) checkMultiSelectLimit(n, id, options.length);
 
   size.chars += questionText.length + header.length + id.length + (context?.length ?? 0);
   const question: AskUserQuestion = {
@@ -274,7 +258,7 @@ function normalizeQuestion(
 
   const intentInput = pick('intent');
   if (intentInput !== undefined) {
-    question.intent = readIntent(intentInput, where, options, context);
+    question.intent = readIntent(intentInput, n, options, context);
     size.chars += question.intent.approve.length;
   }
   return question;
@@ -287,13 +271,13 @@ function readOptions(
   size: { chars: number },
 ): AskUserOption[] {
   if (input === undefined) return [];
+  const note = inherited ? ' (from the top-level "options")' : '';
   if (!Array.isArray(input)) {
     throw invalid(
-      `Question ${n} has "options" ${describeValue(input)}; options are an array of { title, description? }.`,
+      `Question ${n} has "options" ${describe(input)}; options are an array of { title, description? }.`,
     );
   }
   const options: AskUserOption[] = new Array(input.length);
-  const seen = new Map<string, number>();
   for (let index = 0; index < input.length; index++) {
     let option: AskUserOption;
     try {
@@ -301,34 +285,25 @@ function readOptions(
     } catch (error) {
       if (!isUserInteractionError(error)) throw error;
       const reason = typeof error.data.reason === 'string' ? error.data.reason : error.message;
-      throw invalid(
-        `Option ${index + 1} of question ${n}${inherited ? ' (from the top-level "options")' : ''} is unusable: ${reason}`,
-      );
+      throw invalid(`Option ${index + 1} of question ${n}${note} is unusable: ${reason}`);
     }
-    // Answers are matched case-insensitively, so titles must differ in more than case.
-    const key = option.title.toLowerCase();
-    const first = seen.get(key);
-    if (first !== undefined) {
-      throw invalid(
-        `Options ${first + 1} and ${index + 1} of question ${n} have the same title ${describe(option.title)} (titles are compared ignoring case); give each option a distinct title.`,
-      );
-    }
-    seen.set(key, index);
     size.chars += option.title.length + (option.description?.length ?? 0);
     options[index] = option;
   }
+  checkOptionTitles(options, n, note);
   return options;
 }
 
 function readIntent(
   input: unknown,
-  where: string,
+  n: number,
   options: readonly AskUserOption[],
   context: string | undefined,
 ): AskUserIntent {
+  const where = `Question ${n}`;
   if (!isRecord(input)) {
     throw invalid(
-      `${where} has "intent" ${describeValue(input)}; an intent is { kind: 'plan-review', approve }.`,
+      `${where} has "intent" ${describe(input)}; an intent is { kind: 'plan-review', approve }.`,
     );
   }
   let kind: unknown;
@@ -345,66 +320,32 @@ function readIntent(
   if (kind !== 'plan-review') {
     throw new UserInteractionError(
       'BAD_INTENT',
-      `${where} has intent kind ${describeValue(kind)}; the only intent is "plan-review".`,
+      `${where} has intent kind ${describe(kind)}; the only intent is "plan-review".`,
     );
   }
-  if (typeof approve !== 'string' || approve.trim() === '') {
-    throw new UserInteractionError(
-      'BAD_INTENT',
-      `${where} is a plan review whose "approve" is ${describeValue(approve)}; name the option that approves the plan.`,
-    );
-  }
-  const wanted = approve.trim().toLowerCase();
-  const match = options.find((option) => option.title.toLowerCase() === wanted);
-  if (match === undefined) {
-    throw new UserInteractionError(
-      'BAD_INTENT',
-      `${where} is a plan review whose "approve" ${describe(approve)} is not one of its options (${options.length === 0 ? 'it has none' : options.map((option) => JSON.stringify(option.title)).join(', ')}); name the approving option's title.`,
-    );
-  }
-  if (context === undefined) {
-    throw new UserInteractionError(
-      'BAD_INTENT',
-      `${where} is a plan review without "context"; put the plan under review in "context".`,
-    );
-  }
-  return { kind: 'plan-review', approve: match.title };
+  return resolvePlanReview(n, approve, options, context);
 }
 
 function readHints(top: TopLevelFields): AskUserHints | undefined {
-  if (
-    top.displayMode === undefined &&
-    top.singleSelectLayout === undefined &&
-    top.overlayToggleKey === undefined &&
-    top.commentToggleKey === undefined
-  ) {
-    return undefined;
-  }
-  const hints: AskUserHints = {};
-  if (top.displayMode !== undefined) {
-    if (!DISPLAY_MODES.includes(top.displayMode)) {
-      throw invalid(
-        `"displayMode" must be "overlay" or "inline", got ${describeValue(top.displayMode)}.`,
-      );
+  let hints: Record<string, string> | undefined;
+  for (const name of HINT_FIELDS) {
+    const value = top[name];
+    if (value === undefined) continue;
+    const allowed = (AskUserHintsSchema.properties[name] as { enum?: readonly string[] }).enum;
+    if (allowed !== undefined) {
+      if (typeof value !== 'string' || !allowed.includes(value)) {
+        throw invalid(
+          `"${name}" must be ${allowed.map((item) => `"${item}"`).join(' or ')}, got ${describe(value)}.`,
+        );
+      }
+    } else if (typeof value !== 'string' || value === '') {
+      // Key names are kept as written: a space is a key too.
+      throw invalid(`"${name}" must be a non-empty key name, got ${describe(value)}.`);
     }
-    hints.displayMode = top.displayMode as 'overlay' | 'inline';
+    hints ??= {};
+    hints[name] = value;
   }
-  if (top.singleSelectLayout !== undefined) {
-    if (!SINGLE_SELECT_LAYOUTS.includes(top.singleSelectLayout)) {
-      throw invalid(
-        `"singleSelectLayout" must be "auto" or "list", got ${describeValue(top.singleSelectLayout)}.`,
-      );
-    }
-    hints.singleSelectLayout = top.singleSelectLayout as 'auto' | 'list';
-  }
-  // Key names are kept as written: a space is a key too.
-  if (top.overlayToggleKey !== undefined) {
-    hints.overlayToggleKey = requireKey(top.overlayToggleKey, 'overlayToggleKey');
-  }
-  if (top.commentToggleKey !== undefined) {
-    hints.commentToggleKey = requireKey(top.commentToggleKey, 'commentToggleKey');
-  }
-  return hints;
+  return hints as AskUserHints | undefined;
 }
 
 // The generic form carries the questions as its hint data; refuse before delivery what the form
@@ -415,79 +356,37 @@ function checkHintSize(questions: readonly AskUserQuestion[], chars: number): vo
   let options = 0;
   for (const question of questions) options += question.options.length;
   const bound = chars * 6 + questions.length * HINT_OVERHEAD_PER_QUESTION + options * 48 + 32;
-  if (bound <= MAX_FORM_HINT_BYTES) return;
-  const bytes = utf8ByteLength(JSON.stringify({ questions }));
-  if (bytes > MAX_FORM_HINT_BYTES) {
-    throw new UserInteractionError(
-      'LIMIT_EXCEEDED',
-      `The questions take ${bytes} bytes as JSON; the limit is ${MAX_FORM_HINT_BYTES} bytes. They are refused, not shortened: move long text out of the questions or ask fewer.`,
-      { limit: MAX_FORM_HINT_BYTES, actual: bytes },
-    );
-  }
+  if (bound > MAX_FORM_HINT_BYTES) checkFormHintSize({ questions });
 }
 
 function readTopLevel(input: Record<string, unknown>, allowIds: boolean): TopLevelFields {
-  const fields: TopLevelFields = {
-    id: undefined,
-    question: undefined,
-    header: undefined,
-    context: undefined,
-    options: undefined,
-    allowMultiple: undefined,
-    allowFreeform: undefined,
-    allowComment: undefined,
-    intent: undefined,
-    questions: undefined,
-    agent: undefined,
-    timeout: undefined,
-    displayMode: undefined,
-    singleSelectLayout: undefined,
-    overlayToggleKey: undefined,
-    commentToggleKey: undefined,
-  };
   // Own keys only, copied into a fixed shape: an input key never lands in an open object.
+  const fields: TopLevelFields = {};
   for (const key of Object.keys(input)) {
-    switch (key) {
-      case 'question':
-      case 'header':
-      case 'context':
-      case 'options':
-      case 'allowMultiple':
-      case 'allowFreeform':
-      case 'allowComment':
-      case 'intent':
-      case 'questions':
-      case 'timeout':
-      case 'displayMode':
-      case 'singleSelectLayout':
-      case 'overlayToggleKey':
-      case 'commentToggleKey':
-        fields[key] = input[key];
-        break;
-      case 'id':
-        // A caller-chosen id for the one question at the top level (service path only).
-        if (!allowIds) {
-          throw invalid(
-            `The request has field "id"; leave it out, questions are numbered q1-q${MAX_QUESTIONS} in order.`,
-            { field: key },
-          );
-        }
-        fields.id = input[key];
-        break;
-      case 'agent':
-        if (allowIds) {
-          fields.agent = input[key];
-          break;
-        }
+    if (TOP_FIELDS.has(key)) {
+      fields[key as TopField] = input[key];
+    } else if (key === 'id') {
+      // A caller-chosen id for the one question at the top level (service path only).
+      if (!allowIds) {
+        throw invalid(
+          `The request has field "id"; leave it out, questions are numbered q1-q${MAX_QUESTIONS} in order.`,
+          { field: key },
+        );
+      }
+      fields.id = input[key];
+    } else if (key === 'agent') {
+      if (!allowIds) {
         throw invalid(
           'The request has field "agent"; leave it out, the host says which agent asks.',
           { field: key },
         );
-      default:
-        throw invalid(
-          `The request has unknown field ${JSON.stringify(key)}${suggest(key)}; allowed: question, questions, header, context, options, allowMultiple, allowFreeform, allowComment, intent, displayMode, singleSelectLayout, overlayToggleKey, commentToggleKey, timeout${allowIds ? ', id, agent' : ''}.`,
-          { field: key },
-        );
+      }
+      fields.agent = input[key];
+    } else {
+      throw invalid(
+        `The request has unknown field ${JSON.stringify(key)}${suggest(key)}; allowed: ${[...TOP_FIELDS].join(', ')}${allowIds ? ', id, agent' : ''}.`,
+        { field: key },
+      );
     }
   }
   return fields;
@@ -498,43 +397,23 @@ function readEntry(
   index: number,
   allowIds: boolean,
 ): QuestionFields {
-  const fields: QuestionFields = {
-    id: undefined,
-    question: undefined,
-    header: undefined,
-    context: undefined,
-    options: undefined,
-    allowMultiple: undefined,
-    allowFreeform: undefined,
-    allowComment: undefined,
-    intent: undefined,
-  };
+  const fields: QuestionFields = {};
   for (const key of Object.keys(entry)) {
-    switch (key) {
-      case 'id':
-        if (!allowIds) {
-          throw invalid(
-            `Question ${index + 1} has field "id"; leave it out, questions are numbered q1-q${MAX_QUESTIONS} in order.`,
-            { field: key },
-          );
-        }
-        fields.id = entry[key];
-        break;
-      case 'question':
-      case 'header':
-      case 'context':
-      case 'options':
-      case 'allowMultiple':
-      case 'allowFreeform':
-      case 'allowComment':
-      case 'intent':
-        fields[key] = entry[key];
-        break;
-      default:
+    if (ENTRY_FIELDS.has(key)) {
+      fields[key as EntryField] = entry[key];
+    } else if (key === 'id') {
+      if (!allowIds) {
         throw invalid(
-          `Question ${index + 1} has unknown field ${JSON.stringify(key)}${suggest(key)}; allowed: ${allowIds ? 'id, ' : ''}question, header, context, options, allowMultiple, allowFreeform, allowComment, intent.`,
+          `Question ${index + 1} has field "id"; leave it out, questions are numbered q1-q${MAX_QUESTIONS} in order.`,
           { field: key },
         );
+      }
+      fields.id = entry[key];
+    } else {
+      throw invalid(
+        `Question ${index + 1} has unknown field ${JSON.stringify(key)}${suggest(key)}; allowed: ${allowIds ? 'id, ' : ''}${[...ENTRY_FIELDS].join(', ')}.`,
+        { field: key },
+      );
     }
   }
   return fields;
@@ -565,31 +444,20 @@ function suggest(key: string): string {
 function readFlag(value: unknown, where: string, name: string): boolean {
   if (value === undefined) return false;
   if (typeof value !== 'boolean') {
-    throw invalid(`${where} has "${name}" ${describeValue(value)}; it must be true or false.`);
+    throw invalid(`${where} has "${name}" ${describe(value)}; it must be true or false.`);
   }
   return value;
 }
 
 function requireText(value: unknown, name: string, what: string): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw invalid(`${name} must be a non-empty string (${what}), got ${describeValue(value)}.`);
+  if (typeof value !== 'string' || !hasVisibleCharacter(value)) {
+    throw invalid(`${name} must be a non-empty string (${what}), got ${describe(value)}.`);
   }
   return value.trim();
 }
 
-function requireKey(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value === '') {
-    throw invalid(`"${name}" must be a non-empty key name, got ${describeValue(value)}.`);
-  }
-  return value;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeValue(value: unknown): string {
-  return value === null ? 'null' : describe(value);
 }
 
 function invalid(message: string, data: Record<string, unknown> = {}): UserInteractionError {

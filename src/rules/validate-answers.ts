@@ -1,9 +1,16 @@
 /** Checks a provider's (or a client's) answers against the questions before they count. */
-import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
+import {
+  AskUserFreeformResponseSchema,
+  type AskUserQuestionAnswer,
+  AskUserQuestionAnswerSchema,
+  type AskUserResponse,
+  AskUserSelectionResponseSchema,
+} from '../contracts/answer.js';
 import type { AskUserQuestion } from '../contracts/question.js';
-import { describe } from './describe.js';
+import { describe, describeKind } from './describe.js';
 import { UserInteractionError } from './errors.js';
 import { MAX_ANSWER_BYTES, utf8ByteLength } from './limits.js';
+import { titleKey } from './question-rules.js';
 
 export interface ValidateAskUserAnswersOptions {
   /**
@@ -11,12 +18,28 @@ export interface ValidateAskUserAnswersOptions {
    * and nothing needs to be answered yet. Every answer given is checked as strictly as ever.
    */
   partial?: boolean;
+  /**
+   * `false` keeps what the person typed or picked out of every message: it names the question
+   * and what was wrong, never the text, the selection or the comment (for redacted asks).
+   * Default `true`.
+   */
+  quoteInput?: boolean;
+}
+
+/** Which part of a response an answer error is about, for a form to point at its field. */
+export type AnswerPart = 'response' | 'selection' | 'text' | 'comment';
+
+/** The data of an `INVALID_ANSWER` (or `LIMIT_EXCEEDED`) error about one question's response. */
+export interface AnswerErrorData extends Record<string, unknown> {
+  questionId: string;
+  part: AnswerPart;
 }
 
 /**
- * Returns the answers in question order, with every selection spelled as its option's title.
- * Throws `UserInteractionError` (`INVALID_ANSWER`, or `LIMIT_EXCEEDED` for oversized text)
- * whose message names the question and what was wrong.
+ * Returns the answers in question order, with every selection spelled as its option's title
+ * (selections match titles as people see them: ignoring case, invisible characters and the
+ * Unicode normalization form). Throws `UserInteractionError` (`INVALID_ANSWER`, or
+ * `LIMIT_EXCEEDED` for oversized text) whose message names the question and what was wrong.
  *
  * @example
  * const answers = validateAskUserAnswers(questions, [{ questionId: 'q1', response: { kind: 'selection', selections: ['yes'] } }]);
@@ -27,25 +50,27 @@ export function validateAskUserAnswers(
   options: ValidateAskUserAnswersOptions = {},
 ): AskUserQuestionAnswer[] {
   const partial = options.partial === true;
+  const quote = options.quoteInput !== false;
+  const shown = quote ? describe : describeKind;
   if (!Array.isArray(answers)) {
-    throw invalid(`Expected answers to be an array, got ${describe(answers)}.`);
+    throw invalid(`Expected answers to be an array, got ${shown(answers)}.`);
   }
   const byId = new Map<string, AskUserQuestionAnswer>();
   for (let index = 0; index < answers.length; index++) {
     const answer: unknown = answers[index];
     if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
       throw invalid(
-        `Answer ${index + 1} must be an object { questionId, response }, got ${describe(answer)}.`,
+        `Answer ${index + 1} must be an object { questionId, response }, got ${shown(answer)}.`,
       );
     }
-    checkKeys(`Answer ${index + 1}`, answer, ANSWER_KEYS);
+    checkKeys(`Answer ${index + 1}`, answer, ANSWER_KEYS, shown);
     const { questionId } = answer as { questionId?: unknown };
     if (typeof questionId !== 'string') {
-      throw invalid(`Answer ${index + 1} has no string questionId, got ${describe(questionId)}.`);
+      throw invalid(`Answer ${index + 1} has no string questionId, got ${shown(questionId)}.`);
     }
     if (!questions.some((question) => question.id === questionId)) {
       throw invalid(
-        `Answer ${index + 1} is for unknown question "${questionId}"; the questions are ${questions.map((q) => `"${q.id}"`).join(', ')}.`,
+        `Answer ${index + 1} is for unknown question ${shown(questionId)}; the questions are ${questions.map((q) => describe(q.id)).join(', ')}.`,
       );
     }
     if (byId.has(questionId)) {
@@ -75,108 +100,188 @@ export function validateAskUserAnswers(
       result.push({ questionId: question.id, response: null });
       continue;
     }
-    result.push({ questionId: question.id, response: validateResponse(question, response) });
+    result.push({ questionId: question.id, response: validateResponse(question, response, quote) });
     answered++;
   }
-  if (answered === 0 && !partial) {
-    throw invalid(
-      'Every question was skipped; at least one question of a wizard must be answered.',
-    );
-  }
+  if (answered === 0 && !partial) throw everySkipped();
   return result;
 }
 
-function validateResponse(question: AskUserQuestion, response: unknown): AskUserResponse {
-  const where = `Question "${question.id}"`;
+/** The error for a wizard whose every question was skipped. */
+export function everySkipped(): UserInteractionError {
+  return invalid('Every question was skipped; at least one question of a wizard must be answered.');
+}
+
+/**
+ * One question's response, checked: the response spelled with its options' own titles, or a
+ * `UserInteractionError` whose data names the question and the part at fault (`AnswerErrorData`).
+ */
+export function validateResponse(
+  question: AskUserQuestion,
+  response: unknown,
+  quote: boolean,
+): AskUserResponse {
+  const id = question.id;
+  const where = `Question "${id}"`;
+  const shown = quote ? describe : describeKind;
+  const fail = (part: AnswerPart, message: string) => invalid(message, { questionId: id, part });
   if (typeof response !== 'object' || response === null || Array.isArray(response)) {
-    throw invalid(`${where} has a response that is not an object, got ${describe(response)}.`);
+    throw fail(
+      'response',
+      `${where} has a response that is not an object, got ${shown(response)}.`,
+    );
   }
   const { kind } = response as { kind?: unknown };
   if (kind === 'freeform') {
     const { text } = response as { text?: unknown };
-    checkKeys(`${where} response`, response, ['kind', 'text']);
+    checkKeys(`${where} response`, response, FREEFORM_KEYS, shown, id, 'text');
     if (!question.allowFreeform) {
-      throw invalid(`${where} does not allow a typed answer; pick one of its options.`);
+      throw fail('text', `${where} does not allow a typed answer; pick one of its options.`);
     }
     if (typeof text !== 'string' || text.trim() === '') {
-      throw invalid(`${where} has an empty typed answer; a typed answer needs text.`);
+      throw fail('text', `${where} has an empty typed answer; a typed answer needs text.`);
     }
-    checkSize(`${where} typed answer`, text);
+    checkSize(`${where} typed answer`, text, id, 'text');
     return { kind: 'freeform', text };
   }
   if (kind !== 'selection') {
-    throw invalid(
-      `${where} has response kind ${describe(kind)}; expected "selection" or "freeform".`,
+    throw fail(
+      'response',
+      `${where} has response kind ${shown(kind)}; expected "selection" or "freeform".`,
     );
   }
-  checkKeys(`${where} response`, response, ['kind', 'selections', 'comment']);
+  checkKeys(`${where} response`, response, SELECTION_KEYS, shown, id, 'selection');
   const { selections, comment } = response as { selections?: unknown; comment?: unknown };
   if (question.options.length === 0) {
-    throw invalid(`${where} has no options, so it takes a typed answer, not a selection.`);
+    throw fail(
+      'selection',
+      `${where} has no options, so it takes a typed answer, not a selection.`,
+    );
   }
   if (!Array.isArray(selections) || selections.length === 0) {
-    throw invalid(`${where} has no selections; pick at least one option or skip the question.`);
+    throw fail(
+      'selection',
+      `${where} has no selections; pick at least one option or skip the question.`,
+    );
   }
   if (!question.allowMultiple && selections.length > 1) {
-    throw invalid(`${where} allows one selection, got ${selections.length}.`);
+    throw fail('selection', `${where} allows one selection, got ${selections.length}.`);
   }
   const titles = titleIndex(question);
   const chosen: string[] = [];
-  for (const selection of selections) {
-    const title = typeof selection === 'string' ? titles.get(selection.toLowerCase()) : undefined;
+  for (let at = 0; at < selections.length; at++) {
+    const selection: unknown = selections[at];
+    const title =
+      typeof selection === 'string'
+        ? (titles.exact.get(selection) ?? titles.seen.get(titleKey(selection)))
+        : undefined;
     if (title === undefined) {
-      throw invalid(
-        `${where} has selection ${describe(selection)}, which is not one of its option titles (${question.options.map((o) => JSON.stringify(o.title)).join(', ')}).`,
+      throw fail(
+        'selection',
+        `${where} has ${quote ? `selection ${describe(selection)}` : `a selection (${describeKind(selection)})`}, which is not one of its option titles (${question.options.map((o) => describe(o.title)).join(', ')}).`,
       );
     }
     if (chosen.includes(title)) {
-      throw invalid(`${where} selects "${title}" twice.`);
+      throw fail(
+        'selection',
+        quote ? `${where} selects ${describe(title)} twice.` : `${where} selects one option twice.`,
+      );
     }
     chosen.push(title);
   }
   if (comment === undefined) return { kind: 'selection', selections: chosen };
   if (!question.allowComment) {
-    throw invalid(`${where} does not allow a comment; leave the comment out.`);
+    throw fail('comment', `${where} does not allow a comment; leave the comment out.`);
   }
   if (typeof comment !== 'string' || comment.trim() === '') {
-    throw invalid(`${where} has an empty comment; leave the comment out instead.`);
+    throw fail('comment', `${where} has an empty comment; leave the comment out instead.`);
   }
-  checkSize(`${where} comment`, comment);
+  checkSize(`${where} comment`, comment, id, 'comment');
   return { kind: 'selection', selections: chosen, comment };
 }
 
-// Case-insensitive lookup from a selection to the option's own spelling, built once per question.
-const titleIndexes = new WeakMap<AskUserQuestion, Map<string, string>>();
-function titleIndex(question: AskUserQuestion): Map<string, string> {
+// Lookup from a selection to the option's own spelling, built once per question: a selection
+// spelled exactly as a title (what forms and pickers send) needs no comparison key; any other
+// is matched by its key, as people see it.
+interface TitleIndex {
+  exact: Map<string, string>;
+  seen: Map<string, string>;
+}
+const titleIndexes = new WeakMap<AskUserQuestion, TitleIndex>();
+function titleIndex(question: AskUserQuestion): TitleIndex {
   let index = titleIndexes.get(question);
   if (index === undefined) {
-    index = new Map(question.options.map((option) => [option.title.toLowerCase(), option.title]));
+    const { options } = question;
+    index = {
+      exact: new Map(options.map((option) => [option.title, option.title])),
+      seen: new Map(options.map((option) => [titleKey(option.title), option.title])),
+    };
     titleIndexes.set(question, index);
   }
   return index;
 }
 
-const ANSWER_KEYS = ['questionId', 'response'] as const;
+// The allowed fields come from the schemas.
+const ANSWER_KEYS = Object.keys(AskUserQuestionAnswerSchema.properties);
+const FREEFORM_KEYS = Object.keys(AskUserFreeformResponseSchema.properties);
+const SELECTION_KEYS = Object.keys(AskUserSelectionResponseSchema.properties);
 
-function checkKeys(where: string, value: object, allowed: readonly string[]): void {
+function checkKeys(
+  where: string,
+  value: object,
+  allowed: readonly string[],
+  shown: (value: unknown) => string,
+  questionId?: string,
+  part?: AnswerPart,
+): void {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
-      throw invalid(`${where} has unknown field ${describe(key)}; allowed: ${allowed.join(', ')}.`);
+      throw invalid(
+        `${where} has unknown field ${shown(key)}; allowed: ${allowed.join(', ')}.`,
+        questionId === undefined ? {} : { questionId, part },
+      );
     }
   }
 }
 
-function checkSize(what: string, text: string): void {
+function checkSize(what: string, text: string, questionId: string, part: AnswerPart): void {
   const bytes = utf8ByteLength(text);
   if (bytes > MAX_ANSWER_BYTES) {
     throw new UserInteractionError(
       'LIMIT_EXCEEDED',
       `${what} is ${bytes} bytes of UTF-8; the limit is ${MAX_ANSWER_BYTES} bytes. It is refused, not shortened.`,
-      { limit: MAX_ANSWER_BYTES, actual: bytes },
+      { limit: MAX_ANSWER_BYTES, actual: bytes, questionId, part },
     );
   }
 }
 
-function invalid(message: string): UserInteractionError {
-  return new UserInteractionError('INVALID_ANSWER', message);
+function invalid(message: string, data: Record<string, unknown> = {}): UserInteractionError {
+  return new UserInteractionError('INVALID_ANSWER', message, data);
+}
+
+// Answers validated against a questions array, frozen so they stay as validated: a later reader
+// of the same answers for the same questions (the engine reading a form provider's outcome)
+// takes them as they are instead of validating them again.
+const validated = new WeakMap<object, readonly AskUserQuestion[]>();
+
+/** Freezes `answers` (validated against `questions`) and remembers that they are. */
+export function markValidated(
+  answers: AskUserQuestionAnswer[],
+  questions: readonly AskUserQuestion[],
+): AskUserQuestionAnswer[] {
+  for (const answer of answers) {
+    const { response } = answer;
+    if (response !== null) {
+      if (response.kind === 'selection') Object.freeze(response.selections);
+      Object.freeze(response);
+    }
+    Object.freeze(answer);
+  }
+  validated.set(Object.freeze(answers), questions);
+  return answers;
+}
+
+/** True when `answers` came out of `markValidated` for this very `questions` array. */
+export function isValidatedFor(answers: unknown, questions: readonly AskUserQuestion[]): boolean {
+  return typeof answers === 'object' && answers !== null && validated.get(answers) === questions;
 }

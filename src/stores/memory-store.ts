@@ -9,18 +9,34 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 
+export interface MemoryAskStoreOptions {
+  /**
+   * Settled (final) asks kept, with their history, so that a late answer is told
+   * `ASK_SETTLED` and a key finds its outcome; the oldest settled ask is forgotten first.
+   * Asks that are not final are always kept. Default 10,000; `Infinity` keeps everything.
+   */
+  maxSettledAsks?: number;
+}
+
 /**
  * Same semantics as the durable stores, for one process: services created with the same memory
  * store see each other's asks, answers and deadlines. Rows are kept as given and must not be
- * mutated afterwards (the service writes a new row per transition).
+ * mutated afterwards (the service writes a new row per transition). Unlike a database it keeps
+ * only the last `maxSettledAsks` settled asks, so a long-running process does not grow forever.
  *
  * @example
  * const store = createMemoryAskStore();
  * const worker = createInteractionService({ store });
  * const webhook = createInteractionService({ store }); // answers worker's asks
  */
-export function createMemoryAskStore(): AskStore {
-  return new MemoryAskStore();
+export function createMemoryAskStore(options: MemoryAskStoreOptions = {}): AskStore {
+  const maxSettledAsks = options.maxSettledAsks ?? 10_000;
+  if (typeof maxSettledAsks !== 'number' || !(maxSettledAsks >= 0)) {
+    throw new TypeError(
+      `Expected \`maxSettledAsks\` to be a number >= 0 (or Infinity), got ${String(maxSettledAsks)}.`,
+    );
+  }
+  return new MemoryAskStore(maxSettledAsks);
 }
 
 class MemoryAskStore implements AskStore {
@@ -31,8 +47,15 @@ class MemoryAskStore implements AskStore {
   readonly #settledByInteraction = new Map<string, string>();
   readonly #byKey = new Map<string, string>();
   readonly #listeners = new Set<(change: AskStoreChange) => void>();
+  /** Settled ask ids, oldest first. */
+  readonly #settled = new Set<string>();
+  readonly #maxSettled: number;
   #pending: AskStoreChange[] = [];
   #closed = false;
+
+  constructor(maxSettled: number) {
+    this.#maxSettled = maxSettled;
+  }
 
   async create(write: AskWrite): Promise<AskCreateResult> {
     this.#open();
@@ -146,6 +169,26 @@ class MemoryAskStore implements AskStore {
     if (ask.interactionId !== undefined) this.#index(ask);
     this.#appendEvent(event);
     this.#changed(ask);
+    if (ask.final) this.#retire(ask.askId);
+  }
+
+  /** Keeps the settled ask, forgetting the oldest settled one beyond the limit. */
+  #retire(askId: string): void {
+    this.#settled.add(askId);
+    while (this.#settled.size > this.#maxSettled) {
+      const oldest = this.#settled.values().next().value as string;
+      this.#settled.delete(oldest);
+      const ask = this.#asks.get(oldest);
+      this.#asks.delete(oldest);
+      this.#history.delete(oldest);
+      if (ask?.key !== undefined) this.#byKey.delete(ask.key);
+      if (
+        ask?.interactionId !== undefined &&
+        this.#settledByInteraction.get(ask.interactionId) === oldest
+      ) {
+        this.#settledByInteraction.delete(ask.interactionId);
+      }
+    }
   }
 
   #index(ask: StoredAsk): void {

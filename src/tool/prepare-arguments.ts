@@ -1,33 +1,24 @@
 /** Repairs the ask_user arguments a model wrote into the shape of the tool's schema. */
-import type { AskUserToolInput } from '../contracts/tool-input.js';
-import { describe } from '../rules/describe.js';
+import {
+  AskUserQuestionEntrySchema,
+  type AskUserToolInput,
+  AskUserToolInputSchema,
+} from '../contracts/tool-input.js';
+import { describe, messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserOption } from '../rules/normalize-option.js';
 
-const BOOLEAN_FIELDS: ReadonlySet<string> = new Set([
-  'allowMultiple',
-  'allowFreeform',
-  'allowComment',
-]);
-
-// Optional fields a model may fill with `null` to mean "not given" (strict structured-output
-// modes make every field required and expect null for the ones left out).
-const NULLABLE_FIELDS: ReadonlySet<string> = new Set([
-  'question',
-  'questions',
-  'header',
-  'context',
-  'options',
-  'allowMultiple',
-  'allowFreeform',
-  'allowComment',
-  'intent',
-  'displayMode',
-  'singleSelectLayout',
-  'overlayToggleKey',
-  'commentToggleKey',
-  'timeout',
-]);
+// The field lists come from the schema. Every field is optional, and a model may fill one with
+// `null` to mean "not given" (strict structured-output modes make every field required and
+// expect null for the ones left out).
+const NULLABLE_FIELDS: ReadonlySet<string> = new Set(
+  Object.keys(AskUserToolInputSchema.properties),
+);
+const BOOLEAN_FIELDS: ReadonlySet<string> = new Set(
+  Object.entries(AskUserQuestionEntrySchema.properties)
+    .filter(([, schema]) => (schema as { type?: unknown }).type === 'boolean')
+    .map(([name]) => name),
+);
 
 /**
  * Tolerant repair of raw tool arguments: the whole object, `questions`, `options` or `intent`
@@ -47,7 +38,7 @@ export function prepareAskUserArguments(raw: unknown): AskUserToolInput {
     const input = typeof raw === 'string' ? parseJson(raw, 'The arguments', 'an object') : raw;
     if (!isRecord(input)) {
       throw invalid(
-        `The arguments must be an object with "question" or "questions", got ${describeValue(input)}.`,
+        `The arguments must be an object with "question" or "questions", got ${describe(input)}.`,
       );
     }
     // Top-level options are the single question's own, or the defaults of a wizard's entries.
@@ -56,9 +47,7 @@ export function prepareAskUserArguments(raw: unknown): AskUserToolInput {
   } catch (error) {
     if (isUserInteractionError(error)) throw error;
     // A throwing getter or a Proxy trap is the caller's problem, reported as bad input.
-    throw invalid(
-      `The arguments could not be read: ${error instanceof Error ? error.message : String(error)}. Send plain JSON.`,
-    );
+    throw invalid(`The arguments could not be read: ${messageOf(error)}. Send plain JSON.`);
   }
 }
 
@@ -103,7 +92,7 @@ function repairQuestions(value: unknown): unknown {
       repaired[index] = repairFields(entry, number, `question ${number}`);
     } else {
       throw invalid(
-        `Question ${number} is unusable: it must be an object { question, options?, ... }, got ${describeValue(entry)}.`,
+        `Question ${number} is unusable: it must be an object { question, options?, ... }, got ${describe(entry)}.`,
       );
     }
   }
@@ -115,7 +104,7 @@ function repairOptions(value: unknown, owner: string): unknown {
     typeof value === 'string' ? parseJson(value, `"options" of ${owner}`, 'an array') : value;
   if (!Array.isArray(entries)) {
     throw invalid(
-      `"options" of ${owner} must be an array of { title, description? }, got ${describeValue(entries)}.`,
+      `"options" of ${owner} must be an array of { title, description? }, got ${describe(entries)}.`,
     );
   }
   const repaired = new Array(entries.length);
@@ -159,7 +148,7 @@ function parseJson(text: string, what: string, expected: 'an object' | 'an array
   const fits = expected === 'an array' ? Array.isArray(parsed) : isRecord(parsed);
   if (!fits) {
     throw invalid(
-      `${what} arrived as a JSON string holding ${describeValue(parsed)}; send ${expected}.`,
+      `${what} arrived as a JSON string holding ${describe(parsed)}; send ${expected}.`,
     );
   }
   return parsed;
@@ -182,10 +171,6 @@ function where(field: string, questionNumber: number | undefined): string {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function describeValue(value: unknown): string {
-  return value === null ? 'null' : describe(value);
 }
 
 function invalid(message: string): UserInteractionError {

@@ -25,6 +25,8 @@ export interface AskUserToolDetails {
   deadlineAt?: number;
   /** For `invalid` (and a refused start): the error's code and message. */
   error?: { code: UserInteractionErrorCode; message: string };
+  /** What a host callback (`onUpdate`) threw while the ask went on, one message each. */
+  callbackErrors?: string[];
 }
 
 /** What `onUpdate` receives while the person is answering a wizard. */

@@ -2,9 +2,13 @@
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserToolInput } from '../contracts/tool-input.js';
 import { AskUserToolInputSchema } from '../contracts/tool-input.js';
+import { recordCallbackFailure } from '../engine/callback-audit.js';
 import type { AskHandle, InteractionService } from '../engine/service-contract.js';
+import { describe, messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
+import { hasVisibleCharacter } from '../rules/question-rules.js';
+import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { prepareAskUserArguments } from './prepare-arguments.js';
 import {
   type AskUserToolProgressDetails,
@@ -15,10 +19,25 @@ import {
 } from './tool-result.js';
 
 export interface AskUserToolOptions {
-  /** Milliseconds to wait when the model gives no `timeout`; without it an ask waits for ever. */
+  /**
+   * Milliseconds to wait when the model gives no `timeout` (at least `MIN_TIMEOUT_MS`); without
+   * it an ask waits for ever.
+   */
   timeoutMs?: number;
   /** The asking agent's name, handed to the provider; the model cannot set it. */
   agent?: string;
+  /**
+   * Called with what a host callback threw (today: `onUpdate`). The ask goes on either way, and
+   * the result's `details.callbackErrors` lists the messages; use it to log or audit them.
+   */
+  onError?: (error: unknown, context: AskUserToolErrorContext) => void;
+}
+
+/** Where a host callback failed. */
+export interface AskUserToolErrorContext {
+  callback: 'onUpdate';
+  toolCallId: string;
+  askId: string;
 }
 
 /** What the host passes as the last argument of `execute`. */
@@ -50,6 +69,7 @@ const DESCRIPTION = [
   'Ask the user and wait for the answer. Use it when you cannot go on without a decision only the user can make.',
   'Send one question as `question` (with `options` to choose from, or none for a typed answer), or 2-4 related questions as `questions` (a wizard the user steps through; top-level fields are defaults for every entry).',
   'Options are objects { title, description? } with distinct titles. The result states exactly what the user chose, typed or skipped; a timeout, a dismissal or a deferral means nothing was chosen.',
+  `\`timeout\` is in milliseconds, at least ${MIN_TIMEOUT_MS} (30 seconds is 30000); leave it out to let the host decide.`,
 ].join(' ');
 
 const PROMPT_GUIDELINES = [
@@ -76,22 +96,17 @@ export function createAskUserTool(
   if (typeof service !== 'object' || service === null || typeof service.start !== 'function') {
     throw new TypeError('Expected an interaction service (createInteractionService()).');
   }
-  const { timeoutMs: defaultTimeoutMs, agent } = options;
-  if (
-    defaultTimeoutMs !== undefined &&
-    !(
-      typeof defaultTimeoutMs === 'number' &&
-      Number.isFinite(defaultTimeoutMs) &&
-      defaultTimeoutMs > 0
-    )
-  ) {
+  const { timeoutMs: defaultTimeoutMs, agent, onError } = options;
+  if (defaultTimeoutMs !== undefined && !isTimeoutMs(defaultTimeoutMs)) {
     throw new TypeError(
-      `Expected \`timeoutMs\` to be a finite number of milliseconds > 0, got ${String(defaultTimeoutMs)}.`,
+      `Expected \`timeoutMs\` to be a finite number of milliseconds >= ${MIN_TIMEOUT_MS}, got ${describe(defaultTimeoutMs)}.`,
     );
   }
-
-  if (agent !== undefined && (typeof agent !== 'string' || agent.trim() === '')) {
-    throw new TypeError(`Expected \`agent\` to be a non-empty string, got ${String(agent)}.`);
+  if (agent !== undefined && (typeof agent !== 'string' || !hasVisibleCharacter(agent))) {
+    throw new TypeError(`Expected \`agent\` to be a non-empty string, got ${describe(agent)}.`);
+  }
+  if (onError !== undefined && typeof onError !== 'function') {
+    throw new TypeError(`Expected \`onError\` to be a function, got ${describe(onError)}.`);
   }
 
   return {
@@ -111,20 +126,21 @@ export function createAskUserTool(
       try {
         // Repair again: a host that never calls prepareArguments still gets the tolerant input,
         // and on input it already repaired this is a cheap no-op.
-        const normalized = normalizeAskUserRequest(prepareAskUserArguments(params));
-        if (!normalized.ok) return formatAskUserToolError(normalized.error, toolCallId);
-        const { questions, hints, timeoutMs: requested } = normalized.value;
-        normalizedQuestions = questions;
-        timeoutMs = requested ?? defaultTimeoutMs;
-        handle = service.start(
-          { questions, ...hints, ...(agent === undefined ? {} : { agent }) },
-          {
-            ...(signal === undefined ? {} : { signal }),
-            ...(timeoutMs === undefined ? {} : { timeoutMs }),
-            toolCallId,
-            ...(ctx?.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
-          },
+        const normalized = normalizeAskUserRequest(
+          prepareAskUserArguments(params),
+          agent === undefined ? {} : { agent },
         );
+        if (!normalized.ok) return formatAskUserToolError(normalized.error, toolCallId);
+        const request = normalized.value;
+        normalizedQuestions = request.questions;
+        timeoutMs = request.timeoutMs ?? defaultTimeoutMs;
+        // The normalized request itself: the service recognises it and does not normalize again.
+        handle = service.start(request, {
+          ...(signal === undefined ? {} : { signal }),
+          ...(timeoutMs === undefined ? {} : { timeoutMs }),
+          toolCallId,
+          ...(ctx?.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
+        });
       } catch (error) {
         return formatAskUserToolError(
           asUserInteractionError(error),
@@ -133,6 +149,7 @@ export function createAskUserTool(
         );
       }
 
+      const callbackErrors: string[] = [];
       const subscription =
         onUpdate === undefined
           ? undefined
@@ -140,17 +157,35 @@ export function createAskUserTool(
               if (event.type !== 'provider.progress') return;
               const { answered, total } = event.data;
               if (typeof answered !== 'number' || typeof total !== 'number') return;
-              onUpdate(
-                formatAskUserToolProgress({ askId: handle.id, toolCallId, answered, total }),
-              );
+              const update = formatAskUserToolProgress({
+                askId: handle.id,
+                toolCallId,
+                answered,
+                total,
+              });
+              try {
+                onUpdate(update);
+              } catch (error) {
+                // A host's broken callback must not end the ask, nor escape into the event
+                // stream (where it would surface as an uncaught exception): report it and go on.
+                callbackErrors.push(`onUpdate threw: ${messageOf(error)}`);
+                recordCallbackFailure(service, handle.id, 'onUpdate', messageOf(error));
+                reportCallbackError(onError, error, {
+                  callback: 'onUpdate',
+                  toolCallId,
+                  askId: handle.id,
+                });
+              }
             });
       try {
         const outcome = await handle.outcome;
-        return formatAskUserToolResult(normalizedQuestions, outcome, {
+        const result = formatAskUserToolResult(normalizedQuestions, outcome, {
           toolCallId,
           askId: handle.id,
           timeoutMs,
         });
+        if (callbackErrors.length > 0) result.details.callbackErrors = callbackErrors;
+        return result;
       } finally {
         subscription?.unsubscribe();
       }
@@ -158,10 +193,23 @@ export function createAskUserTool(
   };
 }
 
+function reportCallbackError(
+  onError: AskUserToolOptions['onError'],
+  error: unknown,
+  context: AskUserToolErrorContext,
+): void {
+  if (onError === undefined) return;
+  try {
+    onError(error, context);
+  } catch {
+    // The error handler failed too; the message is already in `details.callbackErrors`.
+  }
+}
+
 function asUserInteractionError(error: unknown): UserInteractionError {
   if (isUserInteractionError(error)) return error;
   return new UserInteractionError(
     'INVALID_REQUEST',
-    `The question could not be started: ${error instanceof Error ? error.message : String(error)}`,
+    `The question could not be started: ${messageOf(error)}`,
   );
 }

@@ -38,7 +38,7 @@ async function race(order: Contender[], settleBetween: boolean, fromElsewhere = 
   other.events$.subscribe((event) => trail.push(event));
   service.registerProvider(provider);
   const controller = new AbortController();
-  const handle = service.start(yesNo, { timeoutMs: 100, signal: controller.signal });
+  const handle = service.start(yesNo, { timeoutMs: 1_000, signal: controller.signal });
   await tick();
   const call = provider.calls[0]!;
   const drains: Promise<unknown>[] = [];
@@ -47,7 +47,7 @@ async function race(order: Contender[], settleBetween: boolean, fromElsewhere = 
     if (contender === 'answer') {
       if (fromElsewhere) drains.push(other.answer(handle.id, yes).catch((error) => error));
       else call.resolve({ status: 'answered', answers: yes });
-    } else if (contender === 'timeout') clock.increment(100);
+    } else if (contender === 'timeout') clock.increment(1_000);
     else if (contender === 'abort') controller.abort(new Error('abort'));
     else drains.push(service.drain(new Error('drain')));
     if (settleBetween) await tick();

@@ -163,9 +163,9 @@ describe('answers from the provider', () => {
     const trail: AskAuditEvent[] = [];
     service.events$.subscribe((event) => trail.push(event));
     service.registerProvider(provider);
-    const handle = service.start(yesNo, { timeoutMs: 10 });
+    const handle = service.start(yesNo, { timeoutMs: 1_000 });
     await tick();
-    clock.increment(10);
+    clock.increment(1_000);
     expect(await handle.outcome).toMatchObject({ status: 'timedOut' });
     provider.calls[0]!.resolve({ status: 'answered', answers: yes });
     await tick();
@@ -186,10 +186,10 @@ describe('the provider signal', () => {
     const service = createInteractionService({ clock });
     service.registerProvider(provider);
     const controller = new AbortController();
-    const answered = service.start(yesNo, { timeoutMs: 1_000 });
-    const timedOut = service.start(yesNo, { timeoutMs: 500 });
-    const aborted = service.start(yesNo, { timeoutMs: 1_000, signal: controller.signal });
-    const drained = service.start(yesNo, { timeoutMs: 1_000 });
+    const answered = service.start(yesNo, { timeoutMs: 2_000 });
+    const timedOut = service.start(yesNo, { timeoutMs: 1_500 });
+    const aborted = service.start(yesNo, { timeoutMs: 2_000, signal: controller.signal });
+    const drained = service.start(yesNo, { timeoutMs: 2_000 });
     await tick();
     const [a, t, b, d] = provider.calls.map((call) => call.ctx.signal);
     // All deadlines share one timer.
@@ -200,7 +200,7 @@ describe('the provider signal', () => {
     expect(a?.aborted).toBe(true);
     expect(isUserInteractionError(a?.reason, 'ASK_SETTLED')).toBe(true);
 
-    clock.increment(500);
+    clock.increment(1_500);
     await timedOut.outcome;
     expect(t?.reason).toMatchObject({ name: 'TimeoutError' });
 
@@ -301,18 +301,18 @@ describe('deferred asks', () => {
     const clock = new CountingClock();
     const service = createInteractionService({ clock, sweepIntervalMs: 5 });
     service.registerProvider(createScriptedProvider([{ defer: 'chat-1' }]));
-    const handle = service.start(yesNo, { timeoutMs: 100 });
+    const handle = service.start(yesNo, { timeoutMs: 1_000 });
     await handle.outcome;
     await service.drain(new Error('restart'));
     expect(await service.get(handle.id)).toMatchObject({ state: 'deferred' });
-    clock.increment(99);
+    clock.increment(999);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await service.get(handle.id)).toMatchObject({ state: 'deferred' });
     clock.increment(1);
     await vi.waitFor(async () =>
       expect((await service.get(handle.id))?.outcome).toEqual({
         status: 'timedOut',
-        deadlineAt: 100,
+        deadlineAt: 1_000,
       }),
     );
     await service.close();
@@ -366,7 +366,7 @@ describe('persisted snapshots', () => {
     const store = createMemoryAskStore();
     const first = createInteractionService({ clock: new CountingClock(), store });
     first.registerProvider(manualProvider());
-    const handle = first.start(yesNo, { timeoutMs: 50 });
+    const handle = first.start(yesNo, { timeoutMs: 1_000 });
     await tick();
     const persisted = first.getPersistedSnapshot(handle.id)!;
     await first.close();
@@ -376,7 +376,7 @@ describe('persisted snapshots', () => {
     const provider = manualProvider();
     second.registerProvider(provider);
     const restored = await second.restore(persisted);
-    expect(await restored.outcome).toEqual({ status: 'timedOut', deadlineAt: 50 });
+    expect(await restored.outcome).toEqual({ status: 'timedOut', deadlineAt: 1_000 });
     await tick();
     expect(provider.calls).toHaveLength(0);
     expect(clock.armed.size).toBe(0);

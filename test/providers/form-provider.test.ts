@@ -83,6 +83,19 @@ describe('the ask_user tool through the form provider', () => {
     expect(outcome.status).toBe('cancelled');
     expect(outcome).toMatchObject({ message: expect.stringContaining('q1.selection') });
   });
+
+  it('names the field a client got wrong without quoting what it sent', async () => {
+    const secret = 'my-ssn-078-05-1120';
+    const host: FormHost = async () => ({ action: 'submit', values: { 'q1.selection': secret } });
+    const outcome = await serviceWith(host).ask(pick);
+    expect(outcome).toMatchObject({
+      status: 'cancelled',
+      message: expect.stringContaining(
+        'Question "q1", field "q1.selection": has a string of 18 characters, which is not one of its options',
+      ),
+    });
+    expect(JSON.stringify(outcome)).not.toContain(secret);
+  });
 });
 
 describe('createFormProvider', () => {

@@ -66,6 +66,16 @@ const text = fc.oneof(
   controlChars,
   fc.constantFrom('', '   ', 'Yes', 'yes', ' YES ', 'true', 'false', '1500', 'null', '[]', '{}'),
   fc.constantFrom('["a","b"]', '[{"title":"a"},{"label":"b"}]', '{"question":"x"}', '[1, null]'),
+  // Look-alikes: invisible characters, soft hyphens, NFD against NFC.
+  fc.constantFrom(
+    'Yes\u200b',
+    'Ye\u00ads',
+    'Cafe\u0301',
+    'Café',
+    '\u200b',
+    '\u2060 \ufe0f',
+    'YES\u2060',
+  ),
 );
 const hugeText = fc.constantFrom('x'.repeat(200_000), '\u0000'.repeat(40_000), '💥'.repeat(50_000));
 const special = fc.constantFrom<unknown>(
@@ -160,7 +170,7 @@ const entry = fc
 const word = fc.oneof(
   fc.string({ minLength: 1, maxLength: 12 }),
   controlChars,
-  fc.constantFrom('Yes', 'No', ' A ', 'a'),
+  fc.constantFrom('Yes', 'No', ' A ', 'a', 'Yes\u200b', 'Café', 'Cafe\u0301', 'N\u00ado'),
 );
 const plausibleOption = fc.oneof(
   word,
@@ -202,7 +212,7 @@ const plausible = fc.oneof(
     {
       questions: fc.array(plausibleEntry, { minLength: 1, maxLength: 4 }),
       options: fc.array(plausibleOption, { maxLength: 6 }),
-      timeout: fc.integer({ min: 1 }),
+      timeout: fc.integer({ min: 1000 }),
       displayMode: fc.constantFrom('overlay', 'inline'),
       commentToggleKey: word,
     },
@@ -271,8 +281,16 @@ function expectWellFormed(input: unknown, allowIds = false): void {
     if (question.allowMultiple) {
       expect(question.options.length).toBeLessThanOrEqual(MAX_MULTI_SELECT_OPTIONS);
     }
-    const titles = question.options.map((o) => o.title.toLowerCase());
-    expect(new Set(titles).size).toBe(titles.length);
+    // Distinct as people see them: no two titles differ only in case, invisible characters or
+    // Unicode normalization form, and every title shows something.
+    const seen = question.options.map((o) =>
+      o.title
+        .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+        .normalize('NFC')
+        .toLowerCase(),
+    );
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const key of seen) expect(key.trim()).not.toBe('');
     if (question.intent !== undefined) {
       expect(question.options.map((o) => o.title)).toContain(question.intent.approve);
       expect(question.context).toBeDefined();
@@ -288,6 +306,11 @@ function expectWellFormed(input: unknown, allowIds = false): void {
     { allowIds: true },
   );
   expect(again.ok && again.value.questions).toEqual(questions);
+  // The request itself is taken as it is: it was normalized once already.
+  expect(normalizeAskUserRequest(result.value, { allowIds: true })).toEqual({
+    ok: true,
+    value: result.value,
+  });
 }
 
 const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();

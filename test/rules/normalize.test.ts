@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import {
+  AskUserQuestionEntrySchema,
+  AskUserToolInputSchema,
+} from '../../src/contracts/tool-input.js';
 import { MAX_FORM_HINT_BYTES, MAX_MULTI_SELECT_OPTIONS } from '../../src/rules/limits.js';
-import { type NormalizedAskRequest, normalizeAskUserRequest } from '../../src/rules/normalize.js';
+import {
+  isNormalizedAskRequest,
+  type NormalizedAskRequest,
+  normalizeAskUserRequest,
+} from '../../src/rules/normalize.js';
+import { prepareAskUserArguments } from '../../src/tool/prepare-arguments.js';
 
 function ok(input: unknown, options?: { allowIds?: boolean }): NormalizedAskRequest {
   const result = normalizeAskUserRequest(input, options);
@@ -241,14 +250,24 @@ describe('normalizeAskUserRequest', () => {
       expect(fail({ question: 'x', agent: '' }, { allowIds: true }).code).toBe('INVALID_REQUEST');
     });
 
-    it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY, '100', null])(
+    it.each([0, -5, Number.NaN, Number.POSITIVE_INFINITY, '100', null, 5e-324, 999])(
       'refuses timeout %s',
       (timeout) => {
         expect(fail({ question: 'x', timeout }).message).toMatch(
-          /"timeout" must be a finite number of milliseconds greater than 0/,
+          /"timeout" must be a number of milliseconds, at least 1000 \(1 second\), got /,
         );
       },
     );
+
+    it('tells a model that sent seconds what to send in milliseconds', () => {
+      expect(fail({ question: 'x', timeout: 30 }).message).toBe(
+        '"timeout" must be a number of milliseconds, at least 1000 (1 second), got 30. Timeouts are in milliseconds: for 30 seconds send 30000.',
+      );
+    });
+
+    it('accepts the minimum timeout of one second', () => {
+      expect(ok({ question: 'x', timeout: 1000 }).timeoutMs).toBe(1000);
+    });
   });
 
   describe('options', () => {
@@ -277,7 +296,7 @@ describe('normalizeAskUserRequest', () => {
 
     it('refuses duplicate option titles compared ignoring case and surrounding space', () => {
       expect(fail({ question: 'x', options: ['Yes', 'No', ' yes '] }).message).toMatch(
-        /Options 1 and 3 of question 1 have the same title "yes"/,
+        /Options 1 and 3 of question 1 have titles that look the same \("Yes" and "yes"/,
       );
     });
 
@@ -463,5 +482,51 @@ describe('caller-chosen ids at the top level (service path)', () => {
     expect(!wizard.ok && wizard.error.message).toMatch(/own "id"/);
     const tool = normalizeAskUserRequest({ id: 'x', question: 'A?' });
     expect(!tool.ok && tool.error.code).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('a request normalized once', () => {
+  it('is taken as it is when normalized again, and recognised as normalized', () => {
+    const first = ok({ question: 'Deploy?', options: ['Yes', 'No'], timeout: 60_000 });
+    expect(isNormalizedAskRequest(first)).toBe(true);
+    const again = normalizeAskUserRequest(first, { allowIds: true });
+    expect(again.ok && again.value).toBe(first);
+  });
+
+  it('is not recognised from its shape alone', () => {
+    const first = ok({ question: 'Deploy?', options: ['Yes', 'No'] });
+    const lookAlike = JSON.parse(JSON.stringify(first));
+    expect(isNormalizedAskRequest(lookAlike)).toBe(false);
+    expect(isNormalizedAskRequest(null)).toBe(false);
+    expect(isNormalizedAskRequest('Deploy?')).toBe(false);
+  });
+
+  it('gets the host’s agent name on a copy', () => {
+    const first = ok({ question: 'Deploy?' });
+    const named = normalizeAskUserRequest(first, { agent: ' planner ' });
+    expect(named.ok && named.value).toEqual({ ...first, agent: 'planner' });
+    expect(named.ok && isNormalizedAskRequest(named.value)).toBe(true);
+    expect(first).not.toHaveProperty('agent');
+  });
+});
+
+describe('field lists come from the schemas', () => {
+  it('accepts every field of the tool input schema, and lists exactly those when refusing one', () => {
+    const fields = Object.keys(AskUserToolInputSchema.properties);
+    const message = fail({ question: 'x', colour: 'red' }).message;
+    expect(message).toContain(`allowed: ${fields.join(', ')}.`);
+    const entryFields = Object.keys(AskUserQuestionEntrySchema.properties);
+    expect(fail({ questions: [{ question: 'x', colour: 'red' }] }).message).toContain(
+      `allowed: ${entryFields.join(', ')}.`,
+    );
+  });
+
+  it('lets a model send null for every field of the schema, meaning "not given"', () => {
+    const nulls = Object.fromEntries(
+      Object.keys(AskUserToolInputSchema.properties)
+        .filter((field) => field !== 'question')
+        .map((field) => [field, null]),
+    );
+    expect(prepareAskUserArguments({ question: 'x', ...nulls })).toEqual({ question: 'x' });
   });
 });

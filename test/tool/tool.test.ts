@@ -3,10 +3,12 @@ import { SimulatedClock } from 'xstate';
 import type { AskUserQuestionAnswer } from '../../src/contracts/answer.js';
 import { AskUserToolInputSchema } from '../../src/contracts/tool-input.js';
 import { createInteractionService } from '../../src/engine/service.js';
+import type { InteractionService } from '../../src/engine/service-contract.js';
 import { createScriptedProvider, type ScriptStep } from '../../src/providers/scripted-provider.js';
-import { createAskUserTool } from '../../src/tool/tool.js';
+import { isNormalizedAskRequest } from '../../src/rules/normalize.js';
+import { type AskUserToolOptions, createAskUserTool } from '../../src/tool/tool.js';
 
-function setup(steps: ScriptStep[], options: { timeoutMs?: number; agent?: string } = {}) {
+function setup(steps: ScriptStep[], options: AskUserToolOptions = {}) {
   const clock = new SimulatedClock();
   clock.set(1_000_000);
   const service = createInteractionService({ clock });
@@ -105,6 +107,7 @@ describe('the ask_user tool definition', () => {
     const { service } = setup([]);
     expect(() => createAskUserTool(service, { timeoutMs: 0 })).toThrow(/timeoutMs/);
     expect(() => createAskUserTool(service, { agent: ' ' })).toThrow(/agent/);
+    expect(() => createAskUserTool(service, { agent: '\u200b' })).toThrow(/agent/);
   });
 });
 
@@ -396,5 +399,143 @@ describe('executing ask_user', () => {
     const { tool, provider } = setup([{ answer: [pick('q1', 'Yes')] }], { agent: 'planner' });
     await tool.execute('call-18', { question: 'Deploy?', options: ['Yes'] });
     expect(provider.calls[0]?.request.agent).toBe('planner');
+  });
+});
+
+describe('the boundary between the tool and the service', () => {
+  it('normalizes once and hands the service the normalized request itself', async () => {
+    const { service } = setup([{ answer: [pick('q1', 'Yes')] }]);
+    const received: unknown[] = [];
+    // The real service, with its start() watched.
+    const watched = new Proxy(service, {
+      get(target, key) {
+        if (key === 'start') {
+          return (...args: Parameters<InteractionService['start']>) => {
+            received.push(args[0]);
+            return target.start(...args);
+          };
+        }
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const tool = createAskUserTool(watched, { agent: 'planner' });
+    const result = await tool.execute('call-n', {
+      question: 'Deploy?',
+      options: ['Yes', 'No'],
+      displayMode: 'inline',
+    });
+    expect(result.details.status).toBe('answered');
+    expect(received).toHaveLength(1);
+    // The object normalizeAskUserRequest returned, which the service takes as it is.
+    expect(isNormalizedAskRequest(received[0])).toBe(true);
+    expect(received[0]).toMatchObject({
+      agent: 'planner',
+      hints: { displayMode: 'inline' },
+      questions: result.details.questions,
+    });
+  });
+
+  it('keeps asking when onUpdate throws, and reports what it threw', async () => {
+    const errors: unknown[] = [];
+    const { tool } = setup(
+      [
+        {
+          progress: [pick('q1', 'Yes')],
+          answer: [pick('q1', 'Yes'), pick('q2', 'No')],
+        },
+      ],
+      { onError: (error, context) => errors.push({ error, context }) },
+    );
+    const result = await tool.execute(
+      'call-u',
+      { options: ['Yes', 'No'], questions: [{ question: 'One?' }, { question: 'Two?' }] },
+      undefined,
+      () => {
+        throw new Error('the host UI is gone');
+      },
+    );
+    expect(result.details.status).toBe('answered');
+    expect(result.details.callbackErrors).toEqual(['onUpdate threw: the host UI is gone']);
+    expect(errors).toEqual([
+      {
+        error: new Error('the host UI is gone'),
+        context: { callback: 'onUpdate', toolCallId: 'call-u', askId: result.details.askId },
+      },
+    ]);
+  });
+
+  it('does not crash the process when onUpdate throws and nobody listens for errors', async () => {
+    const { tool } = setup([
+      { progress: [pick('q1', 'Yes')], answer: [pick('q1', 'Yes'), pick('q2', 'No')] },
+    ]);
+    const result = await tool.execute(
+      'call-v',
+      { options: ['Yes', 'No'], questions: [{ question: 'One?' }, { question: 'Two?' }] },
+      undefined,
+      () => {
+        throw new Error('broken callback');
+      },
+    );
+    // Let anything rethrown on a timer surface inside this test.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(result.details.status).toBe('answered');
+    expect(result.details.callbackErrors).toEqual(['onUpdate threw: broken callback']);
+  });
+
+  it('records a throwing onUpdate in the ask’s audit trail', async () => {
+    const { tool, service } = setup([
+      { progress: [pick('q1', 'Yes')], answer: [pick('q1', 'Yes'), pick('q2', 'No')] },
+    ]);
+    const result = await tool.execute(
+      'call-w',
+      { options: ['Yes', 'No'], questions: [{ question: 'One?' }, { question: 'Two?' }] },
+      undefined,
+      () => {
+        throw new Error('broken callback');
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const types: string[] = [];
+    for await (const event of service.history(result.details.askId!)) types.push(event.type);
+    expect(types).toContain('callback.failed');
+    const failed = [];
+    for await (const event of service.history(result.details.askId!)) {
+      if (event.type === 'callback.failed') failed.push(event.data);
+    }
+    expect(failed).toEqual([{ callback: 'onUpdate', message: 'broken callback' }]);
+  });
+});
+
+describe('timeouts', () => {
+  const { tool, service } = setup([]);
+
+  it('states the minimum in the description and in the schema', () => {
+    expect(tool.description).toContain('at least 1000');
+    expect(tool.parameters.properties.timeout).toMatchObject({ minimum: 1000 });
+    expect(tool.parameters.properties.timeout.description).toContain('at least 1000');
+  });
+
+  it.each([5e-324, 0.5, 999, -1, Number.POSITIVE_INFINITY])(
+    'refuses timeout %s before anyone is asked',
+    async (timeout) => {
+      const result = await tool.execute('call-t', { question: 'Deploy?', timeout });
+      expect(result.isError).toBe(true);
+      expect(result.details.status).toBe('invalid');
+      expect(result.details.error?.message).toMatch(
+        /^"timeout" must be a number of milliseconds, at least 1000 \(1 second\)/,
+      );
+    },
+  );
+
+  it('tells a model that sent seconds what to send instead', async () => {
+    const result = await tool.execute('call-s', { question: 'Deploy?', timeout: 30 });
+    expect(textOf(result)).toContain('Timeouts are in milliseconds: for 30 seconds send 30000.');
+  });
+
+  it('refuses a default timeout under the minimum when the tool is created', () => {
+    expect(() => createAskUserTool(service, { timeoutMs: 500 })).toThrow(
+      /`timeoutMs`.*>= 1000, got 500/,
+    );
   });
 });

@@ -1,0 +1,69 @@
+/** The elicitation schema validator: the SDK's checks, without keeping each form's schema for ever. */
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { createElicitationSchemaValidator } from 'ask-engine/mcp';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+
+const schema = {
+  type: 'object',
+  properties: {
+    'q1.selection': {
+      type: 'string',
+      title: 'Deploy',
+      oneOf: [
+        { const: 'option1', title: 'Yes' },
+        { const: 'option2', title: 'No' },
+      ],
+    },
+    'q1.comment': { type: 'string', maxLength: 5 },
+  },
+  required: ['q1.selection'],
+} as const;
+
+describe('createElicitationSchemaValidator', () => {
+  it('accepts a reply that fits the form and refuses one that does not, saying why', () => {
+    const validate = createElicitationSchemaValidator().getValidator(schema);
+
+    expect(validate({ 'q1.selection': 'option2' })).toMatchObject({ valid: true });
+    expect(validate({ 'q1.selection': 'Yes' })).toMatchObject({
+      valid: false,
+      errorMessage: expect.stringContaining('q1.selection'),
+    });
+    expect(validate({ 'q1.selection': 'option1', 'q1.comment': 'too long' })).toMatchObject({
+      valid: false,
+      errorMessage: expect.stringContaining('must NOT have more than 5 characters'),
+    });
+  });
+
+  it('keeps no compiled schema once its reply is checked, unlike the SDK’s default validator', async () => {
+    // Garbage collection on demand needs --expose-gc: a child process of its own.
+    const script = `
+      import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+      import { createElicitationSchemaValidator } from './src/mcp/index.ts';
+      async function retained(validator) {
+        let form = { type: 'object', properties: { a: { type: 'string', title: 'A' } } };
+        const ref = new WeakRef(form);
+        validator.getValidator(form)({ a: 'x' });
+        form = undefined;
+        await new Promise((done) => setTimeout(done, 0));
+        globalThis.gc();
+        return ref.deref() !== undefined;
+      }
+      const shared = new AjvJsonSchemaValidator();
+      console.log(JSON.stringify({
+        sdkDefault: await retained(shared),
+        ours: await retained(createElicitationSchemaValidator()),
+      }));`;
+    const { stdout } = await run(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: ROOT },
+    );
+
+    expect(JSON.parse(stdout)).toEqual({ sdkDefault: true, ours: false });
+  });
+});
