@@ -1,5 +1,5 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
-import postgres, { type ListenMeta, type Sql } from 'postgres';
+import postgres, { type Sql } from 'postgres';
 import type { AskAuditEvent } from '../engine/audit.js';
 import type {
   AskCreateResult,
@@ -9,6 +9,7 @@ import type {
   AskWrite,
   StoredAsk,
 } from './ask-store.js';
+import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
 import { ASK_COLUMNS, EVENT_COLUMNS, parseAskRow, parseEventRow } from './postgres-rows.js';
 
@@ -36,8 +37,6 @@ const DEFAULT_MAX_CONNECTIONS = 10;
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,57}$/;
 /** How long a sweeper's claim keeps other sweepers off an ask it is timing out. */
 const CLAIM_LEASE_MS = 5_000;
-/** Retries of a LISTEN that failed: the first after 250 ms, doubling up to 10 s. */
-const LISTEN_RETRY_MS = [250, 10_000] as const;
 
 /**
  * Creates the store for many hosts: every write is one statement (conditional update, its
@@ -107,10 +106,8 @@ class PostgresAskStore implements AskStore {
   readonly #askColumns: ReturnType<Sql['unsafe']>;
   readonly #claimedColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
+  readonly #changes: PostgresChangeFeed;
   #ready: Promise<void> | undefined;
-  readonly #listeners = new Set<(change: AskStoreChange) => void>();
-  #listening: Listening | undefined;
-  #unlistening: Promise<void> = Promise.resolve();
   /** Set once this store wrote: a write made before the first LISTEN may have been answered unheard. */
   #wrote = false;
   /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
@@ -129,6 +126,7 @@ class PostgresAskStore implements AskStore {
     this.#askColumns = sql.unsafe(ASK_COLUMNS.join(', '));
     this.#claimedColumns = sql.unsafe(ASK_COLUMNS.map((column) => `a.${column}`).join(', '));
     this.#eventColumns = sql.unsafe(EVENT_COLUMNS.join(', '));
+    this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, () => this.#wrote);
   }
 
   async create({ ask, event }: AskWrite): Promise<AskCreateResult> {
@@ -286,22 +284,14 @@ class PostgresAskStore implements AskStore {
 
   subscribe(listener: (change: AskStoreChange) => void): () => void {
     if (this.#closed) throw new Error('The PostgreSQL ask store is closed.');
-    this.#listeners.add(listener);
-    this.#listening ??= this.#listen();
-    return () => {
-      this.#listeners.delete(listener);
-      if (this.#listeners.size === 0) this.#stopListening();
-    };
+    return this.#changes.subscribe(listener);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#listeners.clear();
-    // Our own client's `end()` closes its listener too (even with the database away, where an
-    // UNLISTEN would wait for a connection); a client we were given keeps its connection.
-    this.#stopListening(!this.#ownsClient);
-    await this.#unlistening;
+    // Our own client's `end()` closes its listener too; a client we were given stays open.
+    await this.#changes.close(!this.#ownsClient);
     if (this.#ownsClient) await this.#sql.end({ timeout: 5 });
   }
 
@@ -378,99 +368,12 @@ class PostgresAskStore implements AskStore {
     return this.#sql;
   }
 
-  #listen(): Listening {
-    const listening: Listening = {
-      ready: Promise.resolve(undefined),
-      stopped: false,
-      listens: 0,
-      retry: undefined,
-    };
-    const start = (attempt: number) => {
-      listening.ready = this.#sql
-        .listen(
-          this.#channel,
-          (payload) => {
-            if (!listening.stopped) this.#notified(payload);
-          },
-          () => {
-            // Runs on the first LISTEN and again after every reconnect: whatever was written
-            // while the listener was away was not heard, so subscribers read their asks again.
-            if (listening.stopped) return;
-            listening.listens++;
-            if (listening.listens > 1 || attempt > 0 || this.#wrote) this.#emit({ type: 'missed' });
-          },
-        )
-        .then(
-          (meta) => meta,
-          (error: unknown) => {
-            if (listening.stopped) return undefined;
-            this.#onError(
-              new Error(
-                `The PostgreSQL ask store could not LISTEN on "${this.#channel}"; retrying.`,
-                { cause: error },
-              ),
-            );
-            const delay = Math.min(LISTEN_RETRY_MS[0] * 2 ** attempt, LISTEN_RETRY_MS[1]);
-            listening.retry = setTimeout(() => start(attempt + 1), delay);
-            return undefined;
-          },
-        );
-    };
-    start(0);
-    return listening;
-  }
-
-  /** Stops the LISTEN; `close()` waits for it, so it never runs on an ended client. */
-  #stopListening(unlisten = true): void {
-    const listening = this.#listening;
-    if (listening === undefined) return;
-    this.#listening = undefined;
-    listening.stopped = true;
-    clearTimeout(listening.retry);
-    if (!unlisten) return;
-    const unlistened = listening.ready.then((meta) => meta?.unlisten()).catch(this.#onError);
-    this.#unlistening = Promise.all([this.#unlistening, unlistened]).then(() => {});
-  }
-
-  #notified(payload: string): void {
-    const colon = payload.lastIndexOf(':');
-    const version = Number(payload.slice(colon + 1));
-    if (colon <= 0 || !Number.isInteger(version)) {
-      this.#onError(
-        new Error(
-          `The PostgreSQL ask store ignored a notification on "${this.#channel}" that is not askId:version: ${JSON.stringify(payload)}.`,
-        ),
-      );
-      return;
-    }
-    this.#emit({ type: 'changed', askId: payload.slice(0, colon), version });
-  }
-
-  #emit(change: AskStoreChange): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        this.#onError(error);
-      }
-    }
-  }
-
   #reportCorrupt(row: readonly unknown[], error: unknown): void {
     const key = `${String(row[0])}:${String(row[2])}`;
     if (this.#reported.has(key)) return;
     this.#reported.add(key);
     this.#onError(error);
   }
-}
-
-interface Listening {
-  /** The current LISTEN attempt: its handle, or undefined when it failed. */
-  ready: Promise<ListenMeta | undefined>;
-  stopped: boolean;
-  /** How many times the LISTEN was (re-)established. */
-  listens: number;
-  retry: ReturnType<typeof setTimeout> | undefined;
 }
 
 function jsonOrNull(sql: Sql, value: unknown) {
