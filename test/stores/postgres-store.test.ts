@@ -246,6 +246,23 @@ describe.skipIf(postgresMissing !== undefined)(
       await nextChange(heardHere, (change) => JSON.stringify(change).includes('"version":2'));
     });
 
+    it('reports "missed" on its first LISTEN only when it wrote before listening', async () => {
+      const { schema, store: fresh } = storeOnNewSchema();
+      const heardFresh: { type: string; askId?: string }[] = [];
+      fresh.subscribe((change) => heardFresh.push(change));
+      const writer = storeOn(schema);
+      await writer.create(pendingAsk('w1'));
+      const heardWriter: { type: string; askId?: string }[] = [];
+      writer.subscribe((change) => heardWriter.push(change));
+      // The writer may have missed an answer to w1 before it listened; the fresh store may not.
+      await nextChange(heardWriter, (change) => change.type === 'missed');
+      await writer.create(pendingAsk('w2'));
+      await nextChange(heardFresh, (change) => change.askId === 'w2');
+      await nextChange(heardWriter, (change) => change.askId === 'w2');
+      expect(heardWriter[0]).toEqual({ type: 'missed' });
+      expect(heardFresh.filter((change) => change.type === 'missed')).toEqual([]);
+    });
+
     it('reports "missed" after its listener connection is cut, and hears writes again', async () => {
       const { schema, store } = storeOnNewSchema();
       const writer = storeOn(schema);
