@@ -47,16 +47,10 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const data = join(dir, 'data');
   const logFile = join(dir, 'server.log');
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const [uid, gid] = await Promise.all([idOf('-u'), idOf('-g')]);
-    chownSync(dir, uid, gid);
-  }
   const run = (command: string, args: string[]) =>
     asRoot
       ? exec('runuser', ['-u', 'postgres', '--', join(BIN, command), ...args])
       : exec(join(BIN, command), args);
-
-  await run('initdb', ['-D', data, '-A', 'trust', '--no-sync', '-U', 'postgres', '-E', 'UTF8']);
   const port = await freePort();
   const start = () =>
     run('pg_ctl', [
@@ -70,7 +64,25 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       'start',
     ]);
   const stop = () => run('pg_ctl', ['-D', data, '-w', '-m', 'fast', 'stop']);
-  await start();
+  try {
+    if (asRoot) {
+      const [uid, gid] = await Promise.all([idOf('-u'), idOf('-g')]);
+      chownSync(dir, uid, gid);
+    }
+    await run('initdb', ['-D', data, '-A', 'trust', '--no-sync', '-U', 'postgres', '-E', 'UTF8']);
+    await start();
+  } catch (error) {
+    // Leave nothing behind: no half-started server, no temp folder; keep the log in the error.
+    const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+    await run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(
+      `Could not start a PostgreSQL test cluster: ${(error as Error).message}\n${log}`,
+      {
+        cause: error,
+      },
+    );
+  }
   let running = true;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
