@@ -1,5 +1,6 @@
 /** The package as a user installs it: built JavaScript, resolved through the exports map, in plain Node. */
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ describe('the built package', () => {
     await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
       cwd: root,
     });
+    // The rest of `npm run build`: the web pages' browser scripts.
+    await run(process.execPath, ['scripts/build-web-assets.mjs'], { cwd: root });
   }, 120_000);
 
   it('imports every entry from dist without a TypeScript loader', async () => {
@@ -20,6 +23,10 @@ describe('the built package', () => {
       const data = await import('ask-engine/data');
       const terminal = await import('ask-engine/terminal');
       const mcp = await import('ask-engine/mcp');
+      const sqlite = await import('ask-engine/sqlite');
+      const store = sqlite.createSqliteAskStore({ path: ':memory:' });
+      const stored = await store.get('none');
+      await store.close();
       const postgres = await import('ask-engine/postgres');
       // The client connects on first use: a store that is never used opens no connection.
       await postgres.createPostgresAskStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' }).close();
@@ -31,6 +38,8 @@ describe('the built package', () => {
         data: Object.keys(data).length,
         terminal: Object.keys(terminal).length,
         mcp: Object.keys(mcp).sort(),
+        sqlite: Object.keys(sqlite),
+        stored: stored === undefined,
         postgres: Object.keys(postgres).sort(),
         outcome,
         from: import.meta.resolve('ask-engine'),
@@ -49,6 +58,8 @@ describe('the built package', () => {
       'createElicitationProvider',
       'createElicitationSchemaValidator',
     ]);
+    expect(result.sqlite).toEqual(['createSqliteAskStore']);
+    expect(result.stored).toBe(true);
     expect(result.postgres).toEqual(['CorruptAskRowError', 'createPostgresAskStore']);
   });
 
@@ -68,7 +79,40 @@ describe('the built package', () => {
     expect(
       inputs.filter((file) => /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp/.test(file)),
     ).toEqual([]);
+    expect(inputs.filter((file) => file.includes('sqlite'))).toEqual([]);
     expect(inputs.filter((file) => file.includes('postgres'))).toEqual([]);
+  });
+
+  it('serves the web answer page and its bundled script from dist', async () => {
+    const script = `
+      const { createInteractionService } = await import('ask-engine');
+      const { createWebAnswerServer, createWebProvider } = await import('ask-engine/web');
+      const service = createInteractionService();
+      const server = await createWebAnswerServer({ service, secret: 'a'.repeat(32) });
+      service.registerProvider(createWebProvider(server));
+      const outcome = await service.ask({ question: 'Ship it?', options: ['Yes', 'No'] });
+      const link = await server.linkFor(outcome.interactionId);
+      const page = await (await fetch(link)).text();
+      const bundle = await fetch(server.url + '/assets/answer-page.js');
+      console.log(JSON.stringify({
+        from: import.meta.resolve('ask-engine/web'),
+        status: outcome.status,
+        page: page.includes('Ship it?') && page.includes('assets/answer-page.js'),
+        bundle: bundle.status,
+        bytes: (await bundle.text()).length,
+      }));
+      await server.close();
+      await service.close();`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+    });
+    const result = JSON.parse(stdout);
+    expect(result.from).toMatch(/\/dist\/src\/web\/index\.js$/);
+    expect(result).toMatchObject({ status: 'deferred', page: true, bundle: 200 });
+    expect(result.bytes).toBeGreaterThan(1000);
+    // Served from the file `npm run build` wrote, so a user needs no bundler at run time.
+    const built = await readFile(`${root}dist/src/web/assets/answer-page.js`, 'utf8');
+    expect(built.length).toBe(result.bytes);
   });
 
   it('runs the ask-engine bin from dist', async () => {

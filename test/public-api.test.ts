@@ -70,6 +70,11 @@ describe('public API', () => {
     expect(Object.keys(root).sort()).toEqual([...dataExports, ...engineExports].sort());
   });
 
+  it('ask-engine/web exports the answer server and its provider', async () => {
+    const web = await import('ask-engine/web');
+    expect(Object.keys(web).sort()).toEqual(['createWebAnswerServer', 'createWebProvider']);
+  });
+
   it('ask-engine/mcp exports the elicitation provider', async () => {
     const mcp = await import('ask-engine/mcp');
     expect(Object.keys(mcp).sort()).toEqual([
@@ -78,6 +83,11 @@ describe('public API', () => {
       'createElicitationProvider',
       'createElicitationSchemaValidator',
     ]);
+  });
+
+  it('ask-engine/sqlite exports the SQLite store factory', async () => {
+    const sqlite = await import('ask-engine/sqlite');
+    expect(Object.keys(sqlite).sort()).toEqual(['createSqliteAskStore']);
   });
 
   it('ask-engine/postgres exports the PostgreSQL store factory and its row error', async () => {

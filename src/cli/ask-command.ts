@@ -7,6 +7,7 @@ import { ASK_HELP } from './help.js';
 import { listenForInterrupts } from './interrupts.js';
 import { preferenceFlagOptions, readPreferenceFlags } from './preference-flags.js';
 import { readStdin } from './read-stdin.js';
+import { openCliStore } from './resume-command.js';
 import { setUpAsking } from './terminal-setup.js';
 import { UsageError } from './usage-error.js';
 
@@ -24,6 +25,7 @@ export async function runAskCommand(argv: string[]): Promise<number> {
     options: {
       text: { type: 'boolean' },
       timeout: { type: 'string' },
+      store: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       ...preferenceFlagOptions,
     },
@@ -40,7 +42,8 @@ export async function runAskCommand(argv: string[]): Promise<number> {
   const params = parseInput(await readInput(positionals[0]));
   if (timeoutMs !== undefined) params.timeout = timeoutMs;
 
-  const asking = setUpAsking(preferences);
+  const store = values.store === undefined ? undefined : await openCliStore(values.store);
+  const asking = setUpAsking(preferences, {}, store);
   const interrupts = listenForInterrupts();
   try {
     const result = await asking.tool.execute('cli', params, interrupts.signal);
@@ -56,6 +59,10 @@ export async function runAskCommand(argv: string[]): Promise<number> {
   } finally {
     interrupts.dispose();
     await asking.close();
+    if (store !== undefined) {
+      await asking.service.close();
+      await store.close();
+    }
   }
 }
 

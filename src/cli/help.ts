@@ -13,7 +13,9 @@ export const MAIN_HELP = `ask-engine: stop an agent loop and ask a person.
 Usage:
   ask-engine demo                 a scripted agent that asks you every kind of question
   ask-engine ask [JSON | -]       ask the ask_user tool input JSON in this terminal
+  ask-engine serve --store FILE   answer deferred asks from a browser (web answer page)
   ask-engine mcp                  an MCP stdio server whose ask_user tool asks the client's user
+  ask-engine resume ID ANSWERS --store PATH   answer a deferred ask kept in a SQLite file
   ask-engine <command> --help     help for one command
 
 Examples:
@@ -30,6 +32,7 @@ stdin and stdout may be redirected.
 Options:
   --text              print the tool result text the agent would receive, not JSON
   --timeout DURATION  give up after 1500 (ms), 30s, 2m, 1h (at least 1s): the outcome is timedOut
+  --store PATH        keep the ask in this SQLite file (a deferred ask: see ask-engine resume)
   -h, --help          this help
 
 ${PREFERENCES}

@@ -6,6 +6,7 @@ import { runAskCommand } from './ask-command.js';
 import { runDemoCommand } from './demo-command.js';
 import { EXIT } from './exit-codes.js';
 import { MAIN_HELP } from './help.js';
+import { runResumeCommand } from './resume-command.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -23,8 +24,12 @@ export async function main(argv: string[]): Promise<number> {
         return await runAskCommand(rest);
       case 'demo':
         return await runDemoCommand(rest);
+      case 'serve': // loaded on demand: only this command needs SQLite and the web server
+        return await (await import('./serve-command.js')).runServeCommand(rest);
       case 'mcp': // loaded on demand: only this command needs the MCP SDK
         return await (await import('./mcp-command.js')).runMcpCommand(rest);
+      case 'resume':
+        return await runResumeCommand(rest);
       case undefined:
       case 'help':
       case '-h':
@@ -32,7 +37,9 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(MAIN_HELP);
         return command === undefined ? EXIT.invalidInput : EXIT.answered;
       default:
-        throw new UsageError(`Unknown command ${JSON.stringify(command)}; use "ask" or "demo".`);
+        throw new UsageError(
+          `Unknown command ${JSON.stringify(command)}; use "ask", "resume" or "demo".`,
+        );
     }
   } catch (error) {
     if (!isUsageProblem(error)) throw error;

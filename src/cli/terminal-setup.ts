@@ -1,5 +1,6 @@
 /** Builds the service + terminal provider + ask_user tool the CLI commands ask through. */
 import { createInteractionService } from '../engine/service.js';
+import type { AskStore } from '../stores/ask-store.js';
 import { openInteractiveTerminal } from '../terminal/controlling-terminal.js';
 import type { TerminalPreferenceInput } from '../terminal/preferences.js';
 import { createTerminalProvider } from '../terminal/terminal-provider.js';
@@ -24,13 +25,14 @@ export interface CliAsking {
 export function setUpAsking(
   preferences: TerminalPreferenceInput,
   toolOptions: { agent?: string } = {},
+  store?: AskStore,
 ): CliAsking {
   const streams = openInteractiveTerminal();
   const provider = createTerminalProvider({
     preferences,
     ...(streams === undefined ? {} : { input: streams.input, output: streams.output }),
   });
-  const service = createInteractionService();
+  const service = createInteractionService(store === undefined ? {} : { store });
   const unregister = service.registerProvider(provider);
   return {
     service,

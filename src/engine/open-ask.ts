@@ -13,6 +13,8 @@ export class OpenAsk {
   state!: PersistedAskState;
   /** The stored version `snapshot` belongs to; 0 until the store has the ask. */
   version = 0;
+  /** The version this service is writing right now (0: none); the store's news of it is old. */
+  writing = 0;
   /** True while this service delivers the ask (it owns it); false when it only waits. */
   owner = false;
   /** Set once the ask was deferred: kept on the row after it settles. */

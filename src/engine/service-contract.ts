@@ -4,6 +4,7 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
+import type { StoredAsk } from '../stores/ask-store.js';
 import type { AskAuditEvent, AskState } from './audit.js';
 import type { AskProvider } from './provider.js';
 
@@ -34,25 +35,8 @@ export interface AskSnapshot {
   outcome?: AskOutcome;
 }
 
-/** An ask as the store has it (`service.get`). */
-export interface AskInfo {
-  askId: string;
-  state: AskState;
-  /** Bumped by every transition. */
-  version: number;
-  questions: AskUserQuestion[];
-  /** The deferral while deferred, then the final outcome. */
-  outcome?: AskOutcome;
-  interactionId?: string;
-  key?: string;
-  deadlineAt?: number;
-  /** The id of the service delivering it to its provider. */
-  owner?: string;
-  /** True once nothing can change it any more. */
-  final: boolean;
-  createdAt: number;
-  updatedAt: number;
-}
+/** An ask as the store has it (`service.get`): the stored row without the machine snapshot. */
+export type AskInfo = Omit<StoredAsk, 'snapshot'>;
 
 export interface AskHandle {
   readonly id: string;

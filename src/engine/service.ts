@@ -16,11 +16,12 @@ import { isUserInteractionError, UserInteractionError } from '../rules/errors.js
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
-import type {
-  AskStore,
-  AskStoreChange,
-  PersistedAskSnapshot,
-  StoredAsk,
+import {
+  ASK_STORE_METHODS,
+  type AskStore,
+  type AskStoreChange,
+  type PersistedAskSnapshot,
+  type StoredAsk,
 } from '../stores/ask-store.js';
 import { createMemoryAskStore } from '../stores/memory-store.js';
 import {
@@ -286,21 +287,8 @@ class Service implements InteractionService {
   async get(askId: string): Promise<AskInfo | undefined> {
     const row = await this.#store.get(askId);
     if (row === undefined) return undefined;
-    const ask = checkStoredAsk(row, 'the stored ask');
-    const info: AskInfo = {
-      askId: ask.askId,
-      state: ask.state,
-      version: ask.version,
-      questions: ask.questions,
-      final: ask.final,
-      createdAt: ask.createdAt,
-      updatedAt: ask.updatedAt,
-    };
-    if (ask.outcome !== undefined) info.outcome = freezeOutcome(ask.outcome, undefined);
-    if (ask.interactionId !== undefined) info.interactionId = ask.interactionId;
-    if (ask.key !== undefined) info.key = ask.key;
-    if (ask.deadlineAt !== undefined) info.deadlineAt = ask.deadlineAt;
-    if (ask.owner !== undefined) info.owner = ask.owner;
+    const { snapshot: _snapshot, ...info } = checkStoredAsk(row, 'the stored ask');
+    if (info.outcome !== undefined) info.outcome = freezeOutcome(info.outcome, undefined);
     return info;
   }
 
@@ -465,7 +453,9 @@ class Service implements InteractionService {
         open.questions.length,
         this.#redact,
       );
+      open.writing = row.version;
       const result = await this.#store.update({ ask: row, event: audit }, open.version);
+      open.writing = 0;
       if (result.ok) {
         this.#adopt(open, next, state, row.version, event, audit);
         return true;
@@ -774,7 +764,10 @@ class Service implements InteractionService {
       return;
     }
     const open = this.#open.get(change.askId);
-    if (open !== undefined && change.version > open.version) this.#refresh(open, change.version);
+    // A store may tell this service of its own write before the write has returned here.
+    if (open !== undefined && change.version > open.version && change.version !== open.writing) {
+      this.#refresh(open, change.version);
+    }
   }
 
   #refresh(open: OpenAsk, version: number): void {
@@ -1003,21 +996,9 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
       `Expected \`inspect\` to be a function or an observer { next }, got ${describe(inspect)}.`,
     );
   }
-  const storeMethods = [
-    'create',
-    'update',
-    'append',
-    'get',
-    'findByInteractionId',
-    'findByKey',
-    'history',
-    'claimDue',
-    'subscribe',
-    'close',
-  ];
-  if (store !== undefined && !hasMethods(store, storeMethods)) {
+  if (store !== undefined && !hasMethods(store, [...ASK_STORE_METHODS])) {
     throw new TypeError(
-      `Expected \`store\` to implement the AskStore contract (${storeMethods.join(', ')}), got ${describe(store)}.`,
+      `Expected \`store\` to implement the AskStore contract (${ASK_STORE_METHODS.join(', ')}), got ${describe(store)}.`,
     );
   }
   if (redact !== undefined && typeof redact !== 'boolean') {

@@ -68,6 +68,20 @@ export type AskStoreChange =
   | { type: 'changed'; askId: string; version: number }
   | { type: 'missed' };
 
+/** The methods of the contract, for checking that an object is a store. */
+export const ASK_STORE_METHODS = [
+  'create',
+  'update',
+  'append',
+  'get',
+  'findByInteractionId',
+  'findByKey',
+  'history',
+  'claimDue',
+  'subscribe',
+  'close',
+] as const satisfies readonly (keyof AskStore)[];
+
 export interface AskStore {
   /**
    * Inserts a new ask (`version` 1) and its `start` event. If an ask with the same id or the

@@ -39,16 +39,23 @@ export function createMemoryAskStore(options: MemoryAskStoreOptions = {}): AskSt
   return new MemoryAskStore(maxSettledAsks);
 }
 
+/** One ask: its current row and its history (the first event kept bare, most asks have two). */
+interface Entry {
+  row: StoredAsk;
+  first: AskAuditEvent;
+  rest: AskAuditEvent[] | undefined;
+}
+
 class MemoryAskStore implements AskStore {
-  readonly #asks = new Map<string, StoredAsk>();
-  readonly #history = new Map<string, AskAuditEvent | AskAuditEvent[]>();
+  readonly #asks = new Map<string, Entry>();
   /** Open asks by interaction id (unique), then settled ones (the last to settle wins). */
   readonly #openByInteraction = new Map<string, string>();
   readonly #settledByInteraction = new Map<string, string>();
   readonly #byKey = new Map<string, string>();
   readonly #listeners = new Set<(change: AskStoreChange) => void>();
-  /** Settled ask ids, oldest first. */
-  readonly #settled = new Set<string>();
+  /** Settled ask ids, oldest first from `#settledHead`. */
+  #settled: string[] = [];
+  #settledHead = 0;
   readonly #maxSettled: number;
   #pending: AskStoreChange[] = [];
   #closed = false;
@@ -60,26 +67,24 @@ class MemoryAskStore implements AskStore {
   async create(write: AskWrite): Promise<AskCreateResult> {
     this.#open();
     const { ask } = write;
-    const existingId = this.#asks.has(ask.askId)
-      ? ask.askId
-      : ask.key === undefined
-        ? undefined
-        : this.#byKey.get(ask.key);
-    if (existingId !== undefined) return { created: false, existing: this.#asks.get(existingId)! };
-    this.#asks.set(ask.askId, ask);
+    const existing =
+      this.#asks.get(ask.askId) ??
+      (ask.key === undefined ? undefined : this.#asks.get(this.#byKey.get(ask.key) ?? ''));
+    if (existing !== undefined) return { created: false, existing: existing.row };
+    this.#asks.set(ask.askId, { row: ask, first: write.event, rest: undefined });
     if (ask.key !== undefined) this.#byKey.set(ask.key, ask.askId);
     if (ask.interactionId !== undefined) this.#index(ask);
-    this.#history.set(ask.askId, write.event);
     this.#changed(ask);
+    if (ask.final) this.#retire(ask.askId);
     return { created: true };
   }
 
   async update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
     this.#open();
     const { ask } = write;
-    const current = this.#asks.get(ask.askId);
-    if (current === undefined || current.version !== expectedVersion) {
-      return { ok: false, reason: 'version', current };
+    const entry = this.#asks.get(ask.askId);
+    if (entry === undefined || entry.row.version !== expectedVersion) {
+      return { ok: false, reason: 'version', current: entry?.row };
     }
     if (ask.interactionId !== undefined && !ask.final) {
       const holder = this.#openByInteraction.get(ask.interactionId);
@@ -87,46 +92,44 @@ class MemoryAskStore implements AskStore {
         return { ok: false, reason: 'interaction-id', holder };
       }
     }
-    this.#apply(write);
+    this.#apply(entry, write);
     return { ok: true };
   }
 
   async append(event: AskAuditEvent): Promise<void> {
     this.#open();
-    if (!this.#asks.has(event.askId)) {
+    const entry = this.#asks.get(event.askId);
+    if (entry === undefined) {
       throw new Error(`Cannot append an audit event to unknown ask ${event.askId}.`);
     }
-    this.#appendEvent(event);
+    record(entry, event);
   }
 
   async get(askId: string): Promise<StoredAsk | undefined> {
     this.#open();
-    return this.#asks.get(askId);
+    return this.#asks.get(askId)?.row;
   }
 
   async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
     this.#open();
     const askId =
       this.#openByInteraction.get(interactionId) ?? this.#settledByInteraction.get(interactionId);
-    return askId === undefined ? undefined : this.#asks.get(askId);
+    return askId === undefined ? undefined : this.#asks.get(askId)?.row;
   }
 
   async findByKey(key: string): Promise<StoredAsk | undefined> {
     this.#open();
     const askId = this.#byKey.get(key);
-    return askId === undefined ? undefined : this.#asks.get(askId);
+    return askId === undefined ? undefined : this.#asks.get(askId)?.row;
   }
 
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
     this.#open();
-    const events = this.#history.get(askId);
-    if (events === undefined) return;
-    if (!Array.isArray(events)) {
-      yield events;
-      return;
-    }
+    const entry = this.#asks.get(askId);
+    if (entry === undefined) return;
     // A copy: events appended while the caller iterates belong to a later read.
-    yield* events.slice();
+    const events = entry.rest === undefined ? [entry.first] : [entry.first, ...entry.rest];
+    yield* events;
   }
 
   async claimDue(
@@ -135,16 +138,17 @@ class MemoryAskStore implements AskStore {
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]> {
     this.#open();
-    const due: StoredAsk[] = [];
-    for (const ask of this.#asks.values()) {
-      if (!ask.final && ask.deadlineAt !== undefined && ask.deadlineAt <= now) due.push(ask);
+    const due: Entry[] = [];
+    for (const entry of this.#asks.values()) {
+      const { row } = entry;
+      if (!row.final && row.deadlineAt !== undefined && row.deadlineAt <= now) due.push(entry);
     }
-    due.sort((a, b) => (a.deadlineAt as number) - (b.deadlineAt as number));
+    due.sort((a, b) => (a.row.deadlineAt as number) - (b.row.deadlineAt as number));
     const applied: AskWrite[] = [];
-    for (const ask of due.slice(0, limit)) {
-      const write = settle(ask);
-      if (write === undefined) continue;
-      this.#apply(write);
+    for (const entry of due.slice(0, limit)) {
+      const write = settle(entry.row);
+      if (write === undefined || write.ask.version !== entry.row.version + 1) continue;
+      this.#apply(entry, write);
       applied.push(write);
     }
     return applied;
@@ -160,34 +164,36 @@ class MemoryAskStore implements AskStore {
     this.#listeners.clear();
   }
 
-  #apply({ ask, event }: AskWrite): void {
-    const previous = this.#asks.get(ask.askId);
-    if (previous?.interactionId !== undefined && previous.interactionId !== ask.interactionId) {
+  #apply(entry: Entry, { ask, event }: AskWrite): void {
+    const previous = entry.row;
+    if (previous.interactionId !== undefined && previous.interactionId !== ask.interactionId) {
       this.#unindex(previous);
     }
-    this.#asks.set(ask.askId, ask);
+    entry.row = ask;
     if (ask.interactionId !== undefined) this.#index(ask);
-    this.#appendEvent(event);
+    record(entry, event);
     this.#changed(ask);
     if (ask.final) this.#retire(ask.askId);
   }
 
-  /** Keeps the settled ask, forgetting the oldest settled one beyond the limit. */
+  /** Keeps the settled ask, forgetting the oldest settled ones beyond the limit. */
   #retire(askId: string): void {
-    this.#settled.add(askId);
-    while (this.#settled.size > this.#maxSettled) {
-      const oldest = this.#settled.values().next().value as string;
-      this.#settled.delete(oldest);
-      const ask = this.#asks.get(oldest);
+    this.#settled.push(askId);
+    while (this.#settled.length - this.#settledHead > this.#maxSettled) {
+      const oldest = this.#settled[this.#settledHead++] as string;
+      const row = this.#asks.get(oldest)?.row;
       this.#asks.delete(oldest);
-      this.#history.delete(oldest);
-      if (ask?.key !== undefined) this.#byKey.delete(ask.key);
+      if (row?.key !== undefined) this.#byKey.delete(row.key);
       if (
-        ask?.interactionId !== undefined &&
-        this.#settledByInteraction.get(ask.interactionId) === oldest
+        row?.interactionId !== undefined &&
+        this.#settledByInteraction.get(row.interactionId) === oldest
       ) {
-        this.#settledByInteraction.delete(ask.interactionId);
+        this.#settledByInteraction.delete(row.interactionId);
       }
+    }
+    if (this.#settledHead > 1024 && this.#settledHead * 2 > this.#settled.length) {
+      this.#settled = this.#settled.slice(this.#settledHead);
+      this.#settledHead = 0;
     }
   }
 
@@ -206,14 +212,6 @@ class MemoryAskStore implements AskStore {
     if (this.#openByInteraction.get(id) === ask.askId) this.#openByInteraction.delete(id);
   }
 
-  #appendEvent(event: AskAuditEvent): void {
-    // Most asks have one or two events: the first is kept bare, not in an array.
-    const events = this.#history.get(event.askId);
-    if (events === undefined) this.#history.set(event.askId, event);
-    else if (Array.isArray(events)) events.push(event);
-    else this.#history.set(event.askId, [events, event]);
-  }
-
   #changed(ask: StoredAsk): void {
     if (this.#listeners.size === 0) return;
     if (this.#pending.length === 0) queueMicrotask(() => this.#flush());
@@ -224,11 +222,25 @@ class MemoryAskStore implements AskStore {
     const changes = this.#pending;
     this.#pending = [];
     for (const change of changes) {
-      for (const listener of this.#listeners) listener(change);
+      for (const listener of this.#listeners) {
+        try {
+          listener(change);
+        } catch (error) {
+          // A listener's exception is its own; the others still hear of the change.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
     }
   }
 
   #open(): void {
     if (this.#closed) throw new Error('The memory ask store is closed.');
   }
+}
+
+function record(entry: Entry, event: AskAuditEvent): void {
+  if (entry.rest === undefined) entry.rest = [event];
+  else entry.rest.push(event);
 }

@@ -11,6 +11,7 @@ import {
   createMemoryAskStore,
   createScriptedProvider,
 } from '../../src/index.js';
+import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
 import { CountingClock, manualProvider, tick, yesNo } from './helpers.js';
 
 const answer = (title: string) => [
@@ -374,18 +375,7 @@ describe('outcomes handed out', () => {
 /** A store's methods as plain functions, to override one of them. */
 function bind(store: AskStore): AskStore {
   const bound: Record<string, unknown> = {};
-  for (const name of [
-    'create',
-    'update',
-    'append',
-    'get',
-    'findByInteractionId',
-    'findByKey',
-    'history',
-    'claimDue',
-    'subscribe',
-    'close',
-  ] as const) {
+  for (const name of ASK_STORE_METHODS) {
     bound[name] = (store[name] as (...args: unknown[]) => unknown).bind(store);
   }
   return bound as unknown as AskStore;

@@ -163,6 +163,31 @@ export function timeoutWrite(current: StoredAsk, now: number): AskWrite {
   );
 }
 
+/** A progress write by `writer` (pending -> pending): its event names who won the version. */
+export function progressWrite(current: StoredAsk, writer: string): AskWrite {
+  const ask = {
+    ...current,
+    version: current.version + 1,
+    owner: writer,
+    updatedAt: current.updatedAt + 1,
+  };
+  return {
+    ask,
+    event: {
+      askId: current.askId,
+      type: 'provider.progress',
+      at: ask.updatedAt,
+      from: current.state,
+      to: current.state,
+      data: {
+        answered: 1,
+        total: 2,
+        answers: [{ questionId: 'q2', response: { kind: 'freeform', text: `from ${writer}` } }],
+      },
+    },
+  };
+}
+
 /** A state-less attempt, as the service appends after an ask settled. */
 export function lateAnswerEvent(askId: string, at: number): AskAuditEvent {
   return {

@@ -1,0 +1,100 @@
+/**
+ * `ask-engine resume <interactionId> <answers-json | -> --store PATH`: brings the answer of a
+ * deferred ask kept in a SQLite file, from any later process, and prints the outcome.
+ */
+import { parseArgs } from 'node:util';
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import { createInteractionService } from '../engine/service.js';
+import { isUserInteractionError } from '../rules/errors.js';
+import type { AskStore } from '../stores/ask-store.js';
+import { EXIT } from './exit-codes.js';
+import { readStdin } from './read-stdin.js';
+import { UsageError } from './usage-error.js';
+
+export const RESUME_HELP = `Usage: ask-engine resume <interactionId> <answers-json | -> --store PATH
+
+Answers the deferred ask waiting on <interactionId> in the SQLite file PATH (the one an earlier
+"ask-engine ask --store PATH" or any service wrote) and prints its outcome as JSON. The answers
+are a JSON array of { "questionId", "response" }, checked against the ask's questions.
+
+Options:
+  --store PATH   the SQLite file the ask lives in (required)
+  -h, --help     this help
+
+Exit codes:
+  0 answered   2 refused (message on stderr): bad JSON or flags, unknown interaction id,
+  invalid answers (the ask stays open), or an ask that has already ended
+
+Examples:
+  ask-engine resume thread-42 '[{"questionId":"q1","response":{"kind":"selection","selections":["Yes"]}}]' --store asks.db
+  echo '[{"questionId":"q1","response":{"kind":"freeform","text":"main"}}]' | ask-engine resume thread-7 - --store asks.db
+`;
+
+/**
+ * Runs the command and returns the exit code.
+ *
+ * @example
+ * process.exitCode = await runResumeCommand(['thread-42', answersJson, '--store', 'asks.db']);
+ */
+export async function runResumeCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { store: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(RESUME_HELP);
+    return EXIT.answered;
+  }
+  const [interactionId, answersText, ...extra] = positionals;
+  if (interactionId === undefined || answersText === undefined || extra.length > 0) {
+    throw new UsageError(
+      `resume takes an interaction id and the answers JSON (or "-"), got ${positionals.length} argument(s).`,
+    );
+  }
+  if (values.store === undefined) {
+    throw new UsageError('resume needs --store PATH: the SQLite file the deferred ask lives in.');
+  }
+  const answers = parseAnswers(answersText === '-' ? await readStdin() : answersText);
+  const store = await openCliStore(values.store);
+  const service = createInteractionService({ store });
+  try {
+    const outcome = await service.resume(interactionId, answers);
+    process.stdout.write(`${JSON.stringify(outcome)}\n`);
+    return EXIT.answered;
+  } catch (error) {
+    if (!isUserInteractionError(error)) throw error;
+    process.stderr.write(`ask-engine resume: ${error.code}: ${error.message}\n`);
+    return EXIT.invalidInput;
+  } finally {
+    await service.close();
+    await store.close();
+  }
+}
+
+/**
+ * The SQLite store behind `--store PATH`, opened at once so that a file that cannot be opened
+ * is reported before anything is asked. Loaded only when the flag is given.
+ */
+export async function openCliStore(path: string): Promise<AskStore> {
+  const { createSqliteAskStore } = await import('../stores/sqlite-store.js');
+  const store = createSqliteAskStore({ path });
+  await store.get('');
+  return store;
+}
+
+function parseAnswers(text: string): AskUserQuestionAnswer[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`The answers are not valid JSON: ${(error as Error).message}.`);
+  }
+  if (!Array.isArray(value)) {
+    throw new UsageError(
+      'The answers must be a JSON array like [{"questionId":"q1","response":{"kind":"freeform","text":"…"}}].',
+    );
+  }
+  return value as AskUserQuestionAnswer[];
+}

@@ -1,0 +1,104 @@
+/**
+ * The SQLite handle the store needs: the small part of better-sqlite3's synchronous API it
+ * calls, which libsql and Node 22's `node:sqlite` `DatabaseSync` have too. Opening a file
+ * imports better-sqlite3 lazily, so nothing loads it unless a path is given.
+ */
+
+/** A value bound to a `?` parameter. */
+export type SqliteValue = string | number | null;
+
+/**
+ * A prepared statement: positional `?` parameters (the store binds only `SqliteValue`s), rows as
+ * plain objects keyed by column. Parameters are typed `unknown` so that the drivers' own, more
+ * specific statement types are accepted as they are.
+ */
+export interface SqliteStatement {
+  /** `lastInsertRowid` is optional: without it the change feed may tell own writes twice. */
+  run(...params: unknown[]): { changes: number | bigint; lastInsertRowid?: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+/**
+ * The handle `createSqliteAskStore({ database })` accepts: `exec` (several statements, no
+ * result) and `prepare`. That is all the store calls; pragmas go through them too. The store
+ * begins its own transactions on it (`BEGIN IMMEDIATE`), so do not hand it a connection that is
+ * inside a transaction of yours, and it never closes a handle it did not open.
+ */
+export interface SqliteDatabase {
+  exec(sql: string): unknown;
+  prepare(sql: string): SqliteStatement;
+}
+
+/** An open database and whether the store owns it (opened it from a path). */
+export interface OpenedDatabase {
+  db: SqliteDatabase;
+  close(): void;
+}
+
+/** Opens `path` with better-sqlite3, imported on first use. */
+export async function openSqliteFile(path: string): Promise<OpenedDatabase> {
+  let Database: typeof import('better-sqlite3');
+  try {
+    Database = (await import('better-sqlite3')).default;
+  } catch (error) {
+    throw new Error(
+      'createSqliteAskStore({ path }) needs the better-sqlite3 package, an optional peer ' +
+        'dependency of ask-engine: install better-sqlite3@^12, or pass { database } with an ' +
+        'open handle (node:sqlite DatabaseSync, libsql).',
+      { cause: error },
+    );
+  }
+  try {
+    const db = new Database(path);
+    return { db, close: () => db.close() };
+  } catch (error) {
+    throw new Error(`Cannot open the SQLite ask store at ${path}: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Sets the connection up for several processes on one file: a busy timeout first, then WAL. */
+export function configureConnection(
+  db: SqliteDatabase,
+  settings: { busyTimeoutMs: number; synchronous: 'full' | 'normal' | undefined },
+): void {
+  db.exec(`PRAGMA busy_timeout = ${settings.busyTimeoutMs}`);
+  // Switching to WAL takes a lock; with the timeout set, concurrent openers wait for it. An
+  // in-memory database stays in its 'memory' journal mode, which is fine for one connection.
+  db.exec('PRAGMA journal_mode = WAL');
+  if (settings.synchronous !== undefined) {
+    db.exec(`PRAGMA synchronous = ${settings.synchronous.toUpperCase()}`);
+  }
+}
+
+/**
+ * Runs `work` in a write transaction taken up front (`BEGIN IMMEDIATE`), so a read inside it
+ * cannot be outdated by another process before the write: the busy timeout queues writers
+ * instead of failing them halfway.
+ */
+export function writeTransaction<T>(db: SqliteDatabase, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    rollback(db);
+    throw error;
+  }
+}
+
+function rollback(db: SqliteDatabase): void {
+  try {
+    db.exec('ROLLBACK');
+  } catch {
+    // SQLite already rolled back (some errors end the transaction themselves); the error that
+    // got us here is the one the caller needs, and it is rethrown.
+  }
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,364 @@
+/** The embedded durable store: asks and their histories in one SQLite file, shared by processes. */
+import type { AskAuditEvent } from '../engine/audit.js';
+import type {
+  AskCreateResult,
+  AskStore,
+  AskStoreChange,
+  AskUpdateResult,
+  AskWrite,
+  StoredAsk,
+} from './ask-store.js';
+import { SqliteChangeFeed } from './sqlite-change-feed.js';
+import {
+  configureConnection,
+  type OpenedDatabase,
+  openSqliteFile,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type SqliteValue,
+  writeTransaction,
+} from './sqlite-database.js';
+import {
+  describe,
+  readOptions,
+  type Settings,
+  type SqliteAskStoreOptions,
+  type SqliteAskStoreSource,
+} from './sqlite-options.js';
+import {
+  ASK_COLUMNS,
+  type AskRow,
+  askParams,
+  eventParams,
+  readAsk,
+  readEvent,
+} from './sqlite-rows.js';
+import { migrate } from './sqlite-schema.js';
+
+export type { SqliteAskStoreOptions, SqliteAskStoreSource } from './sqlite-options.js';
+
+/**
+ * An `AskStore` in SQLite, safe for several processes on one file: WAL journal, writes and
+ * claims in `BEGIN IMMEDIATE` transactions, numbered schema migrations, and a change feed that
+ * polls `PRAGMA data_version` every `pollIntervalMs` for other processes' writes.
+ *
+ * @example
+ * import { createInteractionService } from 'ask-engine';
+ * import { createSqliteAskStore } from 'ask-engine/sqlite';
+ *
+ * const store = createSqliteAskStore({ path: 'asks.db' });
+ * const service = createInteractionService({ store });
+ */
+export function createSqliteAskStore(
+  source: SqliteAskStoreSource,
+  options: SqliteAskStoreOptions = {},
+): AskStore {
+  const settings = readOptions(options);
+  if (typeof source !== 'object' || source === null) {
+    throw new TypeError(
+      `createSqliteAskStore expects { path } or { database }, got ${describe(source)}.`,
+    );
+  }
+  if ('database' in source) {
+    const { database } = source;
+    if (
+      typeof database?.prepare !== 'function' ||
+      typeof (database as { exec?: unknown }).exec !== 'function'
+    ) {
+      throw new TypeError(
+        `Expected \`database\` to be an open SQLite handle with prepare() and exec() (better-sqlite3, node:sqlite DatabaseSync, libsql), got ${describe(database)}.`,
+      );
+    }
+    return new SqliteAskStore(
+      Promise.resolve({ db: database, close: () => undefined }),
+      'given as { database }',
+      settings,
+    );
+  }
+  if (typeof (source as { path?: unknown }).path !== 'string' || source.path === '') {
+    throw new TypeError(
+      `Expected \`path\` to be a non-empty file path, got ${describe((source as { path?: unknown }).path)}.`,
+    );
+  }
+  return new SqliteAskStore(openSqliteFile(source.path), `at ${source.path}`, settings);
+}
+
+interface Statements {
+  byId: SqliteStatement;
+  byKey: SqliteStatement;
+  byInteraction: SqliteStatement;
+  openHolder: SqliteStatement;
+  insertAsk: SqliteStatement;
+  updateAsk: SqliteStatement;
+  insertEvent: SqliteStatement;
+  appendIfAsk: SqliteStatement;
+  history: SqliteStatement;
+  due: SqliteStatement;
+}
+
+interface Connection {
+  opened: OpenedDatabase;
+  statements: Statements;
+}
+
+class SqliteAskStore implements AskStore {
+  readonly #where: string;
+  readonly #busyTimeoutMs: number;
+  readonly #onError: (error: unknown) => void;
+  readonly #feed: SqliteChangeFeed;
+  readonly #ready: Promise<Connection>;
+  #connection: Connection | undefined;
+  #closed = false;
+
+  constructor(opening: Promise<OpenedDatabase>, where: string, settings: Settings) {
+    this.#where = where;
+    this.#busyTimeoutMs = settings.busyTimeoutMs;
+    this.#onError = settings.onError;
+    this.#feed = new SqliteChangeFeed(settings.pollIntervalMs, settings.onError);
+    this.#ready = opening.then((opened) => {
+      try {
+        configureConnection(opened.db, settings);
+        migrate(opened.db, where);
+        const connection = { opened, statements: prepare(opened.db) };
+        if (this.#closed) {
+          opened.close();
+        } else {
+          this.#connection = connection;
+          this.#feed.attach(opened.db);
+        }
+        return connection;
+      } catch (error) {
+        opened.close();
+        throw error;
+      }
+    });
+    // Failing to open is reported by the first call that needs the database.
+    this.#ready.catch(() => undefined);
+  }
+
+  async create(write: AskWrite): Promise<AskCreateResult> {
+    const { opened, statements } = await this.#open();
+    const { ask, event } = write;
+    let eventId: number | undefined;
+    let caughtUp = false;
+    const existing = this.#write(opened.db, () => {
+      const found = (statements.byId.get(ask.askId) ??
+        (ask.key === undefined ? undefined : statements.byKey.get(ask.key))) as AskRow | undefined;
+      if (found !== undefined) return readAsk(found);
+      caughtUp = this.#feed.active && this.#feed.caughtUp();
+      try {
+        statements.insertAsk.run(ask.askId, ...askParams(ask));
+      } catch (error) {
+        if (!isOpenInteractionConflict(error)) throw error;
+        const holder = this.#holder(statements, ask);
+        throw new Error(
+          `Cannot create ask ${ask.askId}: interaction id ${ask.interactionId} belongs to ask ${holder}, which is not final.`,
+          { cause: error },
+        );
+      }
+      eventId = rowId(statements.insertEvent.run(...eventParams(event)));
+      return undefined;
+    });
+    if (existing !== undefined) return { created: false, existing };
+    this.#feed.written(ask.askId, ask.version, eventId, caughtUp);
+    return { created: true };
+  }
+
+  async update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
+    const { opened, statements } = await this.#open();
+    const { ask, event } = write;
+    let eventId: number | undefined;
+    let caughtUp = false;
+    const result = this.#write(opened.db, (): AskUpdateResult => {
+      caughtUp = this.#feed.active && this.#feed.caughtUp();
+      let changes: number;
+      try {
+        changes = Number(
+          statements.updateAsk.run(...askParams(ask), ask.askId, expectedVersion).changes,
+        );
+      } catch (error) {
+        if (!isOpenInteractionConflict(error)) throw error;
+        return { ok: false, reason: 'interaction-id', holder: this.#holder(statements, ask) };
+      }
+      if (changes === 0) {
+        const current = statements.byId.get(ask.askId) as AskRow | undefined;
+        return { ok: false, reason: 'version', current: current && readAsk(current) };
+      }
+      eventId = rowId(statements.insertEvent.run(...eventParams(event)));
+      return { ok: true };
+    });
+    if (result.ok) this.#feed.written(ask.askId, ask.version, eventId, caughtUp);
+    return result;
+  }
+
+  async append(event: AskAuditEvent): Promise<void> {
+    const { statements } = await this.#open();
+    const { changes } = statements.appendIfAsk.run(...eventParams(event), event.askId);
+    if (Number(changes) === 0) {
+      throw new Error(`Cannot append an audit event to unknown ask ${event.askId}.`);
+    }
+  }
+
+  async get(askId: string): Promise<StoredAsk | undefined> {
+    const { statements } = await this.#open();
+    return readOptional(statements.byId.get(askId));
+  }
+
+  async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
+    const { statements } = await this.#open();
+    return readOptional(statements.byInteraction.get(interactionId));
+  }
+
+  async findByKey(key: string): Promise<StoredAsk | undefined> {
+    const { statements } = await this.#open();
+    return readOptional(statements.byKey.get(key));
+  }
+
+  async *history(askId: string): AsyncIterable<AskAuditEvent> {
+    const { statements } = await this.#open();
+    // One read: events appended while the caller iterates belong to a later read.
+    const rows = statements.history.all(askId) as { id: number; json: string }[];
+    for (const row of rows) yield readEvent(row, askId);
+  }
+
+  async claimDue(
+    now: number,
+    limit: number,
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+  ): Promise<AskWrite[]> {
+    const { opened, statements } = await this.#open();
+    let eventId: number | undefined;
+    let caughtUp = false;
+    // The write lock is taken before reading, so another process claiming at the same moment
+    // waits and then finds these asks final: each due ask is settled once.
+    const corrupt: unknown[] = [];
+    const applied = this.#write(opened.db, () => {
+      caughtUp = this.#feed.active && this.#feed.caughtUp();
+      const writes: AskWrite[] = [];
+      let claimed = 0;
+      // A cursor past rows that cannot be read, so a corrupt row never blocks the ones after it.
+      let after: SqliteValue[] = [-Number.MAX_VALUE, -Number.MAX_VALUE, 0];
+      while (claimed < limit) {
+        const wanted = limit - claimed;
+        const rows = statements.due.all(now, ...after, wanted) as (AskRow & { row_id: number })[];
+        for (const row of rows) {
+          after = [row.deadline_at, row.deadline_at, row.row_id];
+          let current: StoredAsk;
+          try {
+            current = readAsk(row);
+          } catch (error) {
+            corrupt.push(error);
+            continue;
+          }
+          claimed++;
+          const write = settle(current);
+          if (write === undefined) continue;
+          const { changes } = statements.updateAsk.run(
+            ...askParams(write.ask),
+            current.askId,
+            current.version,
+          );
+          if (Number(changes) === 0) continue;
+          eventId = rowId(statements.insertEvent.run(...eventParams(write.event)));
+          writes.push(write);
+        }
+        if (rows.length < wanted) break;
+      }
+      return writes;
+    });
+    for (const { ask } of applied) this.#feed.written(ask.askId, ask.version, eventId, caughtUp);
+    // Skipped, not fatal: the row stays as it is, and the error names the ask and the column.
+    for (const error of corrupt) this.#onError(error);
+    return applied;
+  }
+
+  subscribe(listener: (change: AskStoreChange) => void): () => void {
+    if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
+    return this.#feed.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#feed.close();
+    const connection = this.#connection;
+    this.#connection = undefined;
+    connection?.opened.close();
+  }
+
+  async #open(): Promise<Connection> {
+    if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
+    const connection = this.#connection ?? (await this.#ready);
+    if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
+    return connection;
+  }
+
+  /** A write transaction whose lock timeout says which store and which setting to look at. */
+  #write<T>(db: SqliteDatabase, work: () => T): T {
+    try {
+      return writeTransaction(db, work);
+    } catch (error) {
+      if (!(error instanceof Error) || !/database is locked|SQLITE_BUSY/.test(error.message)) {
+        throw error;
+      }
+      throw new Error(
+        `The SQLite ask store ${this.#where} stayed locked by another connection for longer than busyTimeoutMs (${this.#busyTimeoutMs} ms): ${error.message}`,
+        { cause: error },
+      );
+    }
+  }
+
+  #holder(statements: Statements, ask: StoredAsk): string {
+    const row = statements.openHolder.get(ask.interactionId ?? null, ask.askId) as
+      | { id: string }
+      | undefined;
+    // The unique index said someone holds it; under the write lock it is still there.
+    return row?.id ?? '(unknown)';
+  }
+}
+
+function prepare(db: SqliteDatabase): Statements {
+  const placeholders = ASK_COLUMNS.split(',')
+    .map(() => '?')
+    .join(', ');
+  const assignments = ASK_COLUMNS.split(',')
+    .map((column) => `${column.trim()} = ?`)
+    .join(', ');
+  return {
+    byId: db.prepare('SELECT * FROM asks WHERE id = ?'),
+    byKey: db.prepare('SELECT * FROM asks WHERE "key" = ?'),
+    byInteraction: db.prepare(
+      'SELECT * FROM asks WHERE interaction_id = ? ORDER BY final ASC, updated_at DESC, rowid DESC LIMIT 1',
+    ),
+    openHolder: db.prepare(
+      'SELECT id FROM asks WHERE interaction_id = ? AND final = 0 AND id <> ? LIMIT 1',
+    ),
+    insertAsk: db.prepare(`INSERT INTO asks (id, ${ASK_COLUMNS}) VALUES (?, ${placeholders})`),
+    updateAsk: db.prepare(`UPDATE asks SET ${assignments} WHERE id = ? AND version = ?`),
+    insertEvent: db.prepare('INSERT INTO ask_events (ask_id, at, type, json) VALUES (?, ?, ?, ?)'),
+    appendIfAsk: db.prepare(
+      'INSERT INTO ask_events (ask_id, at, type, json) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM asks WHERE id = ?)',
+    ),
+    history: db.prepare('SELECT id, json FROM ask_events WHERE ask_id = ? ORDER BY id'),
+    due: db.prepare(
+      `SELECT rowid AS row_id, * FROM asks
+       WHERE final = 0 AND deadline_at <= ? AND (deadline_at > ? OR (deadline_at = ? AND rowid > ?))
+       ORDER BY deadline_at, rowid LIMIT ?`,
+    ),
+  };
+}
+
+function readOptional(row: unknown): StoredAsk | undefined {
+  return row === undefined ? undefined : readAsk(row as AskRow);
+}
+
+/** The unique index on open interaction ids refused the row (SQLite's own message). */
+function isOpenInteractionConflict(error: unknown): boolean {
+  return (
+    error instanceof Error && /UNIQUE constraint failed: asks\.interaction_id/.test(error.message)
+  );
+}
+
+function rowId(result: { lastInsertRowid?: number | bigint }): number | undefined {
+  return result.lastInsertRowid === undefined ? undefined : Number(result.lastInsertRowid);
+}

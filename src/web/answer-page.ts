@@ -1,0 +1,148 @@
+/** The answer page: the ask's generic form as a plain HTML form, and the pages around it. */
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { UiForm, UiFormField } from '../contracts/form.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import { type Html, html, shownText } from './html.js';
+import { renderPage } from './page-shell.js';
+
+/** What a person posted, by field id, as the form codec reads it. */
+export type PostedValues = Record<string, string | string[]>;
+
+export interface AnswerPageInput {
+  askId: string;
+  questions: readonly AskUserQuestion[];
+  /** `buildAskUserForm(questions)`. */
+  form: UiForm;
+  token: string;
+  /** What the person typed and chose, shown again after a refusal. */
+  values?: PostedValues;
+  /** Why the last submit was refused. */
+  error?: string;
+}
+
+const PART_LABELS: Record<string, string> = {
+  mode: 'How do you answer?',
+  text: 'Your answer',
+  comment: 'Comment (optional)',
+};
+
+/**
+ * Renders the form page. Every text from the model is escaped and shown as written (Markdown
+ * stays text, control characters show as escapes); the form posts urlencoded to the same path
+ * with the token in a hidden field, and works without the script.
+ */
+export function renderAnswerPage(input: AnswerPageInput): string {
+  const { askId, questions, form, token, values = {}, error } = input;
+  const byQuestion = groupFields(form.fields);
+  const main = html`
+<h1>${shownText(form.title)}</h1>
+${form.body === undefined ? '' : html`<p class="lead">${shownText(form.body)}</p>`}
+${error === undefined ? '' : html`<div class="problem" role="alert" id="refusal"><h2>Your answer was not recorded</h2><p>${shownText(error)}</p><p>Everything you entered is still below; correct it and send again.</p></div>`}
+<form method="post" action="./${encodeURIComponent(askId)}" accept-charset="utf-8" class="answer-form" novalidate
+  data-questions="${JSON.stringify(questions)}">
+<input type="hidden" name="token" value="${token}">
+${questions.map((question, index) =>
+  renderQuestion(question, byQuestion.get(`q${index + 1}`) ?? [], values),
+)}
+<p class="live-status" id="live-status" role="status" aria-live="polite"></p>
+<div class="actions"><button type="submit" name="action" value="submit">Send answer</button></div>
+</form>`;
+  return renderPage({ title: form.title, main, script: 'answer-page.js', depth: 1 });
+}
+
+/** After a successful submit: what was recorded, question by question. */
+export function renderRecordedPage(
+  questions: readonly AskUserQuestion[],
+  answers: readonly AskUserQuestionAnswer[],
+): string {
+  const main = html`
+<h1>Answer recorded</h1>
+<p class="lead" role="status">Thank you. This is what was recorded; you can close this page.</p>
+<dl class="recorded">
+${answers.map((answer) => {
+  const question = questions.find((candidate) => candidate.id === answer.questionId);
+  return html`<dt>${shownText(question?.header ?? answer.questionId)}</dt><dd>${recordedResponse(answer)}</dd>`;
+})}
+</dl>`;
+  return renderPage({ title: 'Answer recorded', main, depth: 1 });
+}
+
+/** A page that explains why there is nothing to answer (any non-form response). */
+export function renderNoticePage(title: string, message: string): string {
+  const main = html`<h1>${title}</h1><p class="lead">${shownText(message)}</p>`;
+  return renderPage({ title, main, depth: 1 });
+}
+
+function renderQuestion(
+  question: AskUserQuestion,
+  fields: readonly UiFormField[],
+  values: PostedValues,
+): Html {
+  return html`
+<fieldset class="question" id="${fields[0]?.id.split('.')[0] ?? question.id}">
+<legend>${shownText(question.header)}</legend>
+<p class="question-text">${shownText(question.question)}</p>
+${question.context === undefined ? '' : html`<div class="context">${shownText(question.context)}</div>`}
+${fields.map((field) => renderField(field, question, values))}
+</fieldset>`;
+}
+
+function renderField(field: UiFormField, question: AskUserQuestion, values: PostedValues): Html {
+  const part = field.id.slice(field.id.indexOf('.') + 1);
+  if (field.type === 'text') {
+    const value = values[field.id];
+    const counter = `${field.id}.count`;
+    // The newline after <textarea> is eaten by the HTML parser, so text kept after a refusal
+    // that starts with a line break keeps it.
+    return html`<div class="field text-field">
+<label for="${field.id}">${PART_LABELS[part] ?? part}</label>
+<textarea id="${field.id}" name="${field.id}" rows="${part === 'comment' ? 2 : 4}" data-max-bytes="${field.maxBytes}" aria-describedby="${counter}">
+${typeof value === 'string' ? value : ''}</textarea>
+<p class="counter" id="${counter}">Up to ${field.maxBytes} bytes of text (${field.maxBytes / 1024} KiB).</p>
+</div>`;
+  }
+  const multiple = field.type === 'multi-choice';
+  const chosen = new Set([values[field.id] ?? []].flat());
+  const legend =
+    part === 'selection' ? (multiple ? 'Choose any' : 'Choose one') : (PART_LABELS[part] ?? part);
+  return html`<fieldset class="field choice-field${part === 'mode' ? ' mode-field' : ''}" data-field="${field.id}">
+<legend>${legend}</legend>
+${field.options.map((option) => {
+  const id = `${field.id}.${option.id}`;
+  // Descriptions come from the question as written: the form's copy is escaped for Markdown.
+  const description =
+    part === 'selection' ? question.options[optionIndex(option.id)]?.description : undefined;
+  return html`<div class="option">
+<input type="${multiple ? 'checkbox' : 'radio'}" id="${id}" name="${field.id}" value="${option.id}"${chosen.has(option.id) ? html` checked` : ''}${description === undefined ? '' : html` aria-describedby="${id}.description"`}>
+<label for="${id}">${option.label}</label>
+${description === undefined ? '' : html`<p class="option-description" id="${id}.description">${shownText(description)}</p>`}
+</div>`;
+})}
+</fieldset>`;
+}
+
+function recordedResponse(answer: AskUserQuestionAnswer): Html {
+  const { response } = answer;
+  if (response === null) return html`<em>Skipped</em>`;
+  if (response.kind === 'freeform')
+    return html`<span class="typed">${shownText(response.text)}</span>`;
+  return html`<ul>${response.selections.map((title) => html`<li>${shownText(title)}</li>`)}</ul>${
+    response.comment === undefined
+      ? ''
+      : html`<p class="recorded-comment">Comment: <span class="typed">${shownText(response.comment)}</span></p>`
+  }`;
+}
+
+/** `q<n>` to its fields, in form order. */
+function groupFields(fields: readonly UiFormField[]): Map<string, UiFormField[]> {
+  const groups = new Map<string, UiFormField[]>();
+  for (const field of fields) {
+    const key = field.id.split('.')[0]!;
+    groups.set(key, [...(groups.get(key) ?? []), field]);
+  }
+  return groups;
+}
+
+function optionIndex(optionId: string): number {
+  return Number(optionId.slice('option'.length)) - 1;
+}

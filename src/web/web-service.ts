@@ -1,0 +1,4 @@
+/** The part of the interaction service the web server uses: read an ask, answer it, watch events. */
+import type { InteractionService } from '../engine/service-contract.js';
+
+export type WebAnswerService = Pick<InteractionService, 'get' | 'answer' | 'history' | 'events$'>;

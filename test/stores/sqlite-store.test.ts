@@ -1,0 +1,315 @@
+/** The SQLite store: the shared contract on a file and on a minimal handle, then what is SQLite's own. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AskStore } from 'ask-engine';
+import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  answerWrite,
+  collect,
+  deferWrite,
+  progressWrite,
+  startWrite,
+  timeoutWrite,
+  waitUntil,
+} from './ask-rows.js';
+import { describeAskStoreContract } from './store-contract.js';
+
+let dir = '';
+const freshDir = () => {
+  dir = mkdtempSync(join(tmpdir(), 'ask-engine-sqlite-'));
+  return dir;
+};
+const removeDir = async () => rmSync(dir, { recursive: true, force: true });
+
+describeAskStoreContract('the SQLite store on a file', {
+  create: async () =>
+    createSqliteAskStore({ path: join(freshDir(), 'asks.db') }, { pollIntervalMs: 5 }),
+  connect: async () => createSqliteAskStore({ path: join(dir, 'asks.db') }, { pollIntervalMs: 5 }),
+  cleanup: removeDir,
+});
+
+/**
+ * Only `exec` and `prepare`, statements with only `run` (no lastInsertRowid), `get` and `all`:
+ * the subset the store documents, as node:sqlite's DatabaseSync or libsql would offer it.
+ */
+function minimalHandle(db: Database.Database): SqliteDatabase {
+  return {
+    exec: (sql) => void db.exec(sql),
+    prepare: (sql) => {
+      const statement = db.prepare(sql);
+      return {
+        run: (...params) => ({ changes: statement.run(...params).changes }),
+        get: (...params) => statement.get(...params),
+        all: (...params) => statement.all(...params),
+      };
+    },
+  };
+}
+
+const handles: Database.Database[] = [];
+describeAskStoreContract('the SQLite store on a minimal { database } handle', {
+  create: async () => {
+    const db = new Database(join(freshDir(), 'asks.db'));
+    handles.push(db);
+    return createSqliteAskStore({ database: minimalHandle(db) }, { pollIntervalMs: 5 });
+  },
+  connect: async () => {
+    const db = new Database(join(dir, 'asks.db'));
+    handles.push(db);
+    return createSqliteAskStore({ database: minimalHandle(db) }, { pollIntervalMs: 5 });
+  },
+  cleanup: async () => {
+    // The store never closes a handle it was given: its owner does.
+    for (const db of handles.splice(0)) {
+      expect(db.open).toBe(true);
+      db.close();
+    }
+    await removeDir();
+  },
+});
+
+describe('the SQLite store', () => {
+  let path: string;
+  const stores: AskStore[] = [];
+  const open = (options = {}) => {
+    const store = createSqliteAskStore({ path }, { pollIntervalMs: 5, ...options });
+    stores.push(store);
+    return store;
+  };
+  /** A second, raw connection to the file, for what the store must cope with. */
+  const raw = () => {
+    const db = new Database(path);
+    handles.push(db);
+    return db;
+  };
+
+  beforeEach(() => {
+    path = join(freshDir(), 'asks.db');
+  });
+  afterEach(async () => {
+    for (const store of stores.splice(0)) await store.close();
+    for (const db of handles.splice(0)) db.close();
+    await removeDir();
+  });
+
+  describe('schema', () => {
+    it('creates its tables in WAL mode and records migration 1 once', async () => {
+      await open().get('ask-1');
+      await open().get('ask-1');
+      const db = raw();
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([{ version: 1 }]);
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .pluck()
+        .all();
+      expect(tables).toEqual(expect.arrayContaining(['ask_events', 'asks', 'ask_schema_version']));
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        .pluck()
+        .all();
+      expect(indexes).toEqual(
+        expect.arrayContaining(['asks_open_interaction', 'asks_due', 'ask_events_by_ask']),
+      );
+    });
+
+    it('refuses a file written by a newer schema, naming both versions', async () => {
+      await open().get('ask-1');
+      raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
+      await expect(open().get('ask-1')).rejects.toThrow(
+        /schema version 7, but this ask-engine knows versions up to 1: upgrade ask-engine/,
+      );
+    });
+
+    it('says where a file could not be opened', async () => {
+      const store = createSqliteAskStore({ path: join(dir, 'missing', 'asks.db') });
+      stores.push(store);
+      await expect(store.get('ask-1')).rejects.toThrow(
+        /Cannot open the SQLite ask store at .*missing\/asks\.db/,
+      );
+    });
+  });
+
+  describe('rows that are not what the store wrote', () => {
+    beforeEach(async () => {
+      const store = open();
+      await store.create(startWrite({ askId: 'ask-1', key: 'step-1', deadlineAt: 10 }));
+      await store.create(startWrite({ askId: 'ask-2', deadlineAt: 20 }));
+      await store.close();
+    });
+
+    it('refuses a snapshot that is not JSON, naming the ask and the column', async () => {
+      raw().prepare("UPDATE asks SET snapshot = '{\"status\": ' WHERE id = 'ask-1'").run();
+      const store = open();
+      await expect(store.get('ask-1')).rejects.toThrow(
+        /^The snapshot column of ask ask-1 in the SQLite store is corrupt: /,
+      );
+      await expect(store.findByKey('step-1')).rejects.toThrow(/snapshot column of ask ask-1/);
+    });
+
+    it('lets a sweeper skip a corrupt due ask, report it, and claim the ones after it', async () => {
+      raw().prepare("UPDATE asks SET snapshot = 'null' WHERE id = 'ask-1'").run();
+      const errors: unknown[] = [];
+      const store = open({ onError: (error: unknown) => errors.push(error) });
+      const writes = await store.claimDue(100, 1, (ask) => timeoutWrite(ask, 100));
+      expect(writes.map((write) => write.ask.askId)).toEqual(['ask-2']);
+      expect((await store.get('ask-2'))?.state).toBe('timedOut');
+      expect(errors).toHaveLength(1);
+      expect(String(errors[0])).toMatch(
+        /The snapshot column of ask ask-1 in the SQLite store is corrupt: expected a JSON object/,
+      );
+      // It stays as it was, for a person to look at.
+      expect(raw().prepare("SELECT version FROM asks WHERE id = 'ask-1'").pluck().get()).toBe(1);
+    });
+
+    it('refuses questions that are not an array and an outcome that is not an object', async () => {
+      const db = raw();
+      db.prepare("UPDATE asks SET questions = '{}' WHERE id = 'ask-1'").run();
+      db.prepare("UPDATE asks SET outcome = '\"answered\"' WHERE id = 'ask-2'").run();
+      const store = open();
+      await expect(store.get('ask-1')).rejects.toThrow(
+        'The questions column of ask ask-1 in the SQLite store is corrupt: expected a JSON array.',
+      );
+      await expect(store.get('ask-2')).rejects.toThrow(
+        'The outcome column of ask ask-2 in the SQLite store is corrupt: expected a JSON object.',
+      );
+    });
+
+    it('refuses a history event that is not JSON, naming the event and the ask', async () => {
+      raw().prepare("UPDATE ask_events SET json = 'start' WHERE ask_id = 'ask-2'").run();
+      const store = open();
+      await expect(collect(store.history('ask-2'))).rejects.toThrow(
+        /^Event \d+ of ask ask-2 in the SQLite store is corrupt: /,
+      );
+      expect(await collect(store.history('ask-1'))).toHaveLength(1);
+    });
+  });
+
+  describe('writes', () => {
+    it('refuses to create an ask under an interaction id an open ask holds', async () => {
+      const store = open();
+      const first = startWrite({ askId: 'ask-1' });
+      await store.create(first);
+      await store.update(deferWrite(first.ask, 'thread-1'), 1);
+      const second = deferWrite(startWrite({ askId: 'ask-2' }).ask, 'thread-1');
+      await expect(store.create(second)).rejects.toThrow(
+        'Cannot create ask ask-2: interaction id thread-1 belongs to ask ask-1, which is not final.',
+      );
+      expect(await store.get('ask-2')).toBeUndefined();
+      expect(await collect(store.history('ask-2'))).toEqual([]);
+    });
+
+    it('keeps a row and its event together when the event cannot be written', async () => {
+      const store = open();
+      const start = startWrite({ askId: 'ask-1' });
+      await store.create(start);
+      // A trigger stands in for a failure between the two statements (disk full, I/O error).
+      raw().exec(
+        "CREATE TRIGGER fail_events BEFORE INSERT ON ask_events BEGIN SELECT RAISE(ABORT, 'disk is full'); END",
+      );
+      await expect(store.update(answerWrite(start.ask), 1)).rejects.toThrow(/disk is full/);
+      expect(await store.get('ask-1')).toEqual(start.ask);
+    });
+
+    it('names the store and the setting when another connection holds the lock too long', async () => {
+      const store = open({ busyTimeoutMs: 30 });
+      const start = startWrite({ askId: 'ask-1' });
+      await store.create(start);
+      const db = raw();
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        await expect(store.update(answerWrite(start.ask), 1)).rejects.toThrow(
+          /^The SQLite ask store at .*asks\.db stayed locked by another connection for longer than busyTimeoutMs \(30 ms\): database is locked/,
+        );
+      } finally {
+        db.exec('ROLLBACK');
+      }
+      expect(await store.update(answerWrite(start.ask), 1)).toEqual({ ok: true });
+    });
+  });
+
+  describe('change feed', () => {
+    it('tells its own writes once while no other connection writes', async () => {
+      const store = open();
+      const changes: unknown[] = [];
+      await store.get('ask-1');
+      store.subscribe((change) => changes.push(change));
+      const start = startWrite({ askId: 'ask-1' });
+      await store.create(start);
+      await store.update(progressWrite(start.ask, 'w1'), 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Another connection's write makes the feed read the events; ours are not told again.
+      const other = createSqliteAskStore({ database: raw() });
+      stores.push(other);
+      await other.create(startWrite({ askId: 'ask-2' }));
+      await waitUntil(() => changes.length >= 3, 'the other connection’s write');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(changes).toEqual([
+        { type: 'changed', askId: 'ask-1', version: 1 },
+        { type: 'changed', askId: 'ask-1', version: 2 },
+        { type: 'changed', askId: 'ask-2', version: 1 },
+      ]);
+    });
+
+    it('tells a subscriber of a store still opening that it may have missed changes', async () => {
+      const store = open();
+      const changes: unknown[] = [];
+      store.subscribe((change) => changes.push(change));
+      await store.get('ask-1');
+      await waitUntil(() => changes.length > 0, 'the first change');
+      expect(changes[0]).toEqual({ type: 'missed' });
+    });
+
+    it('hears another connection within the poll interval, once per ask and latest version', async () => {
+      const store = open({ pollIntervalMs: 25 });
+      const other = createSqliteAskStore({ database: raw() });
+      stores.push(other);
+      await store.get('ask-1');
+      const changes: unknown[] = [];
+      store.subscribe((change) => changes.push(change));
+      const start = startWrite({ askId: 'ask-1' });
+      await other.create(start);
+      let row = start.ask;
+      for (let n = 0; n < 5; n++) {
+        const write = progressWrite(row, 'other');
+        await other.update(write, row.version);
+        row = write.ask;
+      }
+      await waitUntil(() => changes.length > 0, 'a change from the other connection');
+      expect(changes).toEqual([{ type: 'changed', askId: 'ask-1', version: 6 }]);
+    });
+
+    it('stops polling when closed', async () => {
+      const store = open();
+      const other = open();
+      await store.get('ask-1');
+      const changes: unknown[] = [];
+      store.subscribe((change) => changes.push(change));
+      await store.close();
+      await other.create(startWrite({ askId: 'ask-1' }));
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      expect(changes).toEqual([]);
+      expect(() => store.subscribe(() => undefined)).toThrow(/closed/);
+    });
+  });
+
+  describe('options', () => {
+    it('refuses options it cannot use, showing the value', () => {
+      expect(() => createSqliteAskStore({ path }, { pollIntervalMs: 0 })).toThrow(
+        'Expected `pollIntervalMs` to be a number from 1 and up, got `0`.',
+      );
+      expect(() => createSqliteAskStore({ path }, { busyTimeoutMs: -1 })).toThrow(
+        'Expected `busyTimeoutMs` to be an integer from 0 and up, got `-1`.',
+      );
+      expect(() => createSqliteAskStore({ path: '' })).toThrow(
+        'Expected `path` to be a non-empty file path, got "".',
+      );
+      expect(() => createSqliteAskStore({ database: {} as unknown as SqliteDatabase })).toThrow(
+        /Expected `database` to be an open SQLite handle with prepare\(\) and exec\(\)/,
+      );
+    });
+  });
+});

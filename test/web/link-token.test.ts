@@ -1,0 +1,92 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createLinkTokenSigner, secretsEqual } from '../../src/web/link-token.js';
+
+const secret = randomBytes(32);
+const signer = createLinkTokenSigner(secret);
+const now = 1_800_000_000_000;
+
+describe('link tokens', () => {
+  it('verifies a token for its ask before its expiry', () => {
+    const token = signer.sign('ask-1', now + 60_000);
+    expect(signer.verify('ask-1', token, now)).toEqual({ ok: true, expiresAt: now + 60_000 });
+  });
+
+  it('refuses the token for any other ask', () => {
+    const token = signer.sign('ask-1', now + 60_000);
+    expect(signer.verify('ask-2', token, now)).toEqual({ ok: false, problem: 'signature' });
+    expect(signer.verify('ask-1 ', token, now)).toEqual({ ok: false, problem: 'signature' });
+  });
+
+  it('refuses it at and after its expiry', () => {
+    const token = signer.sign('ask-1', now + 60_000);
+    expect(signer.verify('ask-1', token, now + 60_000)).toEqual({ ok: false, problem: 'expired' });
+  });
+
+  it('refuses a token whose expiry was moved, or whose MAC was changed by one character', () => {
+    const token = signer.sign('ask-1', now + 60_000);
+    const [expiry, mac] = token.split('.') as [string, string];
+    const later = (now + 3_600_000).toString(36);
+    expect(signer.verify('ask-1', `${later}.${mac}`, now)).toEqual({
+      ok: false,
+      problem: 'signature',
+    });
+    const flipped = `${expiry}.${mac.slice(0, 10)}${mac[10] === 'A' ? 'B' : 'A'}${mac.slice(11)}`;
+    expect(signer.verify('ask-1', flipped, now)).toEqual({ ok: false, problem: 'signature' });
+  });
+
+  it('accepts only the canonical spelling of the MAC (no base64 malleability)', () => {
+    const token = signer.sign('ask-1', now + 60_000);
+    const last = token.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The final character's two low bits are padding: these spell the same 32 bytes.
+    const index = alphabet.indexOf(last);
+    const sameBytes = [1, 2, 3].map((bit) => alphabet[(index & ~3) | ((index + bit) & 3)]!);
+    for (const char of sameBytes) {
+      const variant = `${token.slice(0, -1)}${char}`;
+      expect(Buffer.from(variant.split('.')[1]!, 'base64url')).toEqual(
+        Buffer.from(token.split('.')[1]!, 'base64url'),
+      );
+      expect(signer.verify('ask-1', variant, now)).toEqual({ ok: false, problem: 'malformed' });
+    }
+  });
+
+  it('refuses a token signed with another secret', () => {
+    const other = createLinkTokenSigner(randomBytes(32));
+    expect(signer.verify('ask-1', other.sign('ask-1', now + 60_000), now)).toEqual({
+      ok: false,
+      problem: 'signature',
+    });
+  });
+
+  it('calls malformed tokens malformed, whatever their shape', () => {
+    for (const token of [
+      '',
+      '.',
+      'abc',
+      `${'z'.repeat(13)}.${'A'.repeat(43)}`,
+      `1.${'A'.repeat(42)}`,
+      `1.${'A'.repeat(43)}.x`,
+    ]) {
+      expect(signer.verify('ask-1', token, now)).toEqual({ ok: false, problem: 'malformed' });
+    }
+  });
+
+  it('is an HMAC-SHA256 of the ask id and expiry under the secret', () => {
+    const token = signer.sign('ask-1', now + 1);
+    const mac = createHmac('sha256', secret)
+      .update(`ask-engine/web answer v1\n5:ask-1\n${now + 1}`)
+      .digest('base64url');
+    expect(token).toBe(`${(now + 1).toString(36)}.${mac}`);
+  });
+
+  it('rejects a secret shorter than 32 bytes, naming its length', () => {
+    expect(() => createLinkTokenSigner('short')).toThrow(/at least 32 bytes, got 5/);
+  });
+
+  it('compares operator secrets of any length', () => {
+    expect(secretsEqual('operator-token-1234', 'operator-token-1234')).toBe(true);
+    expect(secretsEqual('operator-token-123', 'operator-token-1234')).toBe(false);
+    expect(secretsEqual('', 'operator-token-1234')).toBe(false);
+  });
+});

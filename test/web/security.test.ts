@@ -1,0 +1,238 @@
+/** What the server lets a token do, and the headers and limits every response carries. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postForm, startWebService, tokenOf } from './web-fixture.js';
+
+type Web = Awaited<ReturnType<typeof startWebService>>;
+let web: Web;
+
+beforeAll(async () => {
+  web = await startWebService();
+});
+
+afterAll(async () => {
+  await web?.close();
+});
+
+const yesNo = { question: 'Deploy now?', options: ['Yes', 'No'] };
+const chooseYes: [string, string][] = [
+  ['action', 'submit'],
+  ['q1.selection', 'option1'],
+];
+
+async function historyLength(askId: string): Promise<number> {
+  let count = 0;
+  for await (const _ of web.service.history(askId)) count++;
+  return count;
+}
+
+/** Asserts that the ask is still pending with the same stored history. */
+async function unchanged(askId: string, events: number): Promise<void> {
+  expect((await web.service.get(askId))?.state).toBe('pending');
+  expect(await historyLength(askId)).toBe(events);
+}
+
+describe('link tokens', () => {
+  it('refuses a tampered token with 403 and changes nothing', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const events = await historyLength(handle.id);
+    const token = tokenOf(link);
+    // One character of the MAC changed (the middle one: every bit of it counts).
+    const at = token.length - 20;
+    const tampered = `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    const page = await fetch(link.replace(token, tampered));
+    expect(page.status).toBe(403);
+    expect(await page.text()).not.toContain('Deploy now?');
+    const post = await postForm(link.split('?')[0]!, [['token', tampered], ...chooseYes]);
+    expect(post.status).toBe(403);
+    const missing = await postForm(link.split('?')[0]!, chooseYes);
+    expect(missing.status).toBe(403);
+    await unchanged(handle.id, events);
+    handle.cancel('user');
+  });
+
+  it('refuses a token for another ask, in either direction', async () => {
+    const first = await web.ask(yesNo);
+    const second = await web.ask(yesNo);
+    const events = await historyLength(second.handle.id);
+    const foreign = `${second.link.split('?')[0]}?t=${tokenOf(first.link)}`;
+    expect((await fetch(foreign)).status).toBe(403);
+    const post = await postForm(second.link.split('?')[0]!, [
+      ['token', tokenOf(first.link)],
+      ...chooseYes,
+    ]);
+    expect(post.status).toBe(403);
+    await unchanged(second.handle.id, events);
+    first.handle.cancel('user');
+    second.handle.cancel('user');
+  });
+
+  it('refuses an expired token with 410', async () => {
+    const short = await startWebService({ server: { linkTtlMs: 30 } });
+    try {
+      const { handle, link } = await short.ask(yesNo);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect((await fetch(link)).status).toBe(410);
+      const post = await postForm(link.split('?')[0]!, [['token', tokenOf(link)], ...chooseYes]);
+      expect(post.status).toBe(410);
+      expect(await post.text()).toContain('This link has expired');
+      expect((await short.service.get(handle.id))?.state).toBe('pending');
+      handle.cancel('user');
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('never makes a link that outlives the deadline of its ask', async () => {
+    const { handle, link } = await web.ask(yesNo, { timeoutMs: 60_000 });
+    const expiresAt = Number.parseInt(tokenOf(link).split('.')[0]!, 36);
+    const deadlineAt = (await web.service.get(handle.id))?.deadlineAt;
+    expect(deadlineAt).toBeTypeOf('number');
+    expect(expiresAt).toBeLessThanOrEqual(deadlineAt!);
+    handle.cancel('user');
+  });
+
+  it('answers once: a replayed post gets 409 and the outcome stays', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const body: [string, string][] = [['token', tokenOf(link)], ...chooseYes];
+    const first = await postForm(link.split('?')[0]!, body);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain('Answer recorded');
+    const events = await historyLength(handle.id);
+    const replay = await postForm(link.split('?')[0]!, [
+      ['token', tokenOf(link)],
+      ['action', 'submit'],
+      ['q1.selection', 'option2'],
+    ]);
+    expect(replay.status).toBe(409);
+    expect(await replay.text()).toContain('has been answered');
+    expect(await handle.outcome).toEqual({
+      status: 'answered',
+      answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
+    });
+    expect((await web.service.get(handle.id))?.outcome).toEqual(await handle.outcome);
+    // The service refused the replay and recorded the attempt; the outcome did not move.
+    const history: { type: string; data: unknown }[] = [];
+    for await (const event of web.service.history(handle.id)) history.push(event);
+    expect(history.length).toBe(events + 1);
+    expect(history.at(-1)).toMatchObject({ type: 'late-answer', data: { source: 'answer' } });
+    await expect(web.server.linkFor(handle.id)).rejects.toMatchObject({ code: 'ASK_SETTLED' });
+  });
+
+  it('refuses to make a link for an ask the store does not have', async () => {
+    await expect(web.server.linkFor('no-such-ask')).rejects.toMatchObject({
+      code: 'UNKNOWN_INTERACTION',
+    });
+  });
+});
+
+describe('responses', () => {
+  it('carry a strict CSP, no referrer, nosniff and no cookie', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const response = await fetch(link);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('set-cookie')).toBeNull();
+    const page = await response.text();
+    // No inline script or style: every script has a src, no style element or attribute.
+    expect(page.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
+    expect(page).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    expect(page).toContain(`<input type="hidden" name="token" value="${tokenOf(link)}">`);
+    for (const asset of ['web.css', 'answer-page.js']) {
+      const file = await fetch(`${web.server.url}/assets/${asset}`);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    handle.cancel('user');
+  });
+
+  it('allow only the methods each path takes', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const put = await fetch(link, { method: 'PUT', body: 'x' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect((await fetch(`${web.server.url}/assets/web.css`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${web.server.url}/nothing-here`)).status).toBe(404);
+    handle.cancel('user');
+  });
+
+  it('refuse a body over the limit with 413 and a body of another type with 415', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const path = link.split('?')[0]!;
+    const big = await postForm(path, [
+      ['token', tokenOf(link)],
+      ['q1.selection', 'x'.repeat(1024 * 1024)],
+    ]);
+    expect(big.status).toBe(413);
+    const json = await fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: tokenOf(link) }),
+    });
+    expect(json.status).toBe(415);
+    expect((await web.service.get(handle.id))?.state).toBe('pending');
+    handle.cancel('user');
+  });
+
+  it('refuse a crafted post naming a field the form does not have, keeping the ask open', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const post = await postForm(link.split('?')[0]!, [
+      ['token', tokenOf(link)],
+      ['action', 'submit'],
+      ['q1.selection', 'option1'],
+      ['q9.text', 'sneaky'],
+    ]);
+    expect(post.status).toBe(422);
+    expect(await post.text()).toMatch(/unknown field/);
+    expect((await web.service.get(handle.id))?.state).toBe('pending');
+    handle.cancel('user');
+  });
+});
+
+describe('options', () => {
+  it('puts baseUrl in links and answers HEAD without a body', async () => {
+    const behindProxy = await startWebService({
+      server: { baseUrl: 'https://asks.example.test/team/' },
+    });
+    try {
+      const { handle, link } = await behindProxy.ask(yesNo);
+      expect(
+        link.startsWith(`https://asks.example.test/team/a/${encodeURIComponent(handle.id)}?t=`),
+      ).toBe(true);
+      const local = link.replace(
+        'https://asks.example.test/team',
+        `http://127.0.0.1:${behindProxy.server.port}`,
+      );
+      const head = await fetch(local, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      handle.cancel('user');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('refuses bad options with a TypeError that names the option and the value', async () => {
+    const { createWebAnswerServer, createWebProvider } = await import('ask-engine/web');
+    await expect(createWebAnswerServer({ service: web.service, secret: 'short' })).rejects.toThrow(
+      /`secret` to have at least 32 bytes, got 5/,
+    );
+    await expect(
+      createWebAnswerServer({ service: web.service, secret: 'x'.repeat(32), port: 70_000 }),
+    ).rejects.toThrow(/`port` to be an integer from 0 to 65535, got 70000/);
+    await expect(
+      createWebAnswerServer({
+        service: web.service,
+        secret: 'x'.repeat(32),
+        baseUrl: 'asks.example',
+      }),
+    ).rejects.toThrow(/`baseUrl` to be an http\(s\) URL/);
+    expect(() => createWebProvider(web.server, { mode: 'later' as 'defer' })).toThrow(
+      /`mode` to be "defer" or "pending", got "later"/,
+    );
+  });
+});
