@@ -47,41 +47,47 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
 ];
 
 /**
- * Creates the schema and applies the migrations it lacks, in one transaction holding an
- * advisory lock on the schema name, so hosts starting together migrate once, one after the
- * other. Refuses a schema migrated by a newer ask-engine.
+ * Creates the schema and applies the migrations it lacks, in one statement (a `DO` block, so
+ * one transaction) holding an advisory lock on the schema name: hosts starting together
+ * migrate once, one after the other. Refuses a schema migrated by a newer ask-engine.
+ * One statement rather than an interactive transaction: `postgres` 3.4.9 crashes the process
+ * when a transaction's connection is cut (it writes ROLLBACK to the closed socket).
  */
 export async function migratePostgresSchema(sql: Sql, schema: string): Promise<void> {
   const s = quoteIdentifier(schema);
-  await sql.begin(async (tx) => {
-    // `create ... if not exists` reports a NOTICE when it does nothing; the user's client may print them.
-    await tx`set local client_min_messages = warning`;
-    await tx`select pg_advisory_xact_lock(hashtext(${`ask-engine:${schema}`}))`;
-    await tx.unsafe(`create schema if not exists ${s}`);
-    await tx.unsafe(
-      `create table if not exists ${s}.migrations (
-        version integer primary key,
-        name text not null,
-        applied_at timestamptz not null default now()
-      )`,
+  const known = MIGRATIONS.length;
+  const steps = MIGRATIONS.map(
+    (migration, index) => `
+    if applied < ${index + 1} then
+      ${migration.sql(s)}
+      insert into ${s}.migrations (version, name) values (${index + 1}, ${quoteLiteral(migration.name)});
+    end if;`,
+  ).join('');
+  await sql.unsafe(`do $migrate$
+  declare
+    applied integer;
+  begin
+    -- "create ... if not exists" reports a NOTICE when it does nothing; clients may print them.
+    perform set_config('client_min_messages', 'warning', true);
+    perform pg_advisory_xact_lock(hashtext(${quoteLiteral(`ask-engine:${schema}`)}));
+    create schema if not exists ${s};
+    create table if not exists ${s}.migrations (
+      version integer primary key,
+      name text not null,
+      applied_at timestamptz not null default now()
     );
-    const [[applied]] = (await tx
-      .unsafe(`select coalesce(max(version), 0)::int from ${s}.migrations`)
-      .values()) as unknown as [[number]];
-    if (applied > MIGRATIONS.length) {
-      throw new Error(
-        `PostgreSQL schema "${schema}" is at migration ${applied}, but this ask-engine knows migrations up to ${MIGRATIONS.length}: upgrade ask-engine on this host.`,
-      );
-    }
-    for (let version = applied + 1; version <= MIGRATIONS.length; version++) {
-      const migration = MIGRATIONS[version - 1]!;
-      await tx.unsafe(migration.sql(s));
-      await tx.unsafe(`insert into ${s}.migrations (version, name) values ($1, $2)`, [
-        version,
-        migration.name,
-      ]);
-    }
-  });
+    select coalesce(max(version), 0) into applied from ${s}.migrations;
+    if applied > ${known} then
+      raise exception using message = format(
+        'PostgreSQL schema "%s" is at migration %s, but this ask-engine knows migrations up to %s: upgrade ask-engine on this host.',
+        ${quoteLiteral(schema)}, applied, ${known});
+    end if;${steps}
+  end
+  $migrate$`);
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
 }
 
 export function quoteIdentifier(name: string): string {
