@@ -27,6 +27,9 @@ describe('the built package', () => {
       const store = sqlite.createSqliteAskStore({ path: ':memory:' });
       const stored = await store.get('none');
       await store.close();
+      const postgres = await import('ask-engine/postgres');
+      // The client connects on first use: a store that is never used opens no connection.
+      await postgres.createPostgresAskStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' }).close();
       const service = root.createInteractionService();
       service.registerProvider(root.createScriptedProvider([{ cancel: 'user' }]));
       const outcome = await service.ask({ question: 'Ship it?', options: ['Yes', 'No'] });
@@ -37,6 +40,7 @@ describe('the built package', () => {
         mcp: Object.keys(mcp).sort(),
         sqlite: Object.keys(sqlite),
         stored: stored === undefined,
+        postgres: Object.keys(postgres).sort(),
         outcome,
         from: import.meta.resolve('ask-engine'),
       }));`;
@@ -56,6 +60,7 @@ describe('the built package', () => {
     ]);
     expect(result.sqlite).toEqual(['createSqliteAskStore']);
     expect(result.stored).toBe(true);
+    expect(result.postgres).toEqual(['CorruptAskRowError', 'createPostgresAskStore']);
   });
 
   it('imports the framework adapters from dist, each with its framework', async () => {
@@ -97,6 +102,7 @@ describe('the built package', () => {
       inputs.filter((file) => /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp/.test(file)),
     ).toEqual([]);
     expect(inputs.filter((file) => file.includes('sqlite'))).toEqual([]);
+    expect(inputs.filter((file) => file.includes('postgres'))).toEqual([]);
   });
 
   it('serves the web answer page and its bundled script from dist', async () => {

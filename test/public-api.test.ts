@@ -90,6 +90,11 @@ describe('public API', () => {
     expect(Object.keys(sqlite).sort()).toEqual(['createSqliteAskStore']);
   });
 
+  it('ask-engine/postgres exports the PostgreSQL store factory and its row error', async () => {
+    const pg = await import('ask-engine/postgres');
+    expect(Object.keys(pg).sort()).toEqual(['CorruptAskRowError', 'createPostgresAskStore']);
+  });
+
   it('keeps the names DESIGN.md makes public', async () => {
     const root = await import('ask-engine');
     expect(root.createInteractionService).toBeTypeOf('function');

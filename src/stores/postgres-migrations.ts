@@ -1,0 +1,95 @@
+/** The PostgreSQL store's numbered schema migrations, applied once per schema under a lock. */
+import type { Sql } from 'postgres';
+
+/**
+ * Migrations in order; a migration, once released, is never edited: a change is a new one.
+ * `s` is the quoted schema name. Times are the service clock's milliseconds (the clock can be
+ * simulated, so they are numbers, not timestamps); `double precision` keeps any of them exactly.
+ */
+const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
+  {
+    name: 'asks and their audit events',
+    sql: (s) => `
+      create table ${s}.asks (
+        id text primary key,
+        state text not null,
+        version integer not null,
+        snapshot jsonb not null,
+        questions jsonb not null,
+        outcome jsonb,
+        interaction_id text,
+        key text unique,
+        deadline_at double precision,
+        owner text,
+        final boolean not null,
+        created_at double precision not null,
+        updated_at double precision not null,
+        -- A sweeper's lease on a due ask while it times it out (database time, not the clock's).
+        claim text,
+        claimed_until timestamptz
+      ) with (fillfactor = 80); -- room on the page for the claim's update to stay HOT
+      create unique index asks_open_interaction_id on ${s}.asks (interaction_id) where not final;
+      create index asks_interaction_id on ${s}.asks (interaction_id, updated_at)
+        where interaction_id is not null;
+      create index asks_due on ${s}.asks (deadline_at) where not final;
+      create table ${s}.ask_events (
+        id bigserial primary key,
+        ask_id text not null, -- an ask of ${s}.asks; the store checks it (no key lookup per event)
+        at double precision not null,
+        type text not null,
+        from_state text,
+        to_state text not null,
+        data jsonb not null
+      );
+      create index ask_events_ask_id on ${s}.ask_events (ask_id, id);
+    `,
+  },
+];
+
+/**
+ * Creates the schema and applies the migrations it lacks, in one statement (a `DO` block, so
+ * one transaction) holding an advisory lock on the schema name: hosts starting together
+ * migrate once, one after the other. Refuses a schema migrated by a newer ask-engine.
+ * One statement rather than an interactive transaction: `postgres` 3.4.9 crashes the process
+ * when a transaction's connection is cut (it writes ROLLBACK to the closed socket).
+ */
+export async function migratePostgresSchema(sql: Sql, schema: string): Promise<void> {
+  const s = quoteIdentifier(schema);
+  const known = MIGRATIONS.length;
+  const steps = MIGRATIONS.map(
+    (migration, index) => `
+    if applied < ${index + 1} then
+      ${migration.sql(s)}
+      insert into ${s}.migrations (version, name) values (${index + 1}, ${quoteLiteral(migration.name)});
+    end if;`,
+  ).join('');
+  await sql.unsafe(`do $migrate$
+  declare
+    applied integer;
+  begin
+    -- "create ... if not exists" reports a NOTICE when it does nothing; clients may print them.
+    perform set_config('client_min_messages', 'warning', true);
+    perform pg_advisory_xact_lock(hashtext(${quoteLiteral(`ask-engine:${schema}`)}));
+    create schema if not exists ${s};
+    create table if not exists ${s}.migrations (
+      version integer primary key,
+      name text not null,
+      applied_at timestamptz not null default now()
+    );
+    select coalesce(max(version), 0) into applied from ${s}.migrations;
+    if applied > ${known} then
+      raise exception using message = format(
+        'PostgreSQL schema "%s" is at migration %s, but this ask-engine knows migrations up to %s: upgrade ask-engine on this host.',
+        ${quoteLiteral(schema)}, applied, ${known});
+    end if;${steps}
+  end
+  $migrate$`);
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

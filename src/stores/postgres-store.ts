@@ -1,0 +1,408 @@
+/** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
+import postgres, { type Sql } from 'postgres';
+import type { AskAuditEvent } from '../engine/audit.js';
+import type {
+  AskCreateResult,
+  AskStore,
+  AskStoreChange,
+  AskUpdateResult,
+  AskWrite,
+  StoredAsk,
+} from './ask-store.js';
+import { PostgresChangeFeed } from './postgres-change-feed.js';
+import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
+import { ASK_COLUMNS, EVENT_COLUMNS, parseAskRow, parseEventRow } from './postgres-rows.js';
+
+export type PostgresAskStoreConnection =
+  /** The store opens its own connections (and closes them on `close()`). */
+  | { connectionString: string }
+  /** A `postgres` (porsager) client of yours; `close()` stops the store's listener, not your client. */
+  | { sql: Sql };
+
+export interface PostgresAskStoreOptions {
+  /** The schema holding the store's tables, created and migrated on first use. Default `ask_engine`. */
+  schema?: string;
+  /** Most connections the store opens from a `connectionString` (one more listens). Default 10. */
+  max?: number;
+  /**
+   * Called with what the store could not hand to anyone: a change listener that threw, a due
+   * ask whose row is corrupt (the sweeper leaves it and goes on), a notification it could not
+   * read, a listener connection that failed. Default `console.error`.
+   */
+  onError?: (error: unknown) => void;
+}
+
+const DEFAULT_SCHEMA = 'ask_engine';
+const DEFAULT_MAX_CONNECTIONS = 10;
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,57}$/;
+/** How long a sweeper's claim keeps other sweepers off an ask it is timing out. */
+const CLAIM_LEASE_MS = 5_000;
+
+/**
+ * Creates the store for many hosts: every write is one statement (conditional update, its
+ * audit event and a NOTIFY, atomically), due asks are claimed with `FOR UPDATE SKIP LOCKED`,
+ * and every store listening on the schema's channel hears every write within milliseconds.
+ *
+ * @example
+ * import { createPostgresAskStore } from 'ask-engine/postgres';
+ * const store = createPostgresAskStore({ connectionString: process.env.DATABASE_URL! });
+ * const service = createInteractionService({ store });
+ */
+export function createPostgresAskStore(
+  connection: PostgresAskStoreConnection,
+  options: PostgresAskStoreOptions = {},
+): AskStore {
+  const schema = options.schema ?? DEFAULT_SCHEMA;
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    throw new TypeError(
+      `Expected \`schema\` to be a PostgreSQL name of letters, digits and underscores (at most 58, not starting with a digit), got ${JSON.stringify(schema)}.`,
+    );
+  }
+  const max = options.max ?? DEFAULT_MAX_CONNECTIONS;
+  if (!Number.isInteger(max) || max < 1) {
+    throw new TypeError(`Expected \`max\` to be an integer from 1 and up, got ${String(max)}.`);
+  }
+  const onError = options.onError ?? ((error: unknown) => console.error(error));
+  if (typeof onError !== 'function') {
+    throw new TypeError(`Expected \`onError\` to be a function, got ${typeof onError}.`);
+  }
+  if (typeof connection !== 'object' || connection === null) {
+    throw new TypeError(
+      `Expected { connectionString } or { sql } for the PostgreSQL ask store, got ${String(connection)}.`,
+    );
+  }
+  if ('sql' in connection) {
+    const { sql } = connection;
+    if (
+      typeof sql !== 'function' ||
+      typeof sql.begin !== 'function' ||
+      typeof sql.listen !== 'function'
+    ) {
+      throw new TypeError(
+        'Expected `sql` to be a client created by `postgres()` (porsager/postgres).',
+      );
+    }
+    return new PostgresAskStore(sql, false, schema, onError);
+  }
+  const { connectionString } = connection as { connectionString?: unknown };
+  if (typeof connectionString !== 'string' || connectionString === '') {
+    throw new TypeError(
+      `Expected \`connectionString\` to be a PostgreSQL URL such as postgres://user@host:5432/db, got ${JSON.stringify(connectionString)}.`,
+    );
+  }
+  const sql = postgres(connectionString, { max, onnotice: () => {} });
+  return new PostgresAskStore(sql, true, schema, onError);
+}
+
+class PostgresAskStore implements AskStore {
+  readonly #sql: Sql;
+  readonly #ownsClient: boolean;
+  readonly #schema: string;
+  readonly #onError: (error: unknown) => void;
+  /** The NOTIFY channel: one per schema, so stores on other schemas do not hear each other. */
+  readonly #channel: string;
+  readonly #asks: ReturnType<Sql['unsafe']>;
+  readonly #events: ReturnType<Sql['unsafe']>;
+  readonly #askColumns: ReturnType<Sql['unsafe']>;
+  readonly #claimedColumns: ReturnType<Sql['unsafe']>;
+  readonly #eventColumns: ReturnType<Sql['unsafe']>;
+  readonly #changes: PostgresChangeFeed;
+  #ready: Promise<void> | undefined;
+  /** Set once this store wrote: a write made before the first LISTEN may have been answered unheard. */
+  #wrote = false;
+  /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
+  readonly #reported = new Set<string>();
+  #closed = false;
+
+  constructor(sql: Sql, ownsClient: boolean, schema: string, onError: (error: unknown) => void) {
+    this.#sql = sql;
+    this.#ownsClient = ownsClient;
+    this.#schema = schema;
+    this.#onError = onError;
+    this.#channel = `${schema}.asks`;
+    const s = quoteIdentifier(schema);
+    this.#asks = sql.unsafe(`${s}.asks`);
+    this.#events = sql.unsafe(`${s}.ask_events`);
+    this.#askColumns = sql.unsafe(ASK_COLUMNS.join(', '));
+    this.#claimedColumns = sql.unsafe(ASK_COLUMNS.map((column) => `a.${column}`).join(', '));
+    this.#eventColumns = sql.unsafe(EVENT_COLUMNS.join(', '));
+    this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, () => this.#wrote);
+  }
+
+  async create({ ask, event }: AskWrite): Promise<AskCreateResult> {
+    const sql = await this.#open();
+    this.#wrote = true;
+    const [inserted] = await refuseNul(
+      ask.askId,
+      sql`
+      with inserted as (
+        insert into ${this.#asks} (${this.#askColumns})
+        values (${ask.askId}, ${ask.state}, ${ask.version}, ${sql.json(json(ask.snapshot))},
+          ${sql.json(json(ask.questions))}, ${jsonOrNull(sql, ask.outcome)},
+          ${ask.interactionId ?? null}, ${ask.key ?? null}, ${ask.deadlineAt ?? null},
+          ${ask.owner ?? null}, ${ask.final}, ${ask.createdAt}, ${ask.updatedAt})
+        on conflict do nothing
+        returning id, version
+      ), event as (
+        insert into ${this.#events} (${this.#eventColumns})
+        select id, ${event.at}, ${event.type}, ${event.from}, ${event.to}, ${sql.json(json(event.data))}
+        from inserted
+      )
+      select count(*)::int from (select pg_notify(${this.#channel}, id || ':' || version) from inserted) n
+    `.values(),
+    );
+    if (inserted?.[0] === 1) return { created: true };
+    const existing = await this.#selectAsk(
+      ask.key === undefined
+        ? sql`where id = ${ask.askId}`
+        : sql`where id = ${ask.askId} or key = ${ask.key} order by id = ${ask.askId} desc limit 1`,
+    );
+    if (existing !== undefined) return { created: false, existing };
+    // `on conflict do nothing` also yields to the open-interaction index, which the contract
+    // does not let `create` report: a new ask is never created deferred by the service.
+    throw new Error(
+      `Ask ${ask.askId} was not created: interaction id ${ask.interactionId} belongs to another ask that is not final.`,
+    );
+  }
+
+  async update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
+    const sql = await this.#open();
+    this.#wrote = true;
+    const { ask } = write;
+    for (;;) {
+      try {
+        const applied = await refuseNul(ask.askId, this.#apply(sql, [{ write, expectedVersion }]));
+        if (applied.length === 1) return { ok: true };
+        return { ok: false, reason: 'version', current: await this.get(ask.askId) };
+      } catch (error) {
+        if (!isUniqueViolation(error, 'asks_open_interaction_id')) throw error;
+        const [holder] = await sql`
+          select id from ${this.#asks} where interaction_id = ${ask.interactionId ?? null} and not final
+        `.values();
+        if (holder !== undefined)
+          return { ok: false, reason: 'interaction-id', holder: String(holder[0]) };
+        // The holder settled between our write and this read: the interaction id is free now.
+      }
+    }
+  }
+
+  async append(event: AskAuditEvent): Promise<void> {
+    const sql = await this.#open();
+    // Only this store writes events, and asks are never deleted: an existence check in the
+    // statement does what a foreign key would, without a key lookup per event in every sweep.
+    const [[appended] = []] = await refuseNul(
+      event.askId,
+      sql`
+        insert into ${this.#events} (${this.#eventColumns})
+        select ${event.askId}, ${event.at}, ${event.type}, ${event.from}, ${event.to},
+          ${sql.json(json(event.data))}
+        where exists (select from ${this.#asks} where id = ${event.askId})
+        returning 1
+      `.values(),
+    );
+    if (appended === undefined) {
+      throw new Error(`Cannot append an audit event to unknown ask ${event.askId}.`);
+    }
+  }
+
+  async get(askId: string): Promise<StoredAsk | undefined> {
+    const sql = await this.#open();
+    return this.#selectAsk(sql`where id = ${askId}`);
+  }
+
+  async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
+    const sql = await this.#open();
+    // The open ask first (false sorts before true), else the one that settled last.
+    return this.#selectAsk(
+      sql`where interaction_id = ${interactionId} order by final, updated_at desc limit 1`,
+    );
+  }
+
+  async findByKey(key: string): Promise<StoredAsk | undefined> {
+    const sql = await this.#open();
+    return this.#selectAsk(sql`where key = ${key}`);
+  }
+
+  async *history(askId: string): AsyncIterable<AskAuditEvent> {
+    const sql = await this.#open();
+    const rows = await sql`
+      select ${this.#eventColumns} from ${this.#events} where ask_id = ${askId} order by id
+    `.values();
+    for (const row of rows) yield parseEventRow(row);
+  }
+
+  async claimDue(
+    now: number,
+    limit: number,
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+  ): Promise<AskWrite[]> {
+    const sql = await this.#open();
+    this.#wrote = true;
+    // Not an interactive transaction (postgres 3.4.9 crashes the process when a transaction's
+    // connection is cut: it writes ROLLBACK to a closed socket, porsager/postgres#1208): the
+    // claim is one statement that locks due rows with SKIP LOCKED and leases them for a few
+    // seconds, so concurrent sweepers take disjoint rows; each write is still applied only at
+    // the version read, so a lease that outlived its sweeper can never time an ask out twice.
+    const token = globalThis.crypto.randomUUID();
+    const rows = await sql`
+      update ${this.#asks} a
+      set claim = ${token}, claimed_until = clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval
+      where a.id = any(array(
+        select id from ${this.#asks}
+        where not final and deadline_at <= ${now}
+          and (claimed_until is null or claimed_until < clock_timestamp())
+        order by deadline_at limit ${limit}
+        for update skip locked
+      ))
+      returning ${this.#claimedColumns}
+    `.values();
+    if (rows.length === 0) return [];
+    const asks: StoredAsk[] = [];
+    for (const row of rows) {
+      try {
+        asks.push(parseAskRow(row));
+      } catch (error) {
+        this.#reportCorrupt(row, error);
+      }
+    }
+    asks.sort((a, b) => (a.deadlineAt as number) - (b.deadlineAt as number));
+    const writes: { write: AskWrite; expectedVersion: number }[] = [];
+    for (const ask of asks) {
+      const write = settle(ask);
+      if (write !== undefined) writes.push({ write, expectedVersion: ask.version });
+    }
+    const applied = writes.length === 0 ? [] : await this.#apply(sql, writes);
+    if (applied.length < rows.length) {
+      // Rows left as they were (settle declined, a corrupt row, another writer came first) are
+      // released at once rather than when the lease ends.
+      await sql`
+        update ${this.#asks} set claim = null, claimed_until = null where claim = ${token}
+      `;
+    }
+    return applied;
+  }
+
+  subscribe(listener: (change: AskStoreChange) => void): () => void {
+    if (this.#closed) throw new Error('The PostgreSQL ask store is closed.');
+    return this.#changes.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // Our own client's `end()` closes its listener too; a client we were given stays open.
+    await this.#changes.close(!this.#ownsClient);
+    if (this.#ownsClient) await this.#sql.end({ timeout: 5 });
+  }
+
+  /**
+   * Applies writes that each replace a row at its expected version and append the write's
+   * event, and notifies every listening store, in one statement; returns the writes applied.
+   */
+  async #apply(
+    sql: Sql,
+    writes: readonly { write: AskWrite; expectedVersion: number }[],
+  ): Promise<AskWrite[]> {
+    const rows = writes.map(({ write: { ask, event }, expectedVersion }) => ({
+      id: ask.askId,
+      expected: expectedVersion,
+      state: ask.state,
+      version: ask.version,
+      snapshot: ask.snapshot,
+      questions: ask.questions,
+      outcome: ask.outcome ?? null,
+      interaction_id: ask.interactionId ?? null,
+      key: ask.key ?? null,
+      deadline_at: ask.deadlineAt ?? null,
+      owner: ask.owner ?? null,
+      final: ask.final,
+      created_at: ask.createdAt,
+      updated_at: ask.updatedAt,
+      at: event.at,
+      type: event.type,
+      from_state: event.from,
+      to_state: event.to,
+      data: event.data,
+    }));
+    const applied = await sql`
+      with w as (
+        select * from jsonb_to_recordset(${sql.json(json(rows))}::jsonb) as w(
+          id text, expected integer, state text, version integer, snapshot jsonb, questions jsonb,
+          outcome jsonb, interaction_id text, key text, deadline_at double precision, owner text,
+          final boolean, created_at double precision, updated_at double precision,
+          at double precision, type text, from_state text, to_state text, data jsonb)
+      ), updated as (
+        update ${this.#asks} a set
+          state = w.state, version = w.version, snapshot = w.snapshot, questions = w.questions,
+          outcome = w.outcome, interaction_id = w.interaction_id, key = w.key,
+          deadline_at = w.deadline_at, owner = w.owner, final = w.final,
+          created_at = w.created_at, updated_at = w.updated_at, claim = null, claimed_until = null
+        from w
+        where a.id = w.id and a.version = w.expected
+        returning a.id, a.version
+      ), event as (
+        insert into ${this.#events} (${this.#eventColumns})
+        select w.id, w.at, w.type, w.from_state, w.to_state, w.data
+        from w join updated on updated.id = w.id
+      )
+      select id, pg_notify(${this.#channel}, id || ':' || version) from updated
+    `.values();
+    if (applied.length === writes.length) return writes.map(({ write }) => write);
+    const ids = new Set(applied.map((row) => row[0]));
+    return writes.filter(({ write }) => ids.has(write.ask.askId)).map(({ write }) => write);
+  }
+
+  async #selectAsk(where: ReturnType<Sql>): Promise<StoredAsk | undefined> {
+    const [row] = await this.#sql`select ${this.#askColumns} from ${this.#asks} ${where}`.values();
+    return row === undefined ? undefined : parseAskRow(row);
+  }
+
+  /** The client, once the schema is migrated; a failed migration is tried again by the next call. */
+  async #open(): Promise<Sql> {
+    if (this.#closed) throw new Error('The PostgreSQL ask store is closed.');
+    this.#ready ??= migratePostgresSchema(this.#sql, this.#schema).catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    await this.#ready;
+    return this.#sql;
+  }
+
+  #reportCorrupt(row: readonly unknown[], error: unknown): void {
+    const key = `${String(row[0])}:${String(row[2])}`;
+    if (this.#reported.has(key)) return;
+    this.#reported.add(key);
+    this.#onError(error);
+  }
+}
+
+function jsonOrNull(sql: Sql, value: unknown) {
+  return value === undefined ? null : sql.json(json(value));
+}
+
+/** The rows are JSON-serializable by contract; the client's type wants to be told so. */
+function json(value: unknown): postgres.JSONValue {
+  return value as postgres.JSONValue;
+}
+
+/**
+ * PostgreSQL's text and jsonb cannot hold U+0000: a write carrying it fails, and says so
+ * instead of the server's "unsupported Unicode escape sequence".
+ */
+async function refuseNul<T>(askId: string, write: PromiseLike<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== '22P05' && code !== '22021') throw error;
+    throw new Error(
+      `Ask ${askId} was not written: PostgreSQL cannot store the character U+0000 (NUL) found in its row or event. Remove it from the answer or question text.`,
+      { cause: error },
+    );
+  }
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
+  return code === '23505' && constraint_name === constraint;
+}

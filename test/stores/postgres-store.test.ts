@@ -1,0 +1,405 @@
+import type { AskAuditEvent, AskStore } from 'ask-engine';
+import { createPostgresAskStore } from 'ask-engine/postgres';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type PostgresCluster,
+  postgresMissing,
+  startPostgresCluster,
+} from '../support/postgres-cluster.js';
+import { answered, deferred, pendingAsk, timedOut } from './postgres-fixtures.js';
+
+let cluster: PostgresCluster;
+let admin: postgres.Sql;
+let schemas = 0;
+const opened: AskStore[] = [];
+
+/** A store on a schema of its own, so tests do not see each other's asks. */
+function storeOnNewSchema(extra: Parameters<typeof createPostgresAskStore>[1] = {}) {
+  const schema = `t${++schemas}`;
+  return { schema, store: storeOn(schema, extra) };
+}
+
+function storeOn(schema: string, extra: Parameters<typeof createPostgresAskStore>[1] = {}) {
+  const store = createPostgresAskStore(
+    { connectionString: cluster.url },
+    { schema, max: 4, ...extra },
+  );
+  opened.push(store);
+  return store;
+}
+
+async function historyOf(store: AskStore, askId: string): Promise<AskAuditEvent[]> {
+  const events: AskAuditEvent[] = [];
+  for await (const event of store.history(askId)) events.push(event);
+  return events;
+}
+
+function nextChange<T>(changes: T[], predicate: (change: T) => boolean): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const poll = () => {
+      const found = changes.find(predicate);
+      if (found !== undefined) resolve(found);
+      else if (Date.now() - started > 5_000)
+        reject(new Error(`No such change in ${JSON.stringify(changes)}`));
+      else setTimeout(poll, 5);
+    };
+    poll();
+  });
+}
+
+describe.skipIf(postgresMissing !== undefined)(
+  `PostgreSQL ask store${postgresMissing ? ` (skipped: ${postgresMissing})` : ''}`,
+  () => {
+    beforeAll(async () => {
+      cluster = await startPostgresCluster();
+      admin = postgres(cluster.url, { onnotice: () => {} });
+    });
+    afterAll(async () => {
+      await Promise.all(opened.map((store) => store.close()));
+      await admin?.end();
+      await cluster?.destroy();
+    });
+
+    it('reads back by id, key and interaction id exactly what it was given', async () => {
+      const { store } = storeOnNewSchema();
+      const start = pendingAsk('a1', { key: 'call-1', deadlineAt: 1_500.25, owner: 'host-a' });
+      expect(await store.create(start)).toEqual({ created: true });
+      expect(await store.get('a1')).toEqual(start.ask);
+      expect(await store.findByKey('call-1')).toEqual(start.ask);
+      const defer = deferred(start.ask, 'i-1');
+      expect(await store.update(defer, 1)).toEqual({ ok: true });
+      expect(await store.get('a1')).toEqual(defer.ask);
+      expect(await store.findByInteractionId('i-1')).toEqual(defer.ask);
+      expect(await historyOf(store, 'a1')).toEqual([start.event, defer.event]);
+      expect(await store.get('missing')).toBeUndefined();
+      expect(await store.findByKey('missing')).toBeUndefined();
+      expect(await store.findByInteractionId('missing')).toBeUndefined();
+    });
+
+    it('creates nothing when an ask with the same id or key exists, and returns it', async () => {
+      const { store } = storeOnNewSchema();
+      const first = pendingAsk('a1', { key: 'k' });
+      await store.create(first);
+      expect(await store.create(pendingAsk('a1'))).toEqual({ created: false, existing: first.ask });
+      expect(await store.create(pendingAsk('a2', { key: 'k' }))).toEqual({
+        created: false,
+        existing: first.ask,
+      });
+      expect(await store.get('a2')).toBeUndefined();
+      expect(await historyOf(store, 'a1')).toHaveLength(1);
+    });
+
+    it('writes only at the expected version, and returns the current row otherwise', async () => {
+      const { store } = storeOnNewSchema();
+      const start = pendingAsk('a1');
+      await store.create(start);
+      const answer = answered(start.ask);
+      expect(await store.update(answer, 1)).toEqual({ ok: true });
+      const late = answered(start.ask, 5_000);
+      expect(await store.update(late, 1)).toEqual({
+        ok: false,
+        reason: 'version',
+        current: answer.ask,
+      });
+      expect(await store.update(answered(pendingAsk('nope').ask), 1)).toEqual({
+        ok: false,
+        reason: 'version',
+        current: undefined,
+      });
+      expect((await historyOf(store, 'a1')).map((event) => event.type)).toEqual([
+        'start',
+        'answer',
+      ]);
+    });
+
+    it('gives one of many concurrent writers at the same version the write', async () => {
+      const { schema, store } = storeOnNewSchema();
+      const other = storeOn(schema);
+      const start = pendingAsk('a1');
+      await store.create(start);
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          (i % 2 ? store : other).update(answered(start.ask, 2_000 + i), 1),
+        ),
+      );
+      expect(results.filter((result) => result.ok)).toHaveLength(1);
+      expect(await historyOf(store, 'a1')).toHaveLength(2);
+    });
+
+    it('refuses an interaction id held by another open ask and names the holder', async () => {
+      const { store } = storeOnNewSchema();
+      const a = pendingAsk('a');
+      const b = pendingAsk('b');
+      await store.create(a);
+      await store.create(b);
+      const aDeferred = deferred(a.ask, 'shared');
+      await store.update(aDeferred, 1);
+      expect(await store.update(deferred(b.ask, 'shared'), 1)).toEqual({
+        ok: false,
+        reason: 'interaction-id',
+        holder: 'a',
+      });
+      expect(await store.get('b')).toEqual(b.ask);
+      // Once the holder is final the id is free again; lookups prefer the open ask.
+      const aAnswered = answered(aDeferred.ask, 2_000);
+      await store.update(aAnswered, 2);
+      expect(await store.findByInteractionId('shared')).toEqual(aAnswered.ask);
+      const bDeferred = deferred(b.ask, 'shared', 3_000);
+      expect(await store.update(bDeferred, 1)).toEqual({ ok: true });
+      expect(await store.findByInteractionId('shared')).toEqual(bDeferred.ask);
+      const bAnswered = answered(bDeferred.ask, 4_000);
+      await store.update(bAnswered, 2);
+      expect(await store.findByInteractionId('shared')).toEqual(bAnswered.ask);
+    });
+
+    it('appends events that change no state, and refuses them for an unknown ask', async () => {
+      const { store } = storeOnNewSchema();
+      const start = pendingAsk('a1');
+      await store.create(start);
+      const late: AskAuditEvent = {
+        askId: 'a1',
+        type: 'late-answer',
+        at: 3_000,
+        from: 'pending',
+        to: 'pending',
+        data: { source: 'answer' },
+      };
+      await store.append(late);
+      expect(await historyOf(store, 'a1')).toEqual([start.event, late]);
+      await expect(store.append({ ...late, askId: 'ghost' })).rejects.toThrow(
+        'Cannot append an audit event to unknown ask ghost.',
+      );
+    });
+
+    it('claims due asks oldest deadline first, up to the limit, and applies the settled rows', async () => {
+      const { store } = storeOnNewSchema();
+      for (const [id, deadlineAt] of [
+        ['late', 3_000],
+        ['first', 1_000],
+        ['second', 2_000],
+        ['never', undefined],
+        ['future', 9_000],
+      ] as const) {
+        await store.create(pendingAsk(id, deadlineAt === undefined ? {} : { deadlineAt }));
+      }
+      const seen: string[] = [];
+      const claimed = await store.claimDue(5_000, 2, (ask) => {
+        seen.push(ask.askId);
+        return timedOut(ask, 5_000);
+      });
+      expect(seen).toEqual(['first', 'second']);
+      expect(claimed.map((write) => write.ask.askId)).toEqual(['first', 'second']);
+      expect((await store.get('first'))?.state).toBe('timedOut');
+      const rest = await store.claimDue(5_000, 10, (ask) =>
+        ask.askId === 'late' ? undefined : timedOut(ask, 5_000),
+      );
+      expect(rest).toEqual([]);
+      expect((await store.get('late'))?.state).toBe('pending');
+      expect((await store.get('future'))?.state).toBe('pending');
+      expect((await historyOf(store, 'second')).map((event) => event.type)).toEqual([
+        'start',
+        'deadline',
+      ]);
+    });
+
+    it('never lets two stores claim the same due ask', async () => {
+      const { schema, store } = storeOnNewSchema();
+      const other = storeOn(schema);
+      const ids = Array.from({ length: 300 }, (_, i) => `due-${i}`);
+      await Promise.all(
+        ids.map((id, i) => store.create(pendingAsk(id, { deadlineAt: 1_000 + i }))),
+      );
+      const settled: string[] = [];
+      const sweep = async (sweeper: AskStore) => {
+        for (;;) {
+          const writes = await sweeper.claimDue(10_000, 25, (ask) => timedOut(ask, 10_000));
+          settled.push(...writes.map((write) => write.ask.askId));
+          if (writes.length === 0) return;
+        }
+      };
+      await Promise.all([sweep(store), sweep(other), sweep(store), sweep(other)]);
+      expect(settled.sort()).toEqual([...ids].sort());
+      const [row] = await admin.unsafe(
+        `select count(*)::int as n from ${schema}.ask_events where type = 'deadline'`,
+      );
+      expect(row?.n).toBe(300);
+    });
+
+    it('tells every listening store about every write, its own included', async () => {
+      const { schema, store } = storeOnNewSchema();
+      const other = storeOn(schema);
+      const heard: unknown[] = [];
+      const heardHere: unknown[] = [];
+      other.subscribe((change) => heard.push(change));
+      store.subscribe((change) => heardHere.push(change));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const start = pendingAsk('a1');
+      await store.create(start);
+      await store.update(answered(start.ask), 1);
+      await nextChange(heard, (change) => JSON.stringify(change).includes('"version":2'));
+      expect(heard).toEqual([
+        { type: 'changed', askId: 'a1', version: 1 },
+        { type: 'changed', askId: 'a1', version: 2 },
+      ]);
+      await nextChange(heardHere, (change) => JSON.stringify(change).includes('"version":2'));
+    });
+
+    it('reports "missed" on its first LISTEN only when it wrote before listening', async () => {
+      const { schema, store: fresh } = storeOnNewSchema();
+      const heardFresh: { type: string; askId?: string }[] = [];
+      fresh.subscribe((change) => heardFresh.push(change));
+      const writer = storeOn(schema);
+      await writer.create(pendingAsk('w1'));
+      const heardWriter: { type: string; askId?: string }[] = [];
+      writer.subscribe((change) => heardWriter.push(change));
+      // The writer may have missed an answer to w1 before it listened; the fresh store may not.
+      await nextChange(heardWriter, (change) => change.type === 'missed');
+      await writer.create(pendingAsk('w2'));
+      await nextChange(heardFresh, (change) => change.askId === 'w2');
+      await nextChange(heardWriter, (change) => change.askId === 'w2');
+      expect(heardWriter[0]).toEqual({ type: 'missed' });
+      expect(heardFresh.filter((change) => change.type === 'missed')).toEqual([]);
+    });
+
+    it('reports "missed" after its listener connection is cut, and hears writes again', async () => {
+      const { schema, store } = storeOnNewSchema();
+      const writer = storeOn(schema);
+      const heard: { type: string; askId?: string }[] = [];
+      store.subscribe((change) => heard.push(change));
+      await writer.create(pendingAsk('before'));
+      await nextChange(heard, (change) => change.askId === 'before');
+      const killed = await admin`
+        select pg_terminate_backend(pid) from pg_stat_activity where query ilike ${`listen "${schema}.asks"`}
+      `;
+      expect(killed).toHaveLength(1);
+      await nextChange(heard, (change) => change.type === 'missed');
+      await writer.create(pendingAsk('after'));
+      await nextChange(heard, (change) => change.askId === 'after');
+    });
+
+    it('refuses a corrupt row with an error naming the ask and the column', async () => {
+      const errors: unknown[] = [];
+      const { schema, store } = storeOnNewSchema({ onError: (error) => errors.push(error) });
+      await store.create(pendingAsk('bad-state', { deadlineAt: 1_000 }));
+      await store.create(pendingAsk('bad-questions', { deadlineAt: 1_001 }));
+      await store.create(pendingAsk('good', { deadlineAt: 1_002 }));
+      await admin.unsafe(`update ${schema}.asks set state = 'won' where id = 'bad-state'`);
+      await admin.unsafe(
+        `update ${schema}.asks set questions = '[{"id":"q1"}]' where id = 'bad-questions'`,
+      );
+      await expect(store.get('bad-state')).rejects.toThrow(
+        'Ask bad-state in the PostgreSQL store has a corrupt "state" column (not an ask state, got "won")',
+      );
+      await expect(store.get('bad-questions')).rejects.toThrow(
+        /Ask bad-questions in the PostgreSQL store has a corrupt "questions" column \(\/0\/question: /,
+      );
+      // The sweeper leaves corrupt rows (reported once) and still times out the others.
+      const claimed = await store.claimDue(2_000, 10, (ask) => timedOut(ask, 2_000));
+      expect(claimed.map((write) => write.ask.askId)).toEqual(['good']);
+      await store.claimDue(2_000, 10, (ask) => timedOut(ask, 2_000));
+      expect(errors.map((error) => (error as Error).message.slice(0, 30))).toEqual([
+        'Ask bad-state in the PostgreSQ',
+        'Ask bad-questions in the Postg',
+      ]);
+      await admin.unsafe(
+        `update ${schema}.ask_events set data = '[]' where ask_id = 'good' and type = 'deadline'`,
+      );
+      await expect(historyOf(store, 'good')).rejects.toThrow(
+        'Ask good in the PostgreSQL store has a corrupt "ask_events.data" column (not a JSON object, got [])',
+      );
+    });
+
+    it('refuses a write carrying U+0000, which PostgreSQL cannot store, and says so', async () => {
+      const { store } = storeOnNewSchema();
+      const start = pendingAsk('nul');
+      await store.create(start);
+      const answer = answered(start.ask);
+      answer.ask.outcome = {
+        status: 'answered',
+        answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'a\u0000b' } }],
+      };
+      await expect(store.update(answer, 1)).rejects.toThrow(
+        'Ask nul was not written: PostgreSQL cannot store the character U+0000 (NUL) found in its row or event.',
+      );
+      expect(await store.get('nul')).toEqual(start.ask);
+    });
+
+    it('migrates a schema once when many hosts start together, and refuses one from a newer version', async () => {
+      const schema = 'together';
+      const stores = Array.from({ length: 5 }, () => storeOn(schema));
+      await Promise.all(stores.map((store, i) => store.create(pendingAsk(`a${i}`))));
+      const migrations = await admin.unsafe(`select version, name from ${schema}.migrations`);
+      expect(migrations).toEqual([{ version: 1, name: 'asks and their audit events' }]);
+      await admin.unsafe(
+        `insert into ${schema}.migrations (version, name) values (2, 'from the future')`,
+      );
+      await expect(storeOn(schema).get('a1')).rejects.toThrow(
+        'PostgreSQL schema "together" is at migration 2, but this ask-engine knows migrations up to 1: upgrade ask-engine on this host.',
+      );
+    });
+
+    it('works on a client of yours that transforms column names (postgres.camel)', async () => {
+      const sql = postgres(cluster.url, { max: 2, onnotice: () => {}, transform: postgres.camel });
+      const store = createPostgresAskStore({ sql }, { schema: 'camel' });
+      const start = pendingAsk('a1', { key: 'k', deadlineAt: 1_000 });
+      await store.create(start);
+      expect(await store.get('a1')).toEqual(start.ask);
+      const defer = deferred(start.ask, 'i-1');
+      expect(await store.update(defer, 1)).toEqual({ ok: true });
+      expect(await store.findByInteractionId('i-1')).toEqual(defer.ask);
+      const claimed = await store.claimDue(2_000, 10, (ask) => timedOut(ask, 2_000));
+      expect(claimed.map((write) => write.ask.askId)).toEqual(['a1']);
+      expect(await historyOf(store, 'a1')).toHaveLength(3);
+      await store.close();
+      await sql.end();
+    });
+
+    it('stops listening on close but leaves a client it was given open', async () => {
+      const sql = postgres(cluster.url, { max: 2, onnotice: () => {} });
+      const store = createPostgresAskStore({ sql }, { schema: 'given' });
+      store.subscribe(() => {});
+      await store.create(pendingAsk('a1'));
+      await store.close();
+      await expect(store.get('a1')).rejects.toThrow('The PostgreSQL ask store is closed.');
+      expect(await sql`select id from given.asks`).toEqual([{ id: 'a1' }]);
+      await sql.end();
+    });
+
+    // Last: it restarts the server under every other store of this file.
+    it('reports "missed" after the database restarts, and hears writes again', async () => {
+      const errors: unknown[] = [];
+      const { schema, store } = storeOnNewSchema({ onError: (error) => errors.push(error) });
+      const heard: { type: string; askId?: string }[] = [];
+      store.subscribe((change) => heard.push(change));
+      await store.create(pendingAsk('before'));
+      await nextChange(heard, (change) => change.askId === 'before');
+      await cluster.stop();
+      await expect(store.get('before')).rejects.toThrow();
+      await cluster.restart();
+      await nextChange(heard, (change) => change.type === 'missed');
+      const writer = storeOn(schema);
+      await writer.create(pendingAsk('after'));
+      await nextChange(heard, (change) => change.askId === 'after');
+      expect(await store.get('after')).toMatchObject({ askId: 'after', version: 1 });
+    });
+
+    it('rejects bad options with a message naming the value', () => {
+      expect(() => createPostgresAskStore({ connectionString: '' })).toThrow(
+        'Expected `connectionString` to be a PostgreSQL URL such as postgres://user@host:5432/db, got "".',
+      );
+      expect(() =>
+        createPostgresAskStore({ connectionString: cluster.url }, { schema: 'a.b' }),
+      ).toThrow(
+        'Expected `schema` to be a PostgreSQL name of letters, digits and underscores (at most 58, not starting with a digit), got "a.b".',
+      );
+      expect(() => createPostgresAskStore({ connectionString: cluster.url }, { max: 0 })).toThrow(
+        'Expected `max` to be an integer from 1 and up, got 0.',
+      );
+      expect(() => createPostgresAskStore({ sql: {} as postgres.Sql })).toThrow(
+        'Expected `sql` to be a client created by `postgres()` (porsager/postgres).',
+      );
+    });
+  },
+);
