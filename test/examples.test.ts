@@ -24,11 +24,15 @@ describe('examples', () => {
     for (const file of readdirSync(join(root, 'examples')).filter((name) => name.endsWith('.ts'))) {
       const source = readFileSync(join(root, 'examples', file), 'utf8');
       const imports = [...source.matchAll(/from '([^']+)'/g)].map((match) => match[1]);
+      // Packages only (ask-engine's entries, the frameworks an example shows), never sources.
       expect(
-        imports.filter((name) => !name?.startsWith('node:')),
+        imports.filter((name) => name?.startsWith('.') || name?.includes('/src/')),
         file,
-      ).toEqual(imports.filter((name) => name === 'ask-engine' || name?.startsWith('ask-engine/')));
-      expect(imports, file).toContain('ask-engine');
+      ).toEqual([]);
+      expect(
+        imports.some((name) => name === 'ask-engine' || name?.startsWith('ask-engine/')),
+        file,
+      ).toBe(true);
     }
   });
 
