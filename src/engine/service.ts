@@ -9,6 +9,7 @@ import { Observable, Subject } from 'rxjs';
 import type { AskMachineEvent, AskMachineInput } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
+import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import { describe, messageOf } from '../rules/describe.js';
@@ -200,7 +201,11 @@ class Service implements InteractionService {
         : checkTimeoutMs(options.timeoutMs, 'timeoutMs');
     const now = this.#clock.now();
     const askId = options.key === undefined ? this.#ids() : askIdForKey(options.key);
+    const same = this.#open.get(askId);
+    if (same !== undefined) return this.#sameKey(same, askRequest);
     const open = new OpenAsk(askId, askRequest, options.key);
+    // Known here at once, so an answer given in the same turn finds it.
+    this.#open.set(askId, open);
     open.owner = true;
     const input: AskMachineInput = { askId, createdAt: now };
     const deadlineAt = deadlineFrom(now, timeoutMs);
@@ -211,6 +216,18 @@ class Service implements InteractionService {
     const initial = initialAskSnapshot(input);
     open.state = persistAskSnapshot(initial);
     open.ready = this.#create(open, initial.hasTag('delivering'), options.signal);
+    return open;
+  }
+
+  /** A second `start` with the key of an ask this service has open: that ask, if it is the same. */
+  #sameKey(open: OpenAsk, request: AskUserRequest): OpenAsk {
+    if (open.key === undefined || !sameQuestions(open.questions, request.questions)) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Key ${JSON.stringify(open.key)} already belongs to ask ${open.id} with other questions; a key names one request.`,
+        { askId: open.id },
+      );
+    }
     return open;
   }
 
@@ -346,7 +363,6 @@ class Service implements InteractionService {
         return;
       }
       open.version = 1;
-      this.#open.set(open.id, open);
       this.#publish(open, event, true);
       if (this.#inspection !== undefined) {
         open.actorRef = this.#inspection.actorOf(open.id, () => restoreAskSnapshot(open.state));
@@ -354,6 +370,7 @@ class Service implements InteractionService {
       await this.#watch(open, signal);
       if (deliver && !open.handedOut) this.#deliver(open);
     } catch (error) {
+      if (this.#open.get(open.id) === open) this.#open.delete(open.id);
       open.fail(error);
     } finally {
       open.ready = undefined;
@@ -369,7 +386,7 @@ class Service implements InteractionService {
         { askId: open.id },
       );
     }
-    if (JSON.stringify(stored.questions) !== JSON.stringify(open.questions)) {
+    if (!sameQuestions(stored.questions, open.questions)) {
       throw new UserInteractionError(
         'INVALID_REQUEST',
         `Key ${JSON.stringify(open.key)} already belongs to ask ${stored.askId} with other questions; a key names one request.`,
@@ -379,7 +396,6 @@ class Service implements InteractionService {
     open.owner = false;
     this.#adoptRow(open, stored);
     if (open.handedOut) return;
-    this.#open.set(open.id, open);
     await this.#watch(open, signal);
   }
 
@@ -932,6 +948,10 @@ class Service implements InteractionService {
       throw new Error('The interaction service is closed; create a new one to ask again.');
     }
   }
+}
+
+function sameQuestions(a: readonly AskUserQuestion[], b: readonly AskUserQuestion[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function snapshotOf(open: OpenAsk): AskSnapshot {

@@ -102,10 +102,11 @@ export interface AskStore {
   /** The ask's audit events, oldest first. */
   history(askId: string): AsyncIterable<AskAuditEvent>;
   /**
-   * Claims up to `limit` asks that are not final and whose deadline is at or before `now`,
-   * oldest deadline first, skipping asks another service is claiming at the same moment. For
-   * each, calls `settle` (synchronous, pure) and applies the write it returns as `update`
-   * would (same version check); returns the writes that were applied.
+   * Claims asks that are not final and whose deadline is at or before `now`, oldest deadline
+   * first, skipping asks another service is claiming at the same moment. For each, calls
+   * `settle` (synchronous, pure) and applies the write it returns as `update` would (same
+   * version check), until `limit` writes are applied; an ask `settle` declines (returns
+   * `undefined` for) does not count towards `limit`. Returns the writes that were applied.
    */
   claimDue(
     now: number,

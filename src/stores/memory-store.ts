@@ -145,7 +145,9 @@ class MemoryAskStore implements AskStore {
     }
     due.sort((a, b) => (a.row.deadlineAt as number) - (b.row.deadlineAt as number));
     const applied: AskWrite[] = [];
-    for (const entry of due.slice(0, limit)) {
+    // Asks `settle` declines (a row it refuses) do not count: they must not starve the others.
+    for (const entry of due) {
+      if (applied.length >= limit) break;
       const write = settle(entry.row);
       if (write === undefined || write.ask.version !== entry.row.version + 1) continue;
       this.#apply(entry, write);
@@ -155,6 +157,7 @@ class MemoryAskStore implements AskStore {
   }
 
   subscribe(listener: (change: AskStoreChange) => void): () => void {
+    this.#open();
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }

@@ -236,6 +236,21 @@ class PostgresAskStore implements AskStore {
     limit: number,
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]> {
+    // Declined asks keep their lease (see below), so each round reaches further: the loop
+    // ends when `limit` writes are applied or no due ask is left unclaimed.
+    const applied: AskWrite[] = [];
+    for (;;) {
+      const round = await this.#claimRound(now, limit - applied.length, settle);
+      applied.push(...round.applied);
+      if (round.claimed === 0 || applied.length >= limit) return applied;
+    }
+  }
+
+  async #claimRound(
+    now: number,
+    limit: number,
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+  ): Promise<{ claimed: number; applied: AskWrite[] }> {
     const sql = await this.#open();
     this.#wrote = true;
     // Not an interactive transaction (postgres 3.4.9 crashes the process when a transaction's
@@ -256,13 +271,16 @@ class PostgresAskStore implements AskStore {
       ))
       returning ${this.#claimedColumns}
     `.values();
-    if (rows.length === 0) return [];
+    if (rows.length === 0) return { claimed: 0, applied: [] };
     const asks: StoredAsk[] = [];
+    // Rows that cannot be read, or that `settle` declines, keep their lease (see below).
+    const declined: string[] = [];
     for (const row of rows) {
       try {
         asks.push(parseAskRow(row));
       } catch (error) {
         this.#reportCorrupt(row, error);
+        declined.push(String(row[0]));
       }
     }
     asks.sort((a, b) => (a.deadlineAt as number) - (b.deadlineAt as number));
@@ -270,16 +288,19 @@ class PostgresAskStore implements AskStore {
     for (const ask of asks) {
       const write = settle(ask);
       if (write !== undefined) writes.push({ write, expectedVersion: ask.version });
+      else declined.push(ask.askId);
     }
     const applied = writes.length === 0 ? [] : await this.#apply(sql, writes);
-    if (applied.length < rows.length) {
-      // Rows left as they were (settle declined, a corrupt row, another writer came first) are
-      // released at once rather than when the lease ends.
+    if (applied.length + declined.length < rows.length) {
+      // Rows another writer came first to are released at once. Rows that could not be read
+      // or that `settle` declined keep their lease, so this and the next sweeps reach the asks
+      // after them instead of meeting them again first.
       await sql`
-        update ${this.#asks} set claim = null, claimed_until = null where claim = ${token}
+        update ${this.#asks} set claim = null, claimed_until = null
+        where claim = ${token} and not (id = any(${declined}::text[]))
       `;
     }
-    return applied;
+    return { claimed: rows.length, applied };
   }
 
   subscribe(listener: (change: AskStoreChange) => void): () => void {

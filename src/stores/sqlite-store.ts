@@ -250,7 +250,8 @@ class SqliteAskStore implements AskStore {
             corrupt.push(error);
             continue;
           }
-          claimed++;
+          // Only applied writes count towards `limit`: asks `settle` declines must not starve
+          // the ones after them.
           const write = settle(current);
           if (write === undefined) continue;
           const { changes } = statements.updateAsk.run(
@@ -259,6 +260,7 @@ class SqliteAskStore implements AskStore {
             current.version,
           );
           if (Number(changes) === 0) continue;
+          claimed++;
           eventId = rowId(statements.insertEvent.run(...eventParams(write.event)));
           writes.push(write);
         }

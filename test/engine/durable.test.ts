@@ -211,6 +211,18 @@ describe('two services, one store', () => {
 });
 
 describe('answer()', () => {
+  it('finds an ask started in the same turn, before the store has answered', async () => {
+    const store = createMemoryAskStore();
+    const service = createInteractionService({ store });
+    service.registerProvider(manualProvider());
+    const handle = service.start(yesNo);
+    const answered = service.answer(handle.id, answer('Yes'));
+    expect(await answered).toEqual({ status: 'answered', answers: answer('Yes') });
+    expect(await handle.outcome).toEqual({ status: 'answered', answers: answer('Yes') });
+    const history = await historyOf(service, handle.id);
+    expect(history.map((event) => event.type)).toEqual(['start', 'answer']);
+  });
+
   it('refuses invalid answers with INVALID_ANSWER and keeps the ask open', async () => {
     const store = createMemoryAskStore();
     const { first, second } = deferredPair(store);

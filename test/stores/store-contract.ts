@@ -296,6 +296,20 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
         expect(await store.update(deferWrite(next, 'thread-9'), 1)).toEqual({ ok: true });
       });
 
+      it('does not count asks settle declines towards the limit', async () => {
+        const calls: string[] = [];
+        // The two oldest are declined (a row the service refuses); the limit still reaches
+        // the next ask instead of stopping at them.
+        const writes = await store.claimDue(now, 1, (ask) => {
+          calls.push(ask.askId);
+          return ask.askId === 'late-300' || ask.askId === 'deferred-late'
+            ? undefined
+            : timeoutWrite(ask, now);
+        });
+        expect(writes.map((write) => write.ask.askId)).toEqual(['late-200']);
+        expect(calls.slice(0, 3)).toEqual(['late-300', 'deferred-late', 'late-200']);
+      });
+
       it('leaves an ask alone when settle returns nothing', async () => {
         const writes = await store.claimDue(now, 100, (ask) =>
           ask.askId === 'late-200' ? timeoutWrite(ask, now) : undefined,
