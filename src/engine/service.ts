@@ -5,7 +5,7 @@
  * the outcome to the caller) run only after the write succeeded, so a service that lost a race
  * takes the stored outcome instead.
  */
-import { Observable, Subject } from 'rxjs';
+import { type Observable, Subject } from 'rxjs';
 import type { AskMachineEvent, AskMachineInput } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
@@ -17,12 +17,12 @@ import { isUserInteractionError, UserInteractionError } from '../rules/errors.js
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
-import {
-  ASK_STORE_METHODS,
-  type AskStore,
-  type AskStoreChange,
-  type PersistedAskSnapshot,
-  type StoredAsk,
+import type {
+  AskStore,
+  AskStoreChange,
+  AskWrite,
+  PersistedAskSnapshot,
+  StoredAsk,
 } from '../stores/ask-store.js';
 import { createMemoryAskStore } from '../stores/memory-store.js';
 import {
@@ -33,6 +33,7 @@ import {
   settledError,
   storableCause,
 } from './ask-events.js';
+import { completeAsk, createAskHandle, firstEventOf, publishToAsk } from './ask-handle.js';
 import { askIdForKey, sequentialIds } from './ask-ids.js';
 import {
   type AskSnapshotState,
@@ -48,39 +49,20 @@ import { type Clock, systemClock } from './clock.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
 import { DeliveryContext, deliveryExitCause } from './delivery-context.js';
 import { eventLoopTurn, startSlice } from './event-loop.js';
-import { AskInspection, type Inspect } from './inspection.js';
+import { AskInspection } from './inspection.js';
 import { OpenAsk } from './open-ask.js';
 import { freezeOutcome } from './outcome-copy.js';
 import type { AskProvider } from './provider.js';
-import type {
-  AskHandle,
-  AskInfo,
-  AskOptions,
-  AskSnapshot,
-  InteractionService,
-} from './service-contract.js';
+import type { AskHandle, AskInfo, AskOptions, InteractionService } from './service-contract.js';
+import {
+  checkAskOptions,
+  checkServiceOptions,
+  type InteractionServiceOptions,
+} from './service-options.js';
+import { StoreSweeper } from './store-sweeper.js';
 import { checkPersistedSnapshot, checkStoredAsk } from './stored-ask-check.js';
 
-export interface InteractionServiceOptions {
-  /** Time source for deadlines and audit times; xstate's `SimulatedClock` works in tests. */
-  clock?: Clock;
-  /** Receives xstate inspection events of every ask (e.g. `createBrowserInspector().inspect`). */
-  inspect?: Inspect;
-  /** Where asks live; services sharing a store share their asks. Defaults to a new memory store. */
-  store?: AskStore;
-  /** Replace answers by `'[redacted]'` in audit and inspection events and refusal messages. */
-  redact?: boolean;
-  /** Generates ask ids; defaults to a random prefix per service plus a counter. */
-  ids?: () => string;
-  /**
-   * How often this service claims asks of the store whose deadline passed (deferred asks, and
-   * pending asks whose service went away). Default 250 ms.
-   */
-  sweepIntervalMs?: number;
-}
-
-/** Due asks claimed from the store per sweep, and asks drained per event-loop turn. */
-const SLICE = 256;
+export type { InteractionServiceOptions } from './service-options.js';
 
 /**
  * Creates the service an agent loop asks through. Register exactly one provider, then `ask`.
@@ -117,10 +99,8 @@ class Service implements InteractionService {
   readonly #open = new Map<string, OpenAsk>();
   readonly #scheduler: DeadlineScheduler<OpenAsk>;
   readonly #inspection: AskInspection | undefined;
-  readonly #sweepIntervalMs: number;
+  readonly #sweeper: StoreSweeper;
   readonly #unsubscribe: () => void;
-  #sweepTimer: unknown;
-  #sweeping = false;
   #closed = false;
   #provider: AskProvider | undefined;
   #providerToken: object | undefined;
@@ -132,7 +112,6 @@ class Service implements InteractionService {
     this.#redact = options.redact === true;
     this.#ids = options.ids ?? sequentialIds();
     this.id = globalThis.crypto.randomUUID();
-    this.#sweepIntervalMs = options.sweepIntervalMs ?? 250;
     this.events$ = this.#events.asObservable();
     this.#scheduler = new DeadlineScheduler<OpenAsk>(this.#clock, (open, now) => {
       void this.#commit(open, { type: 'deadline', at: now }).catch((error) => open.fail(error));
@@ -140,7 +119,13 @@ class Service implements InteractionService {
     this.#inspection =
       options.inspect === undefined ? undefined : new AskInspection(options.inspect, this.#redact);
     this.#unsubscribe = this.#store.subscribe((change) => this.#onStoreChange(change));
-    this.#armSweep();
+    this.#sweeper = new StoreSweeper(
+      this.#store,
+      this.#clock,
+      options.sweepIntervalMs ?? 250,
+      (stored, now) => this.#deadlineWrite(stored, now),
+      (write) => this.#sweptOne(write),
+    );
   }
 
   registerProvider(provider: AskProvider): () => void {
@@ -336,14 +321,14 @@ class Service implements InteractionService {
     this.#closed = true;
     this.#unsubscribe();
     this.#scheduler.stop();
-    clearTimeout(this.#sweepTimer as ReturnType<typeof setTimeout> | undefined);
+    this.#sweeper.stop();
     const closed = new Error(
       'The interaction service was closed before this ask settled; it stays in the store for other services.',
     );
     for (const open of this.#open.values()) {
       this.#stopDelivery(open, undefined, closed);
       this.#releaseSignal(open);
-      this.#complete(open);
+      completeAsk(open);
       open.fail(closed);
     }
     this.#open.clear();
@@ -356,7 +341,7 @@ class Service implements InteractionService {
   async #create(open: OpenAsk, deliver: boolean, signal: AbortSignal | undefined): Promise<void> {
     try {
       const row = this.#row(open, open.state, 1);
-      const event = this.#firstEvent(open, row.version);
+      const event = firstEventOf(open, row.version);
       const result = await this.#store.create({ ask: row, event });
       if (!result.created) {
         await this.#attach(open, checkStoredAsk(result.existing, 'the stored ask'), signal);
@@ -556,7 +541,7 @@ class Service implements InteractionService {
     this.#scheduler.remove(open);
     this.#releaseSignal(open);
     this.#open.delete(open.id);
-    this.#complete(open);
+    completeAsk(open);
     open.resolve(freezeOutcome(outcome as AskOutcome, open.localCause));
   }
 
@@ -798,149 +783,56 @@ class Service implements InteractionService {
 
   // ── deadlines in the store ─────────────────────────────────────────────────────────────
 
-  #armSweep(): void {
-    if (this.#closed || !Number.isFinite(this.#sweepIntervalMs)) return;
-    // Real time, not the service's clock: the sweep is a poll of the store, and the clock's
-    // timers are the asks' own deadlines. It alone never keeps a process alive.
-    const timer = setTimeout(() => {
-      void this.#sweep().finally(() => this.#armSweep());
-    }, this.#sweepIntervalMs);
-    (timer as { unref?: () => void }).unref?.();
-    this.#sweepTimer = timer;
-  }
-
-  /** Claims asks whose deadline passed, from any service, and times them out. */
-  async #sweep(): Promise<void> {
-    if (this.#sweeping || this.#closed) return;
-    this.#sweeping = true;
+  /** The timeout of a due ask the sweeper claimed, or nothing for a row this service refuses. */
+  #deadlineWrite(stored: StoredAsk, now: number): AskWrite | undefined {
+    let open: OpenAsk;
     try {
-      for (;;) {
-        const now = this.#clock.now();
-        const applied = await this.#store.claimDue(now, SLICE, (stored) => {
-          let open: OpenAsk;
-          try {
-            open = this.#fromRow(checkStoredAsk(stored, 'the stored ask'));
-          } catch {
-            return undefined;
-          }
-          const event: AskMachineEvent = { type: 'deadline', at: now };
-          const next = applyAskEvent(restoreAskSnapshot(open.state), event);
-          if (next === undefined) return undefined;
-          const ask = this.#row(open, persistAskSnapshot(next), open.version + 1);
-          if (stored.owner !== undefined) ask.owner = stored.owner;
-          else delete ask.owner;
-          return {
-            ask,
-            event: auditEventOf(
-              open.id,
-              event,
-              open.state.value,
-              ask.state,
-              now,
-              open.questions.length,
-              this.#redact,
-            ),
-          };
-        });
-        for (const write of applied) {
-          const open = this.#open.get(write.ask.askId);
-          if (open !== undefined) this.#refresh(open, write.ask.version);
-          this.#events.next(write.event);
-        }
-        if (applied.length < SLICE) return;
-        await eventLoopTurn();
-      }
+      open = this.#fromRow(checkStoredAsk(stored, 'the stored ask'));
     } catch {
-      // A store that fails a sweep is tried again at the next one.
-    } finally {
-      this.#sweeping = false;
+      return undefined;
     }
+    const event: AskMachineEvent = { type: 'deadline', at: now };
+    const next = applyAskEvent(restoreAskSnapshot(open.state), event);
+    if (next === undefined) return undefined;
+    const ask = this.#row(open, persistAskSnapshot(next), open.version + 1);
+    // The sweeper does not take the ask over: the owner stays as stored.
+    if (stored.owner !== undefined) ask.owner = stored.owner;
+    else delete ask.owner;
+    return {
+      ask,
+      event: auditEventOf(
+        open.id,
+        event,
+        open.state.value,
+        ask.state,
+        now,
+        open.questions.length,
+        this.#redact,
+      ),
+    };
   }
 
-  // ── audit and handles ──────────────────────────────────────────────────────────────────
+  #sweptOne(write: AskWrite): void {
+    const open = this.#open.get(write.ask.askId);
+    if (open !== undefined) this.#refresh(open, write.ask.version);
+    this.#events.next(write.event);
+  }
 
-  /**
-   * Sends an audit event to `events$` and the ask's handle. The first event of an ask is not
-   * kept: a handle's subscribers get it rebuilt (`#firstEvent`) when they subscribe.
-   */
+  /** Sends an audit event to `events$`, and a later one to the ask's own subscribers. */
   #publish(open: OpenAsk, event: AskAuditEvent, first: boolean): void {
-    if (!first) {
-      if (!open.handedOut) {
-        open.trail ??= [];
-        open.trail.push(event);
-      }
-      if (open.listeners !== undefined) {
-        for (const listener of open.listeners) listener.next(event);
-      }
-    }
+    if (!first) publishToAsk(open, event);
     // A throwing subscriber is reported by RxJS asynchronously; it never breaks the ask.
     this.#events.next(event);
   }
 
-  #complete(open: OpenAsk): void {
-    if (open.listeners === undefined) return;
-    for (const listener of open.listeners) listener.complete();
-    open.listeners = undefined;
-  }
-
-  /** The `start` / `restore` event, rebuilt on demand rather than kept per pending ask. */
-  #firstEvent(open: OpenAsk, version: number): AskAuditEvent {
-    const { context } = open.state;
-    if (open.origin === 'restore') {
-      const state = open.state.value;
-      return {
-        askId: open.id,
-        type: 'restore',
-        at: context.createdAt,
-        from: state,
-        to: state,
-        data: { version },
-      };
-    }
-    const data: Extract<AskAuditEvent, { type: 'start' }>['data'] = {
-      questions: open.questions.length,
-    };
-    if (context.deadlineAt !== undefined) data.deadlineAt = context.deadlineAt;
-    if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId;
-    if (context.sessionId !== undefined) data.sessionId = context.sessionId;
-    if (open.key !== undefined) data.key = open.key;
-    return {
-      askId: open.id,
-      type: 'start',
-      at: context.createdAt,
-      from: null,
-      to: 'pending',
-      data,
-    };
-  }
-
   #handle(open: OpenAsk): AskHandle {
-    const firstEvent = () => this.#firstEvent(open, 1);
-    return {
-      id: open.id,
-      outcome: open.outcome,
-      get events$() {
-        return new Observable<AskAuditEvent>((subscriber) => {
-          subscriber.next(firstEvent());
-          for (const event of open.trail ?? []) subscriber.next(event);
-          if (open.handedOut) {
-            subscriber.complete();
-            return undefined;
-          }
-          open.listeners ??= new Set();
-          open.listeners.add(subscriber);
-          return () => open.listeners?.delete(subscriber);
-        });
-      },
-      getSnapshot: () => snapshotOf(open),
-      cancel: (reason = 'user', message) => {
-        void this.#commit(open, {
-          type: 'cancel',
-          reason,
-          ...(message === undefined ? {} : { message }),
-        }).catch((error) => open.fail(error));
-      },
-    };
+    return createAskHandle(open, (reason, message) => {
+      void this.#commit(open, {
+        type: 'cancel',
+        reason,
+        ...(message === undefined ? {} : { message }),
+      }).catch((error) => open.fail(error));
+    });
   }
 
   #checkOpen(): void {
@@ -952,22 +844,6 @@ class Service implements InteractionService {
 
 function sameQuestions(a: readonly AskUserQuestion[], b: readonly AskUserQuestion[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function snapshotOf(open: OpenAsk): AskSnapshot {
-  const { context } = open.state;
-  const snapshot: AskSnapshot = {
-    askId: open.id,
-    state: open.state.value,
-    questions: open.questions,
-    createdAt: context.createdAt,
-    progress: context.progress as AskUserQuestionAnswer[],
-  };
-  if (context.deadlineAt !== undefined) snapshot.deadlineAt = context.deadlineAt;
-  if (context.outcome !== undefined) {
-    snapshot.outcome = freezeOutcome(context.outcome as AskOutcome, open.localCause);
-  }
-  return snapshot;
 }
 
 function abortEvent(cause: unknown): AskMachineEvent {
@@ -990,89 +866,4 @@ function failureEvent(error: unknown): AskMachineEvent {
     reason: refused ? 'invalid-answer' : 'provider-error',
     message: refused ? messageOf(error) : `The provider failed: ${messageOf(error)}`,
   };
-}
-
-/** Every service option is checked up front, with the value received. */
-function checkServiceOptions(options: InteractionServiceOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`Expected service options to be an object, got ${describe(options)}.`);
-  }
-  const { clock, inspect, store, redact, ids, sweepIntervalMs } = options;
-  const hasMethods = (value: unknown, names: string[]) =>
-    typeof value === 'object' &&
-    value !== null &&
-    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
-  if (clock !== undefined && !hasMethods(clock, ['now', 'setTimeout', 'clearTimeout'])) {
-    throw new TypeError(
-      `Expected \`clock\` to have now(), setTimeout() and clearTimeout(), got ${describe(clock)}.`,
-    );
-  }
-  if (
-    inspect !== undefined &&
-    typeof inspect !== 'function' &&
-    (typeof inspect !== 'object' || inspect === null)
-  ) {
-    throw new TypeError(
-      `Expected \`inspect\` to be a function or an observer { next }, got ${describe(inspect)}.`,
-    );
-  }
-  if (store !== undefined && !hasMethods(store, [...ASK_STORE_METHODS])) {
-    throw new TypeError(
-      `Expected \`store\` to implement the AskStore contract (${ASK_STORE_METHODS.join(', ')}), got ${describe(store)}.`,
-    );
-  }
-  if (redact !== undefined && typeof redact !== 'boolean') {
-    throw new TypeError(`Expected \`redact\` to be a boolean, got ${describe(redact)}.`);
-  }
-  if (ids !== undefined && typeof ids !== 'function') {
-    throw new TypeError(
-      `Expected \`ids\` to be a function returning a string, got ${describe(ids)}.`,
-    );
-  }
-  if (
-    sweepIntervalMs !== undefined &&
-    (typeof sweepIntervalMs !== 'number' || !(sweepIntervalMs > 0))
-  ) {
-    throw new TypeError(
-      `Expected \`sweepIntervalMs\` to be a number of milliseconds > 0 (or Infinity to never sweep), got ${describe(sweepIntervalMs)}.`,
-    );
-  }
-}
-
-/** Options are checked before anything starts, so a bad one can never leave half an ask behind. */
-function checkAskOptions(options: AskOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw badOption(
-      'options',
-      options,
-      'an object { signal?, timeoutMs?, toolCallId?, sessionId?, key? }',
-    );
-  }
-  const { signal, toolCallId, sessionId, key } = options;
-  if (
-    signal !== undefined &&
-    (typeof signal !== 'object' ||
-      signal === null ||
-      typeof signal.aborted !== 'boolean' ||
-      typeof signal.addEventListener !== 'function')
-  ) {
-    throw badOption('signal', signal, 'an AbortSignal');
-  }
-  if (toolCallId !== undefined && typeof toolCallId !== 'string') {
-    throw badOption('toolCallId', toolCallId, 'a string');
-  }
-  if (sessionId !== undefined && typeof sessionId !== 'string') {
-    throw badOption('sessionId', sessionId, 'a string');
-  }
-  if (key !== undefined && (typeof key !== 'string' || key === '')) {
-    throw badOption('key', key, 'a non-empty string');
-  }
-}
-
-function badOption(name: string, value: unknown, expected: string): UserInteractionError {
-  return new UserInteractionError(
-    'INVALID_REQUEST',
-    `Expected ask option \`${name}\` to be ${expected}, got ${describe(value)}.`,
-    { option: name },
-  );
 }

@@ -27,8 +27,23 @@ afterAll(async () => {
 const openPages: Page[] = [];
 
 afterEach(async () => {
-  await Promise.all(openPages.splice(0).map((page) => page.close()));
+  await Promise.all(openPages.splice(0).map(closePage));
 });
+
+/**
+ * Closes a page, without waiting on a renderer that a loaded machine has stalled (Chromium's
+ * close can hang on a page busy with a submitted form); the browser closes after all tests.
+ */
+async function closePage(page: Page): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    page.close().catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, 5_000);
+    }),
+  ]);
+  clearTimeout(timer);
+}
 
 async function open(link: string, browser = js): Promise<Page> {
   const page = await browser.context.newPage();

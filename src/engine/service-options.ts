@@ -1,0 +1,110 @@
+/** The service's options and an ask's options, each checked up front with the value received. */
+import { describe } from '../rules/describe.js';
+import { UserInteractionError } from '../rules/errors.js';
+import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
+import type { Clock } from './clock.js';
+import type { Inspect } from './inspection.js';
+import type { AskOptions } from './service-contract.js';
+
+export interface InteractionServiceOptions {
+  /** Time source for deadlines and audit times; xstate's `SimulatedClock` works in tests. */
+  clock?: Clock;
+  /** Receives xstate inspection events of every ask (e.g. `createBrowserInspector().inspect`). */
+  inspect?: Inspect;
+  /** Where asks live; services sharing a store share their asks. Defaults to a new memory store. */
+  store?: AskStore;
+  /** Replace answers by `'[redacted]'` in audit and inspection events and refusal messages. */
+  redact?: boolean;
+  /** Generates ask ids; defaults to a random prefix per service plus a counter. */
+  ids?: () => string;
+  /**
+   * How often this service claims asks of the store whose deadline passed (deferred asks, and
+   * pending asks whose service went away). Default 250 ms.
+   */
+  sweepIntervalMs?: number;
+}
+
+export /** Every service option is checked up front, with the value received. */
+function checkServiceOptions(options: InteractionServiceOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected service options to be an object, got ${describe(options)}.`);
+  }
+  const { clock, inspect, store, redact, ids, sweepIntervalMs } = options;
+  const hasMethods = (value: unknown, names: string[]) =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+  if (clock !== undefined && !hasMethods(clock, ['now', 'setTimeout', 'clearTimeout'])) {
+    throw new TypeError(
+      `Expected \`clock\` to have now(), setTimeout() and clearTimeout(), got ${describe(clock)}.`,
+    );
+  }
+  if (
+    inspect !== undefined &&
+    typeof inspect !== 'function' &&
+    (typeof inspect !== 'object' || inspect === null)
+  ) {
+    throw new TypeError(
+      `Expected \`inspect\` to be a function or an observer { next }, got ${describe(inspect)}.`,
+    );
+  }
+  if (store !== undefined && !hasMethods(store, [...ASK_STORE_METHODS])) {
+    throw new TypeError(
+      `Expected \`store\` to implement the AskStore contract (${ASK_STORE_METHODS.join(', ')}), got ${describe(store)}.`,
+    );
+  }
+  if (redact !== undefined && typeof redact !== 'boolean') {
+    throw new TypeError(`Expected \`redact\` to be a boolean, got ${describe(redact)}.`);
+  }
+  if (ids !== undefined && typeof ids !== 'function') {
+    throw new TypeError(
+      `Expected \`ids\` to be a function returning a string, got ${describe(ids)}.`,
+    );
+  }
+  if (
+    sweepIntervalMs !== undefined &&
+    (typeof sweepIntervalMs !== 'number' || !(sweepIntervalMs > 0))
+  ) {
+    throw new TypeError(
+      `Expected \`sweepIntervalMs\` to be a number of milliseconds > 0 (or Infinity to never sweep), got ${describe(sweepIntervalMs)}.`,
+    );
+  }
+}
+
+/** Options are checked before anything starts, so a bad one can never leave half an ask behind. */
+export function checkAskOptions(options: AskOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw badOption(
+      'options',
+      options,
+      'an object { signal?, timeoutMs?, toolCallId?, sessionId?, key? }',
+    );
+  }
+  const { signal, toolCallId, sessionId, key } = options;
+  if (
+    signal !== undefined &&
+    (typeof signal !== 'object' ||
+      signal === null ||
+      typeof signal.aborted !== 'boolean' ||
+      typeof signal.addEventListener !== 'function')
+  ) {
+    throw badOption('signal', signal, 'an AbortSignal');
+  }
+  if (toolCallId !== undefined && typeof toolCallId !== 'string') {
+    throw badOption('toolCallId', toolCallId, 'a string');
+  }
+  if (sessionId !== undefined && typeof sessionId !== 'string') {
+    throw badOption('sessionId', sessionId, 'a string');
+  }
+  if (key !== undefined && (typeof key !== 'string' || key === '')) {
+    throw badOption('key', key, 'a non-empty string');
+  }
+}
+
+function badOption(name: string, value: unknown, expected: string): UserInteractionError {
+  return new UserInteractionError(
+    'INVALID_REQUEST',
+    `Expected ask option \`${name}\` to be ${expected}, got ${describe(value)}.`,
+    { option: name },
+  );
+}
