@@ -2,7 +2,7 @@
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { messageOf } from '../rules/describe.js';
-import { UserInteractionError } from '../rules/errors.js';
+import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { readProviderOutcome } from '../rules/provider-outcome.js';
 import type { ValidateAskUserAnswersOptions } from '../rules/validate-answers.js';
 import type { AskAuditEvent, AskState } from './audit.js';
@@ -141,4 +141,27 @@ export function storableCause(cause: unknown): unknown {
   } catch {
     return { name: 'Error', message: messageOf(cause) };
   }
+}
+
+/** The abort of an ask: the machine keeps what JSON can hold of the cause. */
+export function abortEvent(cause: unknown): AskMachineEvent {
+  return { type: 'abort', cause: storableCause(cause), message: messageOf(cause) };
+}
+
+/** A provider that threw: aborted by its host, refused the person's answer, or failed. */
+export function failureEvent(error: unknown): AskMachineEvent {
+  if (isAbortError(error)) {
+    // The host drained or restarted under the provider: aborted with the host's original cause.
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    return abortEvent(cause);
+  }
+  // A provider that checked the person's answer itself (the form codec does) and refused it.
+  const refused =
+    isUserInteractionError(error, 'INVALID_ANSWER') ||
+    isUserInteractionError(error, 'LIMIT_EXCEEDED');
+  return {
+    type: 'provider.failed',
+    reason: refused ? 'invalid-answer' : 'provider-error',
+    message: refused ? messageOf(error) : `The provider failed: ${messageOf(error)}`,
+  };
 }

@@ -12,7 +12,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
-import { describe, messageOf } from '../rules/describe.js';
+import { describe } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
@@ -26,12 +26,12 @@ import type {
 } from '../stores/ask-store.js';
 import { createMemoryAskStore } from '../stores/memory-store.js';
 import {
+  abortEvent,
   answerCheck,
   auditEventOf,
-  isAbortError,
+  failureEvent,
   providerEvent,
   settledError,
-  storableCause,
 } from './ask-events.js';
 import { completeAsk, createAskHandle, firstEventOf, publishToAsk } from './ask-handle.js';
 import { askIdForKey, sequentialIds } from './ask-ids.js';
@@ -844,26 +844,4 @@ class Service implements InteractionService {
 
 function sameQuestions(a: readonly AskUserQuestion[], b: readonly AskUserQuestion[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function abortEvent(cause: unknown): AskMachineEvent {
-  return { type: 'abort', cause: storableCause(cause), message: messageOf(cause) };
-}
-
-/** A provider that threw: aborted by its host, refused the person's answer, or failed. */
-function failureEvent(error: unknown): AskMachineEvent {
-  if (isAbortError(error)) {
-    // The host drained or restarted under the provider: aborted with the host's original cause.
-    const cause = (error as { cause?: unknown }).cause ?? error;
-    return abortEvent(cause);
-  }
-  // A provider that checked the person's answer itself (the form codec does) and refused it.
-  const refused =
-    isUserInteractionError(error, 'INVALID_ANSWER') ||
-    isUserInteractionError(error, 'LIMIT_EXCEEDED');
-  return {
-    type: 'provider.failed',
-    reason: refused ? 'invalid-answer' : 'provider-error',
-    message: refused ? messageOf(error) : `The provider failed: ${messageOf(error)}`,
-  };
 }
