@@ -25,14 +25,7 @@ import type {
   StoredAsk,
 } from '../stores/ask-store.js';
 import { createMemoryAskStore } from '../stores/memory-store.js';
-import {
-  abortEvent,
-  answerCheck,
-  auditEventOf,
-  failureEvent,
-  providerEvent,
-  settledError,
-} from './ask-events.js';
+import { abortEvent, answerCheck, auditEventOf, settledError } from './ask-events.js';
 import { completeAsk, createAskHandle, firstEventOf, publishToAsk } from './ask-handle.js';
 import { askIdForKey, sequentialIds } from './ask-ids.js';
 import {
@@ -47,7 +40,7 @@ import type { AskAttemptSource, AskAuditEvent } from './audit.js';
 import { RECORD_CALLBACK_FAILURE } from './callback-audit.js';
 import { type Clock, systemClock } from './clock.js';
 import { DeadlineScheduler } from './deadline-scheduler.js';
-import { DeliveryContext, deliveryExitCause } from './delivery-context.js';
+import { Delivery } from './delivery.js';
 import { eventLoopTurn, startSlice } from './event-loop.js';
 import { AskInspection } from './inspection.js';
 import { OpenAsk } from './open-ask.js';
@@ -100,6 +93,7 @@ class Service implements InteractionService {
   readonly #scheduler: DeadlineScheduler<OpenAsk>;
   readonly #inspection: AskInspection | undefined;
   readonly #sweeper: StoreSweeper;
+  readonly #delivery: Delivery;
   readonly #unsubscribe: () => void;
   #closed = false;
   #provider: AskProvider | undefined;
@@ -118,6 +112,12 @@ class Service implements InteractionService {
     });
     this.#inspection =
       options.inspect === undefined ? undefined : new AskInspection(options.inspect, this.#redact);
+    this.#delivery = new Delivery({
+      provider: () => this.#provider,
+      quoteInput: !this.#redact,
+      commit: (open, event) => this.#commit(open, event),
+      recordAttempt: (open, result) => this.#recordAttempt(open, 'provider', result),
+    });
     this.#unsubscribe = this.#store.subscribe((change) => this.#onStoreChange(change));
     this.#sweeper = new StoreSweeper(
       this.#store,
@@ -326,7 +326,7 @@ class Service implements InteractionService {
       'The interaction service was closed before this ask settled; it stays in the store for other services.',
     );
     for (const open of this.#open.values()) {
-      this.#stopDelivery(open, undefined, closed);
+      this.#delivery.stop(open, undefined, closed);
       this.#releaseSignal(open);
       completeAsk(open);
       open.fail(closed);
@@ -353,7 +353,7 @@ class Service implements InteractionService {
         open.actorRef = this.#inspection.actorOf(open.id, () => restoreAskSnapshot(open.state));
       }
       await this.#watch(open, signal);
-      if (deliver && !open.handedOut) this.#deliver(open);
+      if (deliver && !open.handedOut) this.#delivery.start(open);
     } catch (error) {
       if (this.#open.get(open.id) === open) this.#open.delete(open.id);
       open.fail(error);
@@ -423,7 +423,7 @@ class Service implements InteractionService {
     }
     await this.#watch(open, undefined);
     if (open.handedOut) return;
-    if (restoreAskSnapshot(open.state).hasTag('delivering')) this.#deliver(open);
+    if (restoreAskSnapshot(open.state).hasTag('delivering')) this.#delivery.start(open);
     else this.#handOut(open);
   }
 
@@ -520,7 +520,7 @@ class Service implements InteractionService {
     if (open.actorRef !== undefined && event !== undefined) {
       this.#inspection?.transition(open.actorRef, event, next);
     }
-    if (!(open.owner && next.hasTag('delivering'))) this.#stopDelivery(open, event, undefined);
+    if (!(open.owner && next.hasTag('delivering'))) this.#delivery.stop(open, event, undefined);
     if (next.context.outcome !== undefined) this.#handOut(open);
   }
 
@@ -543,14 +543,6 @@ class Service implements InteractionService {
     this.#open.delete(open.id);
     completeAsk(open);
     open.resolve(freezeOutcome(outcome as AskOutcome, open.localCause));
-  }
-
-  #stopDelivery(open: OpenAsk, event: AskMachineEvent | undefined, cause: unknown): void {
-    if (!open.delivering) return;
-    open.delivering = false;
-    open.exitEvent = event;
-    // Only a provider that looked at its signal has a controller to abort.
-    open.controller?.abort(cause ?? deliveryExitCause(open));
   }
 
   /**
@@ -591,69 +583,6 @@ class Service implements InteractionService {
     open.signal = undefined;
     open.onAbort = undefined;
   }
-
-  /** Calls the provider and turns what it says into machine events. */
-  #deliver(open: OpenAsk): void {
-    const provider = this.#provider;
-    if (provider === undefined) {
-      this.#commit(open, {
-        type: 'provider.cancelled',
-        reason: 'unavailable',
-        message: 'The provider was unregistered before the question could be delivered.',
-      }).catch((error) => open.fail(error));
-      return;
-    }
-    open.delivering = true;
-    open.exitEvent = undefined;
-    // Chained rather than awaited: a suspended async function per pending ask costs heap.
-    let result: Promise<unknown>;
-    try {
-      result = Promise.resolve(
-        provider.ask(open.request, new DeliveryContext(open, this.#progress)),
-      );
-    } catch (error) {
-      result = Promise.reject(error);
-    }
-    result.then(
-      (value) => this.#delivered(open, value),
-      (error) => this.#deliveryFailed(open, error),
-    );
-  }
-
-  async #delivered(open: OpenAsk, result: unknown): Promise<void> {
-    if (!open.delivering) {
-      await this.#recordAttempt(open, 'provider', result).catch(() => undefined);
-      return;
-    }
-    await this.#settleDelivery(open, providerEvent(open.questions, result, !this.#redact));
-  }
-
-  async #deliveryFailed(open: OpenAsk, error: unknown): Promise<void> {
-    // A provider that rejects after delivery stopped is only honouring its aborted signal.
-    if (!open.delivering) return;
-    const event = failureEvent(error);
-    if (event.type === 'abort') open.localCause = (error as { cause?: unknown }).cause ?? error;
-    await this.#settleDelivery(open, event);
-  }
-
-  async #settleDelivery(open: OpenAsk, event: AskMachineEvent): Promise<void> {
-    try {
-      if (!(await this.#commit(open, event))) await this.#recordAttempt(open, 'provider', event);
-    } catch (error) {
-      open.fail(error);
-    }
-  }
-
-  readonly #progress = (open: OpenAsk, answers: AskUserQuestionAnswer[]): void => {
-    const progress = validateAskUserAnswers(
-      open.questions,
-      answers,
-      answerCheck(!this.#redact, true),
-    );
-    this.#commit(open, { type: 'provider.progress', answers: progress }).catch((error) =>
-      open.fail(error),
-    );
-  };
 
   /** `answer` / `resume`: checked against the stored questions, then one transition. */
   async #answerWith(

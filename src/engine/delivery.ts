@@ -1,0 +1,152 @@
+/**
+ * Delivery of an ask to the provider: the call, what the provider gets with it (ids, deadline,
+ * signal, progress), and what comes back turned into machine events. Delivery lives exactly as
+ * long as the ask is pending on this service: `stop` aborts the provider's signal with the cause.
+ */
+import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import { validateAskUserAnswers } from '../rules/validate-answers.js';
+import { answerCheck, exitCause, failureEvent, providerEvent } from './ask-events.js';
+import type { OpenAsk } from './open-ask.js';
+import type { AskProvider, AskProviderContext } from './provider.js';
+
+/** What delivery needs of its service. */
+export interface DeliveryHost {
+  provider(): AskProvider | undefined;
+  /** False when the service redacts: refusal messages never quote the person. */
+  quoteInput: boolean;
+  /** Applies an event to the ask; true if the machine took it. */
+  commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean>;
+  /** Audits a provider result that came after the ask's outcome was fixed. */
+  recordAttempt(open: OpenAsk, result: unknown): Promise<void>;
+}
+
+export class Delivery {
+  readonly #host: DeliveryHost;
+
+  constructor(host: DeliveryHost) {
+    this.#host = host;
+  }
+
+  /** Calls the provider; what it resolves or rejects with becomes one machine event. */
+  start(open: OpenAsk): void {
+    const provider = this.#host.provider();
+    if (provider === undefined) {
+      this.#host
+        .commit(open, {
+          type: 'provider.cancelled',
+          reason: 'unavailable',
+          message: 'The provider was unregistered before the question could be delivered.',
+        })
+        .catch((error) => open.fail(error));
+      return;
+    }
+    open.delivering = true;
+    open.exitEvent = undefined;
+    // Chained rather than awaited: a suspended async function per pending ask costs heap.
+    let result: Promise<unknown>;
+    try {
+      result = Promise.resolve(
+        provider.ask(open.request, new DeliveryContext(open, this.#progress)),
+      );
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    result.then(
+      (value) => this.#delivered(open, value),
+      (error) => this.#failed(open, error),
+    );
+  }
+
+  /** Ends delivery: the provider's signal is aborted with `cause` or the exit's own cause. */
+  stop(open: OpenAsk, event: AskMachineEvent | undefined, cause: unknown): void {
+    if (!open.delivering) return;
+    open.delivering = false;
+    open.exitEvent = event;
+    // Only a provider that looked at its signal has a controller to abort.
+    open.controller?.abort(cause ?? deliveryExitCause(open));
+  }
+
+  async #delivered(open: OpenAsk, result: unknown): Promise<void> {
+    if (!open.delivering) {
+      await this.#host.recordAttempt(open, result).catch(() => undefined);
+      return;
+    }
+    await this.#settle(open, providerEvent(open.questions, result, this.#host.quoteInput));
+  }
+
+  async #failed(open: OpenAsk, error: unknown): Promise<void> {
+    // A provider that rejects after delivery stopped is only honouring its aborted signal.
+    if (!open.delivering) return;
+    const event = failureEvent(error);
+    if (event.type === 'abort') open.localCause = (error as { cause?: unknown }).cause ?? error;
+    await this.#settle(open, event);
+  }
+
+  async #settle(open: OpenAsk, event: AskMachineEvent): Promise<void> {
+    try {
+      if (!(await this.#host.commit(open, event))) await this.#host.recordAttempt(open, event);
+    } catch (error) {
+      open.fail(error);
+    }
+  }
+
+  readonly #progress = (open: OpenAsk, answers: AskUserQuestionAnswer[]): void => {
+    const progress = validateAskUserAnswers(
+      open.questions,
+      answers,
+      answerCheck(this.#host.quoteInput, true),
+    );
+    this.#host
+      .commit(open, { type: 'provider.progress', answers: progress })
+      .catch((error) => open.fail(error));
+  };
+}
+
+/**
+ * One per delivery, as a class rather than an object of closures: a million pending asks each
+ * hold one while their provider works.
+ */
+class DeliveryContext implements AskProviderContext {
+  readonly askId: string;
+  toolCallId?: string;
+  sessionId?: string;
+  deadlineAt?: number;
+  readonly #open: OpenAsk;
+  readonly #report: (open: OpenAsk, answers: AskUserQuestionAnswer[]) => void;
+
+  constructor(open: OpenAsk, report: (open: OpenAsk, answers: AskUserQuestionAnswer[]) => void) {
+    this.askId = open.id;
+    this.#open = open;
+    this.#report = report;
+    const { context } = open.state;
+    if (context.toolCallId !== undefined) this.toolCallId = context.toolCallId;
+    if (context.sessionId !== undefined) this.sessionId = context.sessionId;
+    if (context.deadlineAt !== undefined) this.deadlineAt = context.deadlineAt;
+  }
+
+  /**
+   * Created on first read: an AbortController with a listener costs more heap than the whole
+   * open ask, and many providers settle without ever looking at it.
+   */
+  get signal(): AbortSignal {
+    const open = this.#open;
+    if (open.controller === undefined) {
+      open.controller = new AbortController();
+      if (!open.delivering) open.controller.abort(deliveryExitCause(open));
+    }
+    return open.controller.signal;
+  }
+
+  /** Checked like any answer, but partially; throws at the provider that sent bad ones. */
+  reportProgress(answers: AskUserQuestionAnswer[]): void {
+    if (this.#open.delivering) this.#report(this.#open, answers);
+  }
+}
+
+/** Why delivery stopped, for the provider's signal: the caller's own abort cause where there is one. */
+function deliveryExitCause(open: OpenAsk): unknown {
+  return open.exitEvent?.type === 'abort' && open.localCause !== undefined
+    ? open.localCause
+    : exitCause(open.id, open.exitEvent);
+}
