@@ -299,21 +299,35 @@ class Service implements InteractionService {
   }
 
   async drain(cause: unknown = new Error('The interaction service was drained.')): Promise<void> {
-    // The asks whose provider call this service runs; the machine decides whether each still
-    // takes `abort`.
-    const delivering = [...this.#open.values()].filter((open) => open.delivering);
-    const settled: Promise<unknown>[] = [];
+    // A copy: asks leave the map as they settle.
+    const open = [...this.#open.values()];
+    // Counted, not collected: settling 100,000 promises at once would stall the event loop.
+    let remaining = 1;
+    let done!: () => void;
+    const drained = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const settled = () => {
+      if (--remaining === 0) done();
+    };
     let slice = startSlice();
-    for (const open of delivering) {
-      // A drain of 100,000 asks is sliced, so the event loop keeps turning.
+    for (const ask of open) {
+      // The asks whose provider call this service runs; the machine decides whether each
+      // still takes `abort`. Sliced, so a drain of 100,000 asks keeps the event loop turning.
+      if (!ask.delivering) continue;
       if (slice.spent()) {
         await eventLoopTurn();
         slice = startSlice();
       }
-      open.localCause = cause;
-      settled.push(this.#commit(open, abortEvent(cause)).then(() => open.outcome));
+      ask.localCause = cause;
+      remaining++;
+      this.#commit(ask, abortEvent(cause)).then(settled, (error) => {
+        ask.fail(error);
+        settled();
+      });
     }
-    await Promise.allSettled(settled);
+    settled();
+    await drained;
   }
 
   async close(): Promise<void> {
