@@ -8,6 +8,7 @@ import type {
   AskWrite,
   StoredAsk,
 } from './ask-store.js';
+import { notifyListeners } from './change-listeners.js';
 
 export interface MemoryAskStoreOptions {
   /**
@@ -224,18 +225,7 @@ class MemoryAskStore implements AskStore {
   #flush(): void {
     const changes = this.#pending;
     this.#pending = [];
-    for (const change of changes) {
-      for (const listener of this.#listeners) {
-        try {
-          listener(change);
-        } catch (error) {
-          // A listener's exception is its own; the others still hear of the change.
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
-      }
-    }
+    for (const change of changes) notifyListeners(this.#listeners, change);
   }
 
   #open(): void {

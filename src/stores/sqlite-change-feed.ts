@@ -5,6 +5,7 @@
  * the `ask_events` rows added since the last one seen.
  */
 import type { AskStoreChange } from './ask-store.js';
+import { notifyListeners } from './change-listeners.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
 /** Events read per query while catching up, so a long absence does not load all at once. */
@@ -135,17 +136,6 @@ export class SqliteChangeFeed {
   #flush(): void {
     const changes = this.#queue;
     this.#queue = [];
-    for (const change of changes) {
-      for (const listener of this.#listeners) {
-        try {
-          listener(change);
-        } catch (error) {
-          // A listener's failure is its own: report it without starving the other listeners.
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
-      }
-    }
+    for (const change of changes) notifyListeners(this.#listeners, change);
   }
 }
