@@ -131,11 +131,6 @@ export function restoreAskSnapshot(persisted: PersistedAskSnapshot): AskSnapshot
   ) as unknown as AskSnapshotState;
 }
 
-/** The machine's state value; for people, queries and the store's `state` column. */
-export function stateOf(snapshot: AskSnapshotState): AskMachineStateValue {
-  return snapshot.value as AskMachineStateValue;
-}
-
 export type AskMachineStateValue = StateValueFrom<typeof askMachine>;
 
 export { askMachine };

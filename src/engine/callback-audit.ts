@@ -5,7 +5,7 @@
  */
 export const RECORD_CALLBACK_FAILURE: unique symbol = Symbol('ask-engine.recordCallbackFailure');
 
-export interface CallbackFailureRecorder {
+interface CallbackFailureRecorder {
   [RECORD_CALLBACK_FAILURE](askId: string, callback: string, message: string): Promise<void>;
 }
 
