@@ -80,6 +80,12 @@ export interface InteractionService {
    * `INVALID_ANSWER` keeps it open; `UNKNOWN_INTERACTION`, `ASK_SETTLED`.
    */
   resume(interactionId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome>;
+  /**
+   * Ends a pending or deferred ask as `cancelled` (default reason `user`: the person declined),
+   * from any service sharing the store. `ASK_SETTLED` once it has its outcome;
+   * `UNKNOWN_INTERACTION` for an unknown id. Resolves with the `cancelled` outcome.
+   */
+  cancel(askId: string, reason?: 'user' | 'unavailable', message?: string): Promise<AskOutcome>;
   /** The ask as the store has it, or `undefined`. */
   get(askId: string): Promise<AskInfo | undefined>;
   /** The ask's stored audit events, oldest first. */

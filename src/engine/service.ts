@@ -249,6 +249,11 @@ class Service implements InteractionService {
 
   async answer(askId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome> {
     this.#checkOpen();
+    return this.#answerWith(await this.#find(askId), 'answer', answers);
+  }
+
+  /** The ask with this id: open here, or read from the store; `UNKNOWN_INTERACTION` if none. */
+  async #find(askId: string): Promise<OpenAsk> {
     if (typeof askId !== 'string' || askId === '') {
       throw new UserInteractionError(
         'UNKNOWN_INTERACTION',
@@ -259,7 +264,30 @@ class Service implements InteractionService {
     if (open === undefined) {
       throw new UserInteractionError('UNKNOWN_INTERACTION', `No ask has id "${askId}".`, { askId });
     }
-    return this.#answerWith(open, 'answer', answers);
+    return open;
+  }
+
+  async cancel(
+    askId: string,
+    reason: 'user' | 'unavailable' = 'user',
+    message?: string,
+  ): Promise<AskOutcome> {
+    this.#checkOpen();
+    if (reason !== 'user' && reason !== 'unavailable') {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Expected the cancel reason to be "user" or "unavailable", got ${describe(reason)}.`,
+      );
+    }
+    const open = await this.#find(askId);
+    if (open.ready !== undefined) await open.ready;
+    const event: AskMachineEvent =
+      message === undefined ? { type: 'cancel', reason } : { type: 'cancel', reason, message };
+    if (!(await this.#commit(open, event))) {
+      await this.#recordAttempt(open, 'cancel');
+      throw settledError(open.id, open.state.value);
+    }
+    return open.outcome;
   }
 
   async resume(

@@ -45,7 +45,8 @@ ${questions.map((question, index) =>
   renderQuestion(question, byQuestion.get(`q${index + 1}`) ?? [], values),
 )}
 <p class="live-status" id="live-status" role="status" aria-live="polite"></p>
-<div class="actions"><button type="submit" name="action" value="submit">Send answer</button></div>
+<div class="actions"><button type="submit" name="action" value="submit">Send answer</button>
+${declineButton(form)}</div>
 </form>`;
   return renderPage({ title: form.title, main, script: 'answer-page.js', depth: 1 });
 }
@@ -145,4 +146,11 @@ function groupFields(fields: readonly UiFormField[]): Map<string, UiFormField[]>
 
 function optionIndex(optionId: string): number {
   return Number(optionId.slice('option'.length)) - 1;
+}
+
+/** The form's cancel action, offered as "Decline": the ask ends cancelled by the person. */
+function declineButton(form: UiForm): Html | string {
+  const cancel = form.actions.find((action) => action.kind === 'cancel');
+  if (cancel === undefined) return '';
+  return html`<button type="submit" name="action" value="${cancel.id}" data-kind="cancel" class="secondary" formnovalidate>Decline to answer</button>`;
 }

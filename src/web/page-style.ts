@@ -36,6 +36,7 @@ textarea { display: block; width: 100%; font: inherit; color: inherit; backgroun
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 button { font: inherit; font-weight: 600; padding: 0.6rem 1.4rem; min-height: 2.75rem; border-radius: 6px;
   border: 2px solid var(--accent); background: var(--accent); color: var(--bg); cursor: pointer; }
+button.secondary { background: transparent; color: var(--accent); }
 .actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
 .problem { border: 2px solid var(--bad); background: var(--bad-bg); border-radius: 6px; padding: 0.75rem; margin: 0 0 1rem; }
 .live-status { min-height: 1.5rem; color: var(--bad); font-weight: 600; }

@@ -117,12 +117,7 @@ export class AnswerHandler {
       if (!isUserInteractionError(error)) throw error;
       return ask.final ? replayed() : refuse(error.message);
     }
-    if (answers === null) {
-      if (ask.final) return replayed();
-      return refuse(
-        'This page records answers only; to leave a question open, choose "Skip this question" or just close the page.',
-      );
-    }
+    if (answers === null) return this.decline(askId, ask, response);
     let outcome: AskOutcome;
     try {
       outcome = await this.service.answer(askId, answers);
@@ -142,6 +137,25 @@ export class AnswerHandler {
     // What the service recorded: option titles in the option's own spelling.
     const recorded = outcome.status === 'answered' ? outcome.answers : answers;
     sendHtml(response, 200, renderRecordedPage(ask.questions, recorded));
+  }
+
+  /** The person declined: the ask ends cancelled by them, on whichever service delivers it. */
+  private async decline(askId: string, ask: AskInfo, response: ServerResponse): Promise<void> {
+    try {
+      await this.service.cancel(askId, 'user', 'The person declined to answer on the answer page.');
+    } catch (error) {
+      if (!isUserInteractionError(error, 'ASK_SETTLED')) throw error;
+      const now = await this.service.get(askId);
+      return sendHtml(response, 409, settledPage(now?.state ?? ask.state));
+    }
+    sendHtml(
+      response,
+      200,
+      renderNoticePage(
+        'You declined to answer',
+        'Nothing was chosen for you; whoever asked is told that you declined.',
+      ),
+    );
   }
 
   /**

@@ -1,4 +1,7 @@
-/** The part of the interaction service the web server uses: read an ask, answer it, watch events. */
+/** The part of the interaction service the web server uses: read an ask, answer or decline it, watch events. */
 import type { InteractionService } from '../engine/service-contract.js';
 
-export type WebAnswerService = Pick<InteractionService, 'get' | 'answer' | 'history' | 'events$'>;
+export type WebAnswerService = Pick<
+  InteractionService,
+  'get' | 'answer' | 'cancel' | 'history' | 'events$'
+>;

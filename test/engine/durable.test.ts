@@ -243,6 +243,35 @@ describe('answer()', () => {
   });
 });
 
+describe('cancel()', () => {
+  it('ends an ask cancelled by the person from another service, and stops this provider', async () => {
+    const store = createMemoryAskStore();
+    const provider = manualProvider();
+    const worker = createInteractionService({ store });
+    worker.registerProvider(provider);
+    const page = createInteractionService({ store });
+    const handle = worker.start(yesNo);
+    await tick();
+    expect(await page.cancel(handle.id, 'user', 'declined on the page')).toEqual({
+      status: 'cancelled',
+      reason: 'user',
+      message: 'declined on the page',
+    });
+    expect(await handle.outcome).toMatchObject({ status: 'cancelled', reason: 'user' });
+    expect(provider.calls[0]!.ctx.signal.aborted).toBe(true);
+    await expect(page.cancel(handle.id)).rejects.toMatchObject({ code: 'ASK_SETTLED' });
+    await expect(page.cancel('nope')).rejects.toMatchObject({ code: 'UNKNOWN_INTERACTION' });
+    await expect(page.cancel(handle.id, 'bored' as never)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
+    expect((await historyOf(page, handle.id)).map((event) => event.type)).toEqual([
+      'start',
+      'cancel',
+      'late-answer',
+    ]);
+  });
+});
+
 describe('hostile providers and failing stores', () => {
   for (const field of ['status', 'message', 'reason', 'interactionId', 'answers']) {
     it(`ends the ask cancelled / provider-error for a result whose "${field}" getter throws`, async () => {

@@ -204,6 +204,15 @@ describe('answering in the browser', () => {
     });
   });
 
+  it('declines without answering, past the page’s own checks', async () => {
+    const { handle, link } = await web.ask({ question: 'Paste the log' });
+    const page = await open(link);
+    await page.getByRole('button', { name: 'Decline to answer' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('You declined to answer');
+    expect(await handle.outcome).toMatchObject({ status: 'cancelled', reason: 'user' });
+    expect(pageErrors(page)).toEqual([]);
+  });
+
   it('works from the keyboard alone', async () => {
     const { handle, link } = await web.ask({ question: 'Deploy now?', options: ['Yes', 'No'] });
     const page = await open(link);

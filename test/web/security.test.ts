@@ -31,6 +31,26 @@ async function unchanged(askId: string, events: number): Promise<void> {
   expect(await historyLength(askId)).toBe(events);
 }
 
+describe('declining', () => {
+  it('ends the ask cancelled by the person, and a second decline changes nothing', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const url = link.split('?')[0]!;
+    const token = tokenOf(link);
+    const declined = await postForm(url, [
+      ['token', token],
+      ['action', 'cancel'],
+    ]);
+    expect(declined.status).toBe(200);
+    expect(await declined.text()).toContain('You declined to answer');
+    expect(await handle.outcome).toMatchObject({ status: 'cancelled', reason: 'user' });
+    const again = await postForm(url, [
+      ['token', token],
+      ['action', 'cancel'],
+    ]);
+    expect(again.status).toBe(409);
+  });
+});
+
 describe('link tokens', () => {
   it('refuses a tampered token with 403 and changes nothing', async () => {
     const { handle, link } = await web.ask(yesNo);

@@ -38,6 +38,8 @@ function enhance(form: HTMLFormElement): void {
     showProblem(status, check(form, questions));
   });
   form.addEventListener('submit', (event) => {
+    // Declining needs no valid answer.
+    if ((event as SubmitEvent).submitter?.dataset.kind === 'cancel') return;
     const problem = check(form, questions);
     if (problem !== undefined) {
       event.preventDefault();
