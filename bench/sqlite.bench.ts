@@ -53,18 +53,16 @@ async function durableAsk(): Promise<void> {
   const store = createSqliteAskStore({ database: recorder.handle }, { synchronous: 'normal' });
   const service = createInteractionService({ store });
   service.registerProvider({ ask: () => new Promise(() => undefined) });
-  // The answer comes once the ask is stored, as a person's does (an answer in the same turn as
-  // `start` finds the ask not yet opened and reads it back from the store).
+  // The answer is applied once the ask is stored, as a person's is: `answer` waits for the
+  // ask's first write (an ask is known to its service from the moment `start` returns).
   const durable = async () => {
     const handle = service.start(yesNoRequest, { timeoutMs: 60_000 });
-    await new Promise(setImmediate);
     return service.answer(handle.id, yesAnswer);
   };
   for (let n = 0; n < 200; n++) await durable(); // warm up, and let background polls pass
 
   recorder.start();
   const handle = service.start(yesNoRequest, { timeoutMs: 60_000 });
-  await new Promise(setImmediate);
   await service.answer(handle.id, yesAnswer as AskUserQuestionAnswer[]);
   const calls = recorder.stop();
   const floor = replayer(new Database(join(dir, 'floor.db')), calls, handle.id);
