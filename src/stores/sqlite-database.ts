@@ -65,12 +65,42 @@ export function configureConnection(
   settings: { busyTimeoutMs: number; synchronous: 'full' | 'normal' | undefined },
 ): void {
   db.exec(`PRAGMA busy_timeout = ${settings.busyTimeoutMs}`);
-  // Switching to WAL takes a lock; with the timeout set, concurrent openers wait for it. An
-  // in-memory database stays in its 'memory' journal mode, which is fine for one connection.
-  db.exec('PRAGMA journal_mode = WAL');
+  // Switching to WAL takes an exclusive lock, and SQLite can refuse it with SQLITE_BUSY at once,
+  // without waiting out the busy timeout, while other processes open the same new file: try
+  // again until the timeout has passed. An in-memory database stays in its 'memory' journal
+  // mode, which is fine for one connection.
+  const giveUpAt = Date.now() + settings.busyTimeoutMs;
+  for (;;) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      break;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= giveUpAt) throw error;
+      sleepSync(5);
+    }
+  }
   if (settings.synchronous !== undefined) {
     db.exec(`PRAGMA synchronous = ${settings.synchronous.toUpperCase()}`);
   }
+}
+
+/** SQLITE_BUSY, as better-sqlite3 (`code`) and other handles (`errcode` 5, or the text) report it. */
+function isBusy(error: unknown): boolean {
+  const { code, errcode, message } = (error ?? {}) as {
+    code?: unknown;
+    errcode?: unknown;
+    message?: unknown;
+  };
+  return (
+    code === 'SQLITE_BUSY' ||
+    errcode === 5 ||
+    (typeof message === 'string' && /database is locked/i.test(message))
+  );
+}
+
+/** Waits without returning to the event loop: opening a store is synchronous. */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 /**
