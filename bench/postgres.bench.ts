@@ -17,6 +17,7 @@ import type { AskHandle, AskProvider, AskStore } from '../src/index.js';
 import { createInteractionService } from '../src/index.js';
 import { createPostgresAskStore } from '../src/postgres.js';
 import { removeHostBundle, startHost } from '../test/fixtures/postgres-hosts.js';
+import { timedOut } from '../test/stores/postgres-fixtures.js';
 import { startPostgresCluster } from '../test/support/postgres-cluster.js';
 import { median, report, timeRatio } from './ratio.js';
 
@@ -276,25 +277,7 @@ async function dueAsks(): Promise<void> {
       stores.map(async (store) => {
         for (;;) {
           const now = Date.now();
-          const writes = await store.claimDue(now, 256, (ask) => ({
-            ask: {
-              ...ask,
-              state: 'timedOut',
-              version: ask.version + 1,
-              snapshot: { ...ask.snapshot, status: 'done', value: 'timedOut' },
-              outcome: { status: 'timedOut', deadlineAt: ask.deadlineAt as number },
-              final: true,
-              updatedAt: now,
-            },
-            event: {
-              askId: ask.askId,
-              type: 'deadline',
-              at: now,
-              from: ask.state,
-              to: 'timedOut',
-              data: { at: now },
-            },
-          }));
+          const writes = await store.claimDue(now, 256, (ask) => timedOut(ask, now));
           if (writes.length === 0) return;
         }
       }),

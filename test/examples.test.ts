@@ -1,23 +1,8 @@
 /** The examples are programs a user copies from: they must keep running and saying what they claim. */
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-async function example(name: string): Promise<string> {
-  // The examples import `ask-engine` as a user would; the source condition maps it to src/.
-  const { stdout } = await run(
-    process.execPath,
-    ['--conditions=ask-engine:source', '--import', 'tsx', `examples/${name}`],
-    { cwd: root },
-  );
-  return stdout;
-}
+import { runExample as example, projectRoot as root } from './run-example.js';
 
 describe('examples', () => {
   it('import the package by name, as a user copying them would', () => {

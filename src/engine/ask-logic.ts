@@ -3,7 +3,7 @@
  * `getInitialSnapshot` / `transition` / `restoreSnapshot` with one actor scope shared by every
  * ask of the process. No actor per ask: an ask is its snapshot, kept in the store.
  */
-import type { ActorScope, AnyActorRef, SnapshotFrom, StateValueFrom } from 'xstate';
+import type { ActorScope, AnyActorRef, SnapshotFrom } from 'xstate';
 import {
   type AskMachineContext,
   type AskMachineEvent,
@@ -12,6 +12,7 @@ import {
   createAskContext,
 } from '../../machines/ask.machine.js';
 import type { PersistedAskSnapshot } from '../stores/ask-store.js';
+import type { AskState } from './audit.js';
 
 export type AskSnapshotState = SnapshotFrom<typeof askMachine>;
 
@@ -119,7 +120,7 @@ const EMPTY = Object.freeze({});
  */
 export type PersistedAskState = PersistedAskSnapshot & {
   status: 'active' | 'done';
-  value: AskMachineStateValue;
+  value: AskState;
   context: AskMachineContext;
 };
 
@@ -130,7 +131,3 @@ export function restoreAskSnapshot(persisted: PersistedAskSnapshot): AskSnapshot
     scope as never,
   ) as unknown as AskSnapshotState;
 }
-
-export type AskMachineStateValue = StateValueFrom<typeof askMachine>;
-
-export { askMachine };

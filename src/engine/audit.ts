@@ -1,7 +1,10 @@
 /** The audit trail: one event per lifecycle transition, and one per attempt that changed nothing. */
+import type { StateValueFrom } from 'xstate';
+import type { AskMachine } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 
-export type AskState = 'pending' | 'answered' | 'cancelled' | 'deferred' | 'timedOut' | 'aborted';
+/** A state of the ask machine, as the machine declares it. */
+export type AskState = StateValueFrom<AskMachine>;
 
 /** Answers as audit events carry them: `'[redacted]'` when the service redacts. */
 export type AuditedAnswers = AskUserQuestionAnswer[] | '[redacted]';

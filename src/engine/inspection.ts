@@ -5,7 +5,8 @@
  */
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
-import { type AskSnapshotState, askMachine } from './ask-logic.js';
+import { askMachine } from '../../machines/ask.machine.js';
+import type { AskSnapshotState } from './ask-logic.js';
 import { redactInspection } from './redact.js';
 
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);

@@ -1,20 +1,6 @@
 /** The framework examples are programs a user copies from: they must keep running and saying what they claim. */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-async function example(name: string): Promise<string> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--conditions=ask-engine:source', '--import', 'tsx', `examples/${name}`],
-    { cwd: root },
-  );
-  return stdout;
-}
+import { runExample as example } from '../run-example.js';
 
 describe('framework examples', () => {
   it('ai-sdk asks, then runs only the command the person allowed', async () => {

@@ -1,10 +1,7 @@
 /** Rows for store tests: complete asks and their events, as a service would write them. */
-import type { AskAuditEvent, StoredAsk } from 'ask-engine';
+import type { AskAuditEvent, AskWrite, StoredAsk } from 'ask-engine';
 
-export interface AskWrite {
-  ask: StoredAsk;
-  event: AskAuditEvent;
-}
+export type { AskWrite } from 'ask-engine';
 
 const QUESTIONS: StoredAsk['questions'] = [
   {
