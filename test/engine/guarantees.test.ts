@@ -296,9 +296,9 @@ describe('a reply to a deferral', () => {
     await tick();
     provider.calls[0]!.resolve({ status: 'deferred', interactionId: 'thread-7' });
     await first.outcome;
-    expect(
-      await service.resume('thread-7', picked('Yes'), { askId: first.id }),
-    ).toMatchObject({ status: 'answered' });
+    expect(await service.resume('thread-7', picked('Yes'), { askId: first.id })).toMatchObject({
+      status: 'answered',
+    });
     const second = service.start(yesNo);
     await tick();
     provider.calls[1]!.resolve({ status: 'deferred', interactionId: 'thread-7' });
