@@ -38,6 +38,11 @@ export interface AskMachineInput {
   sessionId?: string;
   /** Who asks (the request's `agent`), shown by providers. */
   agent?: string;
+  /**
+   * Answers stay out of this ask's audit events and refusal messages, whichever service writes
+   * them: the asking service's `redact`, kept with the ask. Absent = false.
+   */
+  redact?: true;
 }
 
 export interface AskMachineContext extends AskMachineInput {
@@ -80,6 +85,7 @@ export function createAskContext(input: AskMachineInput): AskMachineContext {
   if (input.toolCallId !== undefined) context.toolCallId = input.toolCallId;
   if (input.sessionId !== undefined) context.sessionId = input.sessionId;
   if (input.agent !== undefined) context.agent = input.agent;
+  if (input.redact === true) context.redact = true;
   return context;
 }
 

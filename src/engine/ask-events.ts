@@ -5,8 +5,7 @@ import { messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { readProviderOutcome } from '../rules/provider-outcome.js';
 import type { ValidateAskUserAnswersOptions } from '../rules/validate-answers.js';
-import type { AskAuditEvent, AskState } from './audit.js';
-import { REDACTED } from './redact.js';
+import type { AskState } from './audit.js';
 
 /**
  * The one machine event a provider's result stands for. The result is read once by the rule
@@ -42,51 +41,6 @@ export function providerEvent(
 /** How answers are checked: redacting, messages never quote what the person typed or picked. */
 export function answerCheck(quoteInput: boolean, partial = false): ValidateAskUserAnswersOptions {
   return partial ? { partial, quoteInput } : { quoteInput };
-}
-
-/** The audit event of one accepted machine event. */
-export function auditEventOf(
-  askId: string,
-  event: AskMachineEvent,
-  from: AskState,
-  to: AskState,
-  at: number,
-  questionCount: number,
-  redact: boolean,
-): AskAuditEvent {
-  const data = auditData(event, questionCount, redact);
-  // A literal, not a spread of a shared base: see createAskContext on hidden classes.
-  return { askId, type: event.type, at, from, to, data } as AskAuditEvent;
-}
-
-function auditData(event: AskMachineEvent, questionCount: number, redact: boolean): unknown {
-  switch (event.type) {
-    case 'provider.answered':
-    case 'answer':
-    case 'resume':
-      return { answers: redact ? REDACTED : event.answers };
-    case 'provider.progress':
-      return {
-        answered: event.answers.filter((answer) => answer.response !== null).length,
-        total: questionCount,
-        answers: redact ? REDACTED : event.answers,
-      };
-    case 'provider.cancelled':
-    case 'cancel':
-      return event.message === undefined
-        ? { reason: event.reason }
-        : { reason: event.reason, message: event.message };
-    case 'provider.failed':
-      return { reason: event.reason, message: event.message };
-    case 'provider.deferred':
-      return event.message === undefined
-        ? { interactionId: event.interactionId }
-        : { interactionId: event.interactionId, message: event.message };
-    case 'abort':
-      return { message: event.message };
-    case 'deadline':
-      return { at: event.at };
-  }
 }
 
 /** The reason a provider's signal is aborted with when the ask leaves `pending`. */

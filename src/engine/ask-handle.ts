@@ -1,11 +1,9 @@
-/**
- * What a caller holds of one ask (its handle) and the ask's own audit stream: the first event
- * rebuilt on demand, later events kept for late subscribers until the outcome is handed out.
- */
+/** What a caller holds of one ask: its handle, and the frozen snapshot it reads. */
 import { Observable } from 'rxjs';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskAuditEvent } from './audit.js';
+import type { AuditTrail } from './audit-trail.js';
 import type { OpenAsk } from './open-ask.js';
 import { freezeOutcome } from './outcome-copy.js';
 import type { AskHandle, AskSnapshot } from './service-contract.js';
@@ -13,23 +11,17 @@ import type { AskHandle, AskSnapshot } from './service-contract.js';
 /** The handle of `open`; `cancel` is the service's, the rest reads the ask. */
 export function createAskHandle(
   open: OpenAsk,
+  trail: AuditTrail,
   cancel: (reason: 'user' | 'unavailable', message: string | undefined) => void,
 ): AskHandle {
   return {
     id: open.id,
     outcome: open.outcome,
+    get stored() {
+      return storedOf(open);
+    },
     get events$() {
-      return new Observable<AskAuditEvent>((subscriber) => {
-        subscriber.next(firstEventOf(open, 1));
-        for (const event of open.trail ?? []) subscriber.next(event);
-        if (open.handedOut) {
-          subscriber.complete();
-          return undefined;
-        }
-        open.listeners ??= new Set();
-        open.listeners.add(subscriber);
-        return () => open.listeners?.delete(subscriber);
-      });
+      return new Observable<AskAuditEvent>((subscriber) => trail.subscribe(open, subscriber));
     },
     getSnapshot: () => snapshotOf(open),
     cancel: (reason = 'user', message) => cancel(reason, message),
@@ -37,58 +29,18 @@ export function createAskHandle(
 }
 
 /**
- * Sends a later audit event (not the first) to the ask's own subscribers, and keeps it for
- * those who subscribe before the outcome is handed out.
+ * Settles once the ask's row is in the store: its first write, or the row it attached to (the
+ * write in flight may be followed by the check of the row a key found, which can refuse it).
  */
-export function publishToAsk(open: OpenAsk, event: AskAuditEvent): void {
-  if (!open.handedOut) {
-    open.trail ??= [];
-    open.trail.push(event);
-  }
-  if (open.listeners !== undefined) {
-    for (const listener of open.listeners) listener.next(event);
-  }
+function storedOf(open: OpenAsk): Promise<void> {
+  const pending = open.stored;
+  if (pending === undefined) return Promise.resolve();
+  return pending.then(() =>
+    open.stored === pending || open.stored === undefined ? undefined : storedOf(open),
+  );
 }
 
-/** Ends the ask's own audit stream (its outcome is handed out, or the service closed). */
-export function completeAsk(open: OpenAsk): void {
-  if (open.listeners === undefined) return;
-  for (const listener of open.listeners) listener.complete();
-  open.listeners = undefined;
-}
-
-/** The `start` / `restore` event, rebuilt on demand rather than kept per pending ask. */
-export function firstEventOf(open: OpenAsk, version: number): AskAuditEvent {
-  const { context } = open.state;
-  if (open.origin === 'restore') {
-    const state = open.state.value;
-    return {
-      askId: open.id,
-      type: 'restore',
-      at: context.createdAt,
-      from: state,
-      to: state,
-      data: { version },
-    };
-  }
-  const data: Extract<AskAuditEvent, { type: 'start' }>['data'] = {
-    questions: open.questions.length,
-  };
-  if (context.deadlineAt !== undefined) data.deadlineAt = context.deadlineAt;
-  if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId;
-  if (context.sessionId !== undefined) data.sessionId = context.sessionId;
-  if (open.key !== undefined) data.key = open.key;
-  return {
-    askId: open.id,
-    type: 'start',
-    at: context.createdAt,
-    from: null,
-    to: 'pending',
-    data,
-  };
-}
-
-/** What this service knows of the ask, at once and without the store. */
+/** What this service knows of the ask, at once and without the store; frozen. */
 export function snapshotOf(open: OpenAsk): AskSnapshot {
   const { context } = open.state;
   const snapshot: AskSnapshot = {
@@ -102,5 +54,5 @@ export function snapshotOf(open: OpenAsk): AskSnapshot {
   if (context.outcome !== undefined) {
     snapshot.outcome = freezeOutcome(context.outcome as AskOutcome, open.localCause);
   }
-  return snapshot;
+  return Object.freeze(snapshot);
 }

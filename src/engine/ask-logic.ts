@@ -3,7 +3,7 @@
  * `getInitialSnapshot` / `transition` / `restoreSnapshot` with one actor scope shared by every
  * ask of the process. No actor per ask: an ask is its snapshot, kept in the store.
  */
-import type { ActorScope, AnyActorRef, SnapshotFrom } from 'xstate';
+import { type ActorScope, createActor, type SnapshotFrom } from 'xstate';
 import {
   type AskMachineContext,
   type AskMachineEvent,
@@ -16,45 +16,24 @@ import type { AskState } from './audit.js';
 
 export type AskSnapshotState = SnapshotFrom<typeof askMachine>;
 
-// The machine has no children, timers or emitted events: the scope only has to exist. Its
-// system swallows inspection events; the engine emits its own, per ask.
+// The machine has no children, timers or emitted events: the scope only has to exist. Built the
+// way XState builds its own inert scope (for its `getInitialSnapshot` / `transition` helpers),
+// from public API only: a created, never started actor lends its self and system, and every
+// effect is a no-op (every action of the machine is an `assign`, resolved by the transition
+// itself). One scope for every ask of the process: the helpers build an actor per call.
 const noop = () => undefined;
-const system = {
-  _sendInspectionEvent: noop,
-  _bookId: () => 'ask',
-  _register: noop,
-  _unregister: noop,
-  _set: noop,
-  get: noop,
-  getAll: () => ({}),
-  inspect: noop,
-  _relay: noop,
-  scheduler: { schedule: noop, cancel: noop, cancelAll: noop },
-  getSnapshot: () => ({ _scheduledEvents: {} }),
-  start: noop,
-  _clock: { setTimeout: noop, clearTimeout: noop },
-  _logger: noop,
-};
-const self = {
-  id: 'ask',
-  sessionId: 'ask',
-  logic: askMachine,
-  system,
-  send: noop,
-  getSnapshot: noop,
-} as unknown as AnyActorRef;
-const scope = {
+const self = createActor(askMachine, { input: { askId: 'ask', createdAt: 0 } });
+const scope: ActorScope<AskSnapshotState, AskMachineEvent> = {
   self,
   id: 'ask',
-  sessionId: 'ask',
+  sessionId: self.sessionId,
   logger: noop,
   defer: noop,
-  system,
+  system: self.system,
   stopChild: noop,
   emit: noop,
-  // Every action of the machine is an `assign`, resolved by the transition itself.
   actionExecutor: noop,
-} as unknown as ActorScope<AskSnapshotState, AskMachineEvent>;
+};
 
 const initialState = askMachine.config.initial as string;
 

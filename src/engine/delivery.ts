@@ -13,12 +13,16 @@ import type { AskProvider, AskProviderContext } from './provider.js';
 /** What delivery needs of its service. */
 export interface DeliveryHost {
   provider(): AskProvider | undefined;
-  /** False when the service redacts: refusal messages never quote the person. */
-  quoteInput: boolean;
+  /** False when the ask or the service redacts: refusal messages never quote the person. */
+  quoteInput(open: OpenAsk): boolean;
   /** Applies an event to the ask; true if the machine took it. */
   commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean>;
+  /** Ends the ask as `aborted` with `cause` (its host drained or restarted under the provider). */
+  abort(open: OpenAsk, cause: unknown): Promise<boolean>;
   /** Audits a provider result that came after the ask's outcome was fixed. */
   recordAttempt(open: OpenAsk, result: unknown): Promise<void>;
+  /** A failure that has no caller to reject (an audit write after the outcome). */
+  report(error: unknown, open: OpenAsk): void;
 }
 
 export class Delivery {
@@ -69,23 +73,28 @@ export class Delivery {
 
   async #delivered(open: OpenAsk, result: unknown): Promise<void> {
     if (!open.delivering) {
-      await this.#host.recordAttempt(open, result).catch(() => undefined);
+      await this.#host.recordAttempt(open, result).catch((error) => this.#host.report(error, open));
       return;
     }
-    await this.#settle(open, providerEvent(open.questions, result, this.#host.quoteInput));
+    const event = providerEvent(open.questions, result, this.#host.quoteInput(open));
+    await this.#settle(open, event, this.#host.commit(open, event));
   }
 
   async #failed(open: OpenAsk, error: unknown): Promise<void> {
     // A provider that rejects after delivery stopped is only honouring its aborted signal.
     if (!open.delivering) return;
     const event = failureEvent(error);
-    if (event.type === 'abort') open.localCause = (error as { cause?: unknown }).cause ?? error;
-    await this.#settle(open, event);
+    // The host drained or restarted under the provider: aborted with the host's original cause.
+    const taken =
+      event.type === 'abort'
+        ? this.#host.abort(open, (error as { cause?: unknown }).cause ?? error)
+        : this.#host.commit(open, event);
+    await this.#settle(open, event, taken);
   }
 
-  async #settle(open: OpenAsk, event: AskMachineEvent): Promise<void> {
+  async #settle(open: OpenAsk, event: AskMachineEvent, taken: Promise<boolean>): Promise<void> {
     try {
-      if (!(await this.#host.commit(open, event))) await this.#host.recordAttempt(open, event);
+      if (!(await taken)) await this.#host.recordAttempt(open, event);
     } catch (error) {
       open.fail(error);
     }
@@ -95,7 +104,7 @@ export class Delivery {
     const progress = validateAskUserAnswers(
       open.questions,
       answers,
-      answerCheck(this.#host.quoteInput, true),
+      answerCheck(this.#host.quoteInput(open), true),
     );
     this.#host
       .commit(open, { type: 'provider.progress', answers: progress })

@@ -30,3 +30,35 @@ export function startSlice(): { spent(): boolean } {
   const start = performance.now();
   return { spent: () => performance.now() - start > SLICE_MS };
 }
+
+/**
+ * Calls `fn` on every item, in slices of one turn, and resolves once every promise it returned
+ * settled (counted, not collected: settling 100,000 promises at once would stall the loop).
+ * A rejection is the item's own business (`fn` handles it); it only counts as settled here.
+ */
+export async function forEachSliced<T>(
+  items: readonly T[],
+  fn: (item: T) => Promise<unknown> | undefined,
+): Promise<void> {
+  let remaining = 1;
+  let done!: () => void;
+  const all = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  const settled = () => {
+    if (--remaining === 0) done();
+  };
+  let slice = startSlice();
+  for (const item of items) {
+    if (slice.spent()) {
+      await eventLoopTurn();
+      slice = startSlice();
+    }
+    const pending = fn(item);
+    if (pending === undefined) continue;
+    remaining++;
+    pending.then(settled, settled);
+  }
+  settled();
+  await all;
+}

@@ -1,4 +1,8 @@
-/** What a service keeps in memory of one ask it delivers or waits on: a cache of the stored ask. */
+/**
+ * What a service keeps in memory of one ask it delivers or waits on: a cache of the stored ask.
+ * One flat object (a million pending asks each hold one), its fields in groups; each group has
+ * one owner, the only file that writes it.
+ */
 import type { Subscriber } from 'rxjs';
 import type { AnyActorRef } from 'xstate';
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
@@ -9,38 +13,50 @@ import type { PersistedAskState } from './ask-logic.js';
 import type { AskAuditEvent } from './audit.js';
 
 export class OpenAsk {
+  // ── the cached row: written by ask-replica.ts only ──
   /** The machine's persisted snapshot at `version`, as last written or read. */
-  state!: PersistedAskState;
+  state: PersistedAskState;
   /** The stored version `snapshot` belongs to; 0 until the store has the ask. */
   version = 0;
-  /** The version this service is writing right now (0: none); the store's news of it is old. */
-  writing = 0;
   /** True while this service delivers the ask (it owns it); false when it only waits. */
   owner = false;
   /** Set once the ask was deferred: kept on the row after it settles. */
   interactionId: string | undefined = undefined;
-  /** For the deadline scheduler: the deadline, and the heap slot the scheduler owns. */
-  deadlineAt = Number.POSITIVE_INFINITY;
-  heapIndex = -1;
+
+  // ── writes in flight: written by ask-commit.ts only ──
+  /** The version this service is writing right now (0: none); the store's news of it is old. */
+  writing = 0;
   /** While the ask is being written to the store (created or taken over); events wait for it. */
   ready: Promise<void> | undefined = undefined;
+  /** The first write while it is in flight, or its failure (for `handle.stored`). */
+  stored: Promise<unknown> | undefined = undefined;
+
+  // ── delivery: written by delivery.ts only ──
   /** Created when the provider first reads `ctx.signal`. */
   controller: AbortController | undefined = undefined;
   /** True from the provider call until delivery stopped. */
   delivering = false;
   /** The event that ended delivery; the provider's abort reason is derived from it. */
   exitEvent: AskMachineEvent | undefined = undefined;
+
+  // ── what this service holds of the ask: written by settlement.ts only ──
+  /** For the deadline scheduler: the deadline (the heap slot is the scheduler's own). */
+  deadlineAt = Number.POSITIVE_INFINITY;
+  heapIndex = -1;
   signal: AbortSignal | undefined = undefined;
   onAbort: (() => void) | undefined = undefined;
   /** The caller's original abort cause: the store keeps a JSON copy, the caller gets this. */
   localCause: unknown = undefined;
+  actorRef: AnyActorRef | undefined = undefined;
+  handedOut = false;
+
+  // ── the ask's own audit stream: written by audit-trail.ts only ──
   listeners: Set<Subscriber<AskAuditEvent>> | undefined = undefined;
   /** Audit events after the first, for late subscribers to `events$`. */
   trail: AskAuditEvent[] | undefined = undefined;
   /** The first audit event (`start` or `restore`), rebuilt from these on demand. */
   origin: 'start' | 'restore' = 'start';
-  actorRef: AnyActorRef | undefined = undefined;
-  handedOut = false;
+
   resolve!: (outcome: AskOutcome) => void;
   #reject!: (error: unknown) => void;
   readonly outcome: Promise<AskOutcome>;
@@ -49,7 +65,9 @@ export class OpenAsk {
     readonly id: string,
     readonly request: AskUserRequest,
     readonly key: string | undefined,
+    state: PersistedAskState,
   ) {
+    this.state = state;
     this.outcome = new Promise<AskOutcome>((resolve, reject) => {
       this.resolve = resolve;
       this.#reject = reject;
@@ -65,6 +83,15 @@ export class OpenAsk {
 
   get questions(): AskUserQuestion[] {
     return this.request.questions;
+  }
+
+  // The names of a stored row, so that a write is built from an open ask as from a row.
+  get askId(): string {
+    return this.id;
+  }
+
+  get snapshot(): PersistedAskState {
+    return this.state;
   }
 }
 

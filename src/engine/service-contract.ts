@@ -23,6 +23,12 @@ export interface AskOptions {
   key?: string;
 }
 
+/** What `resume` is told of the deferral the reply answers. */
+export interface ResumeOptions {
+  /** The ask the reply answers (the deferred ask's id): nothing but that ask is answered. */
+  askId?: string;
+}
+
 /** What this service knows of one of its asks, at once and without the store. */
 export interface AskSnapshot {
   askId: string;
@@ -52,6 +58,11 @@ export interface AskHandle {
    * is closed before the ask settles.
    */
   readonly outcome: Promise<AskOutcome>;
+  /**
+   * Resolves once the ask's row is in the store, so another service or host can answer it by
+   * id; rejects with the store's error if that write failed (or the key names another request).
+   */
+  readonly stored: Promise<void>;
   /** Ends a pending or deferred ask as `cancelled`; after the outcome is fixed, does nothing. */
   cancel(reason?: 'user' | 'unavailable', message?: string): void;
 }
@@ -77,9 +88,16 @@ export interface InteractionService {
   answer(askId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome>;
   /**
    * Brings the answer of a deferred ask, found by its interaction id. Validated like `answer`:
-   * `INVALID_ANSWER` keeps it open; `UNKNOWN_INTERACTION`, `ASK_SETTLED`.
+   * `INVALID_ANSWER` keeps it open; `UNKNOWN_INTERACTION`, `ASK_SETTLED`. An interaction id
+   * (a chat thread) can carry one deferred ask after another: give `askId` (the id of the ask
+   * the reply answers) and a reply redelivered after that ask settled is refused `ASK_SETTLED`
+   * instead of answering the next ask deferred to the same interaction id.
    */
-  resume(interactionId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome>;
+  resume(
+    interactionId: string,
+    answers: readonly AskUserQuestionAnswer[],
+    options?: ResumeOptions,
+  ): Promise<AskOutcome>;
   /**
    * Ends a pending or deferred ask as `cancelled` (default reason `user`: the person declined),
    * from any service sharing the store. `ASK_SETTLED` once it has its outcome;

@@ -22,6 +22,12 @@ export interface InteractionServiceOptions {
    * pending asks whose service went away). Default 250 ms.
    */
   sweepIntervalMs?: number;
+  /**
+   * Hears of every failure that has no caller to reject: a stored row that fails its check (the
+   * ask is skipped, never guessed at), a sweep the store failed, a stored version that went back,
+   * an audit write that failed after the outcome. Default: `console.error`.
+   */
+  onError?: (error: unknown) => void;
 }
 
 export /** Every service option is checked up front, with the value received. */
@@ -29,7 +35,7 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected service options to be an object, got ${describe(options)}.`);
   }
-  const { clock, inspect, store, redact, ids, sweepIntervalMs } = options;
+  const { clock, inspect, store, redact, ids, sweepIntervalMs, onError } = options;
   const hasMethods = (value: unknown, names: string[]) =>
     typeof value === 'object' &&
     value !== null &&
@@ -59,6 +65,11 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
   if (ids !== undefined && typeof ids !== 'function') {
     throw new TypeError(
       `Expected \`ids\` to be a function returning a string, got ${describe(ids)}.`,
+    );
+  }
+  if (onError !== undefined && typeof onError !== 'function') {
+    throw new TypeError(
+      `Expected \`onError\` to be a function (error) => void, got ${describe(onError)}.`,
     );
   }
   if (

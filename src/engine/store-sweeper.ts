@@ -4,8 +4,10 @@
  * away) and claims them, so they time out as long as any service shares the store.
  */
 import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
+import { basisOf, nextAskWrite } from './ask-write.js';
 import type { Clock } from './clock.js';
 import { eventLoopTurn } from './event-loop.js';
+import { checkStoredAsk } from './stored-ask-check.js';
 
 /** Due asks claimed per round; rounds follow each other, an event-loop turn apart. */
 const CLAIM_LIMIT = 256;
@@ -14,28 +16,28 @@ export class StoreSweeper {
   readonly #store: AskStore;
   readonly #clock: Clock;
   readonly #intervalMs: number;
-  readonly #settle: (ask: StoredAsk, now: number) => AskWrite | undefined;
   readonly #applied: (write: AskWrite) => void;
+  readonly #report: (error: unknown) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sweeping = false;
   #stopped = false;
 
   /**
-   * `settle` turns one due ask into its timeout write (or declines it); `applied` hears of each
-   * write the store applied.
+   * `applied` hears of each timeout the store applied; `report` hears of a sweep that failed
+   * (it is tried again at the next one) and of a due row that fails its check (skipped).
    */
   constructor(
     store: AskStore,
     clock: Clock,
     intervalMs: number,
-    settle: (ask: StoredAsk, now: number) => AskWrite | undefined,
     applied: (write: AskWrite) => void,
+    report: (error: unknown) => void,
   ) {
     this.#store = store;
     this.#clock = clock;
     this.#intervalMs = intervalMs;
-    this.#settle = settle;
     this.#applied = applied;
+    this.#report = report;
     this.#arm();
   }
 
@@ -54,6 +56,20 @@ export class StoreSweeper {
     this.#timer.unref?.();
   }
 
+  /** The timeout write of a due ask, or nothing for a row that fails its check (reported). */
+  #timeout(stored: StoredAsk, now: number): AskWrite | undefined {
+    let row: StoredAsk;
+    try {
+      row = checkStoredAsk(stored, 'the due ask');
+    } catch (error) {
+      this.#report(error);
+      return undefined;
+    }
+    // The sweeper does not take the ask over: the owner stays as stored.
+    const write = nextAskWrite(basisOf(row), { type: 'deadline', at: now }, now, row.owner);
+    return write === undefined ? undefined : { ask: write.ask, event: write.event };
+  }
+
   async #sweep(): Promise<void> {
     if (this.#sweeping || this.#stopped) return;
     this.#sweeping = true;
@@ -61,14 +77,15 @@ export class StoreSweeper {
       for (;;) {
         const now = this.#clock.now();
         const applied = await this.#store.claimDue(now, CLAIM_LIMIT, (ask) =>
-          this.#settle(ask, now),
+          this.#timeout(ask, now),
         );
         for (const write of applied) this.#applied(write);
         if (applied.length < CLAIM_LIMIT || this.#stopped) return;
         await eventLoopTurn();
       }
-    } catch {
-      // A store that fails a sweep is tried again at the next one.
+    } catch (error) {
+      // A store that fails a sweep is tried again at the next one; the host hears of each.
+      this.#report(error);
     } finally {
       this.#sweeping = false;
     }

@@ -1,8 +1,10 @@
 /**
  * The boundary between a store and the engine: a row or a persisted snapshot is checked once,
- * here, before anything uses it (its shape with a compiled TypeBox schema, its questions with
- * the same rules as a new request, its machine state against the machine). A tampered or
- * corrupt row is refused with an error that names the ask and what was wrong.
+ * here, before anything uses it: its shape against the stored-row schema (never against today's
+ * question rules, so an ask written before a rule tightened stays readable), its machine state
+ * against the machine, and its outcome for consistency (final exactly when settled, the row as
+ * its snapshot says, selections among the options offered). A tampered or corrupt row is
+ * refused with an error that names the ask and what was wrong; a row that passes is frozen.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -12,8 +14,9 @@ import { AskOutcomeSchema } from '../contracts/outcome.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { MAX_QUESTIONS } from '../rules/limits.js';
-import { normalizeAskUserRequest } from '../rules/normalize.js';
 import type { PersistedAskSnapshot, StoredAsk } from '../stores/ask-store.js';
+import { sameData } from './ask-intake.js';
+import { deepFreeze } from './outcome-copy.js';
 
 // Derived from the machine, so a new state needs no edit here.
 const STATE_VALUES = Object.keys(askMachine.root.states);
@@ -27,6 +30,7 @@ const ContextSchema = Type.Object({
   toolCallId: Type.Optional(Type.String()),
   sessionId: Type.Optional(Type.String()),
   agent: Type.Optional(Type.String()),
+  redact: Type.Optional(Type.Literal(true)),
   progress: AskUserAnswersSchema,
   outcome: Type.Optional(AskOutcomeSchema),
 });
@@ -56,18 +60,10 @@ const StoredAskSchema = Type.Object({
 const storedAskCheck = TypeCompiler.Compile(StoredAskSchema);
 const snapshotCheck = TypeCompiler.Compile(PersistedSnapshotSchema);
 
-/** Returns the row if it is whole and consistent; throws `INVALID_REQUEST` naming the fault. */
+/** Returns the row (frozen) if it is whole and consistent; throws `INVALID_REQUEST` naming the fault. */
 export function checkStoredAsk(row: unknown, where: string): StoredAsk {
   const ask = checked(storedAskCheck, row, where) as StoredAsk;
-  const context = (ask.snapshot as { context: { askId: string } }).context;
-  const fault =
-    context.askId !== ask.askId
-      ? `its snapshot belongs to ask ${JSON.stringify(context.askId)}`
-      : ask.snapshot.value !== ask.state
-        ? `its state ${JSON.stringify(ask.state)} differs from its snapshot's ${JSON.stringify(ask.snapshot.value)}`
-        : (ask.snapshot.status === 'done') !== ask.final
-          ? `its final flag (${ask.final}) contradicts its snapshot`
-          : questionFault(ask.questions);
+  const fault = rowFault(ask);
   if (fault !== undefined) {
     throw new UserInteractionError(
       'INVALID_REQUEST',
@@ -75,18 +71,72 @@ export function checkStoredAsk(row: unknown, where: string): StoredAsk {
       { askId: ask.askId },
     );
   }
-  return ask;
+  return deepFreeze(ask);
+}
+
+interface CheckedContext {
+  askId: string;
+  createdAt: number;
+  deadlineAt?: number;
+  outcome?: { status: string; interactionId?: string };
+}
+
+/** What makes a row that has the right shape inconsistent, if anything. */
+function rowFault(ask: StoredAsk): string | undefined {
+  const { snapshot } = ask;
+  const context = snapshot.context as CheckedContext;
+  if (context.askId !== ask.askId)
+    return `its snapshot belongs to ask ${JSON.stringify(context.askId)}`;
+  if (snapshot.value !== ask.state) {
+    return `its state ${JSON.stringify(ask.state)} differs from its snapshot's ${JSON.stringify(snapshot.value)}`;
+  }
+  if ((snapshot.status === 'done') !== ask.final) {
+    return `its final flag (${ask.final}) contradicts its snapshot`;
+  }
+  if (context.deadlineAt !== ask.deadlineAt || context.createdAt !== ask.createdAt) {
+    return 'its deadline or creation time differs from its snapshot';
+  }
+  if (!sameData(context.outcome, ask.outcome)) return 'its outcome differs from its snapshot';
+  const outcome = ask.outcome;
+  // Pending has no outcome; every other state has the outcome of its own name.
+  const expected = ask.state === 'pending' ? undefined : ask.state;
+  if (outcome?.status !== expected) {
+    return outcome === undefined
+      ? `it is ${ask.state} without an outcome`
+      : `its outcome is ${JSON.stringify(outcome.status)} in state ${JSON.stringify(ask.state)}`;
+  }
+  if (outcome?.status === 'deferred' && outcome.interactionId !== ask.interactionId) {
+    return 'its interaction id differs from its deferral';
+  }
+  return outcome?.status === 'answered' ? answersFault(ask.questions, outcome.answers) : undefined;
+}
+
+/** Answers a stored outcome may hold: each for a question asked, once, selecting options offered. */
+function answersFault(
+  questions: StoredAsk['questions'],
+  answers: readonly { questionId: string; response: unknown }[],
+): string | undefined {
+  const seen = new Set<string>();
+  for (const { questionId, response } of answers) {
+    const question = questions.find((candidate) => candidate.id === questionId);
+    if (question === undefined || seen.has(questionId)) {
+      return `its outcome answers question ${JSON.stringify(questionId)} ${question === undefined ? 'that was never asked' : 'twice'}`;
+    }
+    seen.add(questionId);
+    const selections = (response as { kind?: string; selections?: string[] } | null)?.selections;
+    if (selections === undefined) continue;
+    for (const selection of selections) {
+      if (!question.options.some((option) => option.title === selection)) {
+        return `its outcome selects an option question ${JSON.stringify(questionId)} never offered`;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** A persisted snapshot handed to `restore`: its shape and machine state. */
 export function checkPersistedSnapshot(snapshot: unknown): PersistedAskSnapshot {
   return checked(snapshotCheck, snapshot, 'the persisted snapshot') as PersistedAskSnapshot;
-}
-
-/** Questions read back from a store obey the same rules as questions asked now. */
-function questionFault(questions: StoredAsk['questions']): string | undefined {
-  const result = normalizeAskUserRequest({ questions }, { allowIds: true });
-  return result.ok ? undefined : `its questions break the question rules (${result.error.message})`;
 }
 
 function checked(

@@ -391,7 +391,7 @@ describe('what comes out of the store is checked', () => {
 });
 
 describe('outcomes handed out', () => {
-  it('are frozen copies that share nothing with the audit trail or the store', async () => {
+  it('are frozen all the way down, so nothing handed out can change the audit trail or the store', async () => {
     const store = createMemoryAskStore();
     const service = createInteractionService({ store });
     const trail: AskAuditEvent[] = [];
@@ -409,7 +409,13 @@ describe('outcomes handed out', () => {
       status: 'answered',
       answers: answer('Yes'),
     });
-    expect(handle.getSnapshot().outcome).not.toBe(outcome);
+    expect(() => {
+      (audited.data as { answers: unknown[] }).answers.push('x');
+    }).toThrow(TypeError);
+    const snapshot = handle.getSnapshot();
+    expect(Object.isFrozen(snapshot)).toBe(true);
+    expect(Object.isFrozen(snapshot.outcome)).toBe(true);
+    expect(snapshot.outcome).toEqual(outcome);
   });
 });
 

@@ -1,0 +1,168 @@
+/**
+ * The commands that move an ask on from outside its provider: `answer`, `resume` and `cancel`,
+ * from any service sharing the store. Each finds the ask, checks what it brings against the
+ * stored questions, and commits one event; an attempt on a settled ask is audited and refused.
+ */
+import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { AskOutcome } from '../contracts/outcome.js';
+import { describe } from '../rules/describe.js';
+import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
+import { validateAskUserAnswers } from '../rules/validate-answers.js';
+import type { AskStore, PersistedAskSnapshot } from '../stores/ask-store.js';
+import type { AskCommits } from './ask-commit.js';
+import { answerCheck, settledError } from './ask-events.js';
+import { restoreAskSnapshot } from './ask-logic.js';
+import type { AskReplica } from './ask-replica.js';
+import type { AuditTrail } from './audit-trail.js';
+import type { OpenAsk } from './open-ask.js';
+import type { ResumeOptions } from './service-contract.js';
+import { checkPersistedSnapshot, checkStoredAsk } from './stored-ask-check.js';
+
+export class AskCommands {
+  readonly #store: AskStore;
+  readonly #replica: AskReplica;
+  readonly #commits: AskCommits;
+  readonly #trail: AuditTrail;
+  readonly #quoteInput: (open: OpenAsk) => boolean;
+
+  constructor(
+    store: AskStore,
+    replica: AskReplica,
+    commits: AskCommits,
+    trail: AuditTrail,
+    quoteInput: (open: OpenAsk) => boolean,
+  ) {
+    this.#store = store;
+    this.#replica = replica;
+    this.#commits = commits;
+    this.#trail = trail;
+    this.#quoteInput = quoteInput;
+  }
+
+  /** `answer` / `resume`: checked against the stored questions, then one transition. */
+  async answer(
+    open: OpenAsk,
+    type: 'answer' | 'resume',
+    answers: readonly AskUserQuestionAnswer[],
+  ): Promise<AskOutcome> {
+    if (open.ready !== undefined) await open.ready;
+    if (open.state.status === 'done') {
+      await this.#trail.attempt(open, type);
+      throw settledError(open.id, open.state.value);
+    }
+    if (!restoreAskSnapshot(open.state).can({ type, answers: [] })) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Ask ${open.id} is ${open.state.value}; \`${type}\` does not apply to it${type === 'resume' ? ' (use answer)' : ''}.`,
+        { askId: open.id },
+      );
+    }
+    let valid: AskUserQuestionAnswer[];
+    try {
+      valid = validateAskUserAnswers(open.questions, answers, answerCheck(this.#quoteInput(open)));
+    } catch (error) {
+      if (isUserInteractionError(error)) await this.#trail.refused(open, type, error.message);
+      throw error;
+    }
+    if (!(await this.#commits.commit(open, { type, answers: valid }))) {
+      await this.#trail.attempt(open, type);
+      throw settledError(open.id, open.state.value);
+    }
+    return open.outcome;
+  }
+
+  async cancel(askId: string, reason: unknown, message: string | undefined): Promise<AskOutcome> {
+    if (reason !== 'user' && reason !== 'unavailable') {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Expected the cancel reason to be "user" or "unavailable", got ${describe(reason)}.`,
+      );
+    }
+    const open = await this.#replica.find(askId);
+    if (open.ready !== undefined) await open.ready;
+    const event: AskMachineEvent =
+      message === undefined ? { type: 'cancel', reason } : { type: 'cancel', reason, message };
+    if (!(await this.#commits.commit(open, event))) {
+      await this.#trail.attempt(open, 'cancel');
+      throw settledError(open.id, open.state.value);
+    }
+    return open.outcome;
+  }
+
+  /** `restore`: takes over the stored ask a persisted snapshot names (see the facade). */
+  async restore(persisted: PersistedAskSnapshot): Promise<OpenAsk> {
+    const { askId } = checkPersistedSnapshot(persisted).context as { askId: string };
+    const cached = this.#replica.get(askId);
+    if (cached !== undefined) return cached;
+    const row = await this.#store.get(askId);
+    if (row === undefined) {
+      throw new UserInteractionError(
+        'UNKNOWN_INTERACTION',
+        `Ask ${askId} is not in this service's store; restore takes over a stored ask, so give both services the same store.`,
+        { askId },
+      );
+    }
+    const open = this.#replica.fromRow(checkStoredAsk(row, 'the stored ask'));
+    if (open.state.status === 'done') {
+      await this.#trail.attempt(open, 'restore');
+      throw settledError(askId, open.state.value);
+    }
+    this.#trail.restored(open);
+    await this.#commits.takeOver(open);
+    return open;
+  }
+
+  /**
+   * The deferred ask a reply to `interactionId` answers. With `askId`, that ask and no other:
+   * a reply redelivered after it settled must not answer the next ask deferred to the id.
+   */
+  async deferred(interactionId: string, options: ResumeOptions | undefined): Promise<OpenAsk> {
+    if (typeof interactionId !== 'string' || interactionId === '') {
+      throw new UserInteractionError(
+        'UNKNOWN_INTERACTION',
+        `Expected an interaction id (a non-empty string), got ${describe(interactionId)}.`,
+      );
+    }
+    const askId = resumeAskId(options);
+    if (askId !== undefined) {
+      const open = await this.#replica.find(askId);
+      if (open.interactionId !== interactionId) {
+        throw new UserInteractionError(
+          'UNKNOWN_INTERACTION',
+          `Ask ${askId} was not deferred with interaction id "${interactionId}"; a reply answers only the deferral it was sent for.`,
+          { askId, interactionId },
+        );
+      }
+      return open;
+    }
+    const open = this.#replica.load(await this.#store.findByInteractionId(interactionId));
+    if (open === undefined) {
+      throw new UserInteractionError(
+        'UNKNOWN_INTERACTION',
+        `No ask was deferred with interaction id "${interactionId}".`,
+        { interactionId },
+      );
+    }
+    return open;
+  }
+}
+
+function resumeAskId(options: ResumeOptions | undefined): string | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null) {
+    throw new UserInteractionError(
+      'INVALID_REQUEST',
+      `Expected resume options to be an object { askId? }, got ${describe(options)}.`,
+    );
+  }
+  const { askId } = options;
+  if (askId !== undefined && (typeof askId !== 'string' || askId === '')) {
+    throw new UserInteractionError(
+      'INVALID_REQUEST',
+      `Expected resume option \`askId\` to be a non-empty string, got ${describe(askId)}.`,
+      { option: 'askId' },
+    );
+  }
+  return askId;
+}

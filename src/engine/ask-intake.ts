@@ -1,0 +1,116 @@
+/**
+ * Intake: a caller's request and options become a new open ask (normalized, frozen questions,
+ * its id, its start snapshot), and a second request under a key is checked to be the same one.
+ */
+import type { AskMachineInput } from '../../machines/ask.machine.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import type { AskUserRequest } from '../contracts/request.js';
+import type { AskUserRequestInput } from '../contracts/tool-input.js';
+import { UserInteractionError } from '../rules/errors.js';
+import { normalizeAskUserRequest } from '../rules/normalize.js';
+import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
+import type { StoredAsk } from '../stores/ask-store.js';
+import { askIdForKey } from './ask-ids.js';
+import { initialAskSnapshot, persistAskSnapshot } from './ask-logic.js';
+import { OpenAsk } from './open-ask.js';
+import { deepFreeze } from './outcome-copy.js';
+import type { AskOptions } from './service-contract.js';
+import { checkAskOptions } from './service-options.js';
+
+/** Whether a new ask goes to the provider at once: the tag of the machine's initial state. */
+export const DELIVERS_AT_START = initialAskSnapshot({ askId: 'a', createdAt: 0 }).hasTag(
+  'delivering',
+);
+
+/** A new ask from a caller's request: throws for a request that can never be delivered. */
+export function intakeAsk(
+  request: AskUserRequestInput,
+  options: AskOptions,
+  now: number,
+  nextId: () => string,
+  redact: boolean,
+): OpenAsk {
+  checkAskOptions(options);
+  const normalized = normalizeAskUserRequest(request, { allowIds: true });
+  if (!normalized.ok) throw normalized.error;
+  const { questions, agent, hints, timeoutMs: requestTimeout } = normalized.value;
+  // Kept per pending ask: a literal, not a rest copy (see createAskContext on hidden classes).
+  // Frozen: the provider, every handle and the store share it.
+  const askRequest: AskUserRequest = { questions: deepFreeze(questions) };
+  if (agent !== undefined) askRequest.agent = agent;
+  if (hints !== undefined) askRequest.hints = deepFreeze(hints);
+  Object.freeze(askRequest);
+  const timeoutMs =
+    options.timeoutMs === undefined
+      ? requestTimeout
+      : checkTimeoutMs(options.timeoutMs, 'timeoutMs');
+  const askId = options.key === undefined ? nextId() : askIdForKey(options.key);
+  const input: AskMachineInput = { askId, createdAt: now };
+  const deadlineAt = deadlineFrom(now, timeoutMs);
+  if (deadlineAt !== undefined) input.deadlineAt = deadlineAt;
+  if (options.toolCallId !== undefined) input.toolCallId = options.toolCallId;
+  if (options.sessionId !== undefined) input.sessionId = options.sessionId;
+  if (askRequest.agent !== undefined) input.agent = askRequest.agent;
+  if (redact) input.redact = true;
+  return new OpenAsk(askId, askRequest, options.key, persistAskSnapshot(initialAskSnapshot(input)));
+}
+
+/** A second `start` with the key of an ask this service has open: that ask, if it is the same. */
+export function checkSameKey(open: OpenAsk, request: OpenAsk): OpenAsk {
+  if (open.key === undefined || !sameQuestions(open.questions, request.questions)) {
+    throw otherQuestions(open.key, open.id);
+  }
+  return open;
+}
+
+/** `start` with a key whose ask is in the store already: it must be that key's same request. */
+export function checkStoredKey(open: OpenAsk, stored: StoredAsk): void {
+  if (open.key === undefined || stored.key !== open.key) {
+    throw new UserInteractionError(
+      'INVALID_REQUEST',
+      `Ask id ${open.id} is taken by another ask in the store; choose ids (or keys) that are unique.`,
+      { askId: open.id },
+    );
+  }
+  if (!sameQuestions(stored.questions, open.questions)) throw otherQuestions(open.key, open.id);
+}
+
+function otherQuestions(key: string | undefined, askId: string): UserInteractionError {
+  return new UserInteractionError(
+    'INVALID_REQUEST',
+    `Key ${JSON.stringify(key)} already belongs to ask ${askId} with other questions; a key names one request.`,
+    { askId, key },
+  );
+}
+
+/** Questions compared as data: the order of object keys does not count (a JSON column may reorder them). */
+export function sameQuestions(
+  a: readonly AskUserQuestion[],
+  b: readonly AskUserQuestion[],
+): boolean {
+  return sameData(a, b);
+}
+
+/** Deep equality of JSON data, object keys in any order; an `undefined` property counts as absent. */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let index = 0; index < a.length; index++) {
+      if (!sameData(a[index], other[index])) return false;
+    }
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const leftKeys = Object.keys(left).filter((key) => left[key] !== undefined);
+  const rightKeys = Object.keys(right).filter((key) => right[key] !== undefined);
+  if (leftKeys.length !== rightKeys.length) return false;
+  for (const key of leftKeys) {
+    if (!Object.hasOwn(right, key) || !sameData(left[key], right[key])) return false;
+  }
+  return true;
+}

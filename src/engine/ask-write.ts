@@ -1,0 +1,192 @@
+/**
+ * The one write path: a stored ask and a machine event give the new row and its audit event.
+ * Pure (no store, no service): start, commit, take-over and the sweeper all build their writes
+ * here. Redaction happens here, once, from the flag kept with the ask, so every surface that
+ * reads the store (history, web, operator view, MCP, adapters, CLI) reads redacted data.
+ * Everything written is deep-frozen: a row or event handed out can never be changed through
+ * the object the store keeps.
+ */
+import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskOutcome } from '../contracts/outcome.js';
+import type { AskUserQuestion } from '../contracts/question.js';
+import type { AskWrite, StoredAsk } from '../stores/ask-store.js';
+import {
+  type AskSnapshotState,
+  applyAskEvent,
+  type PersistedAskState,
+  persistAskSnapshot,
+  restoreAskSnapshot,
+} from './ask-logic.js';
+import type { AskAuditEvent, AskState } from './audit.js';
+import { deepFreeze } from './outcome-copy.js';
+import { REDACTED } from './redact.js';
+
+/** What a write is built from: a stored row, or what a service caches of one. */
+export interface AskBasis {
+  readonly askId: string;
+  readonly version: number;
+  readonly snapshot: PersistedAskState;
+  readonly questions: AskUserQuestion[];
+  readonly key?: string | undefined;
+  readonly interactionId?: string | undefined;
+}
+
+/** A checked stored row as the basis of its next write. */
+export function basisOf(row: StoredAsk): AskBasis {
+  return row as unknown as AskBasis;
+}
+
+/** A write and the live snapshot it stores (for inspection and the `delivering` tag). */
+export interface AskWriteOf extends AskWrite {
+  next: AskSnapshotState;
+}
+
+/** True when answers stay out of the ask's audit events and refusal messages. */
+export function redacts(snapshot: PersistedAskState): boolean {
+  return snapshot.context.redact === true;
+}
+
+/** The first write of a new ask: its row at version 1 and its `start` event. */
+export function startWrite(ask: AskBasis, at: number, owner: string | undefined): AskWrite {
+  const row = rowOf(ask, ask.snapshot, 1, at, owner);
+  return deepFreeze({ ask: row, event: firstEvent(ask, 'start', 1) });
+}
+
+/** Taking an ask over: the same snapshot, one version on, this service its owner. */
+export function restoreWrite(ask: AskBasis, at: number, owner: string): AskWrite {
+  const row = rowOf(ask, ask.snapshot, ask.version + 1, at, owner);
+  const event: AskAuditEvent = {
+    askId: ask.askId,
+    type: 'restore',
+    at,
+    from: row.state,
+    to: row.state,
+    data: { version: row.version },
+  };
+  return deepFreeze({ ask: row, event });
+}
+
+/**
+ * The write of `event` on `ask`, or `undefined` when the machine does not take the event in
+ * the ask's state. `owner` is the owner the new row names.
+ */
+export function nextAskWrite(
+  ask: AskBasis,
+  event: AskMachineEvent,
+  at: number,
+  owner: string | undefined,
+): AskWriteOf | undefined {
+  const from = ask.snapshot;
+  const next = applyAskEvent(restoreAskSnapshot(from), event);
+  if (next === undefined) return undefined;
+  const row = rowOf(ask, persistAskSnapshot(next), ask.version + 1, at, owner);
+  const data = auditData(event, ask.questions.length, redacts(from));
+  // A literal, not a spread of a shared base: see createAskContext on hidden classes.
+  const audit = { askId: ask.askId, type: event.type, at, from: from.value, to: row.state, data };
+  // Frozen apart: `next` is XState's live snapshot, which holds the machine itself.
+  return { ask: deepFreeze(row), event: deepFreeze(audit as AskAuditEvent), next };
+}
+
+/** The `start` or `restore` event of an ask, as its first write (or a late subscriber) has it. */
+export function firstEvent(
+  ask: AskBasis,
+  origin: 'start' | 'restore',
+  version: number,
+): AskAuditEvent {
+  const { context, value } = ask.snapshot;
+  if (origin === 'restore') {
+    return {
+      askId: ask.askId,
+      type: 'restore',
+      at: context.createdAt,
+      from: value,
+      to: value,
+      data: { version },
+    };
+  }
+  const data: Extract<AskAuditEvent, { type: 'start' }>['data'] = {
+    questions: ask.questions.length,
+  };
+  if (context.deadlineAt !== undefined) data.deadlineAt = context.deadlineAt;
+  if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId;
+  if (context.sessionId !== undefined) data.sessionId = context.sessionId;
+  if (ask.key !== undefined) data.key = ask.key;
+  return {
+    askId: ask.askId,
+    type: 'start',
+    at: context.createdAt,
+    from: null,
+    to: 'pending',
+    data,
+  };
+}
+
+/** An audit event that changes no state (a late answer, a refusal, a failed callback). */
+export function noteEvent<T extends 'late-answer' | 'answer.refused' | 'callback.failed'>(
+  askId: string,
+  type: T,
+  state: AskState,
+  at: number,
+  data: Extract<AskAuditEvent, { type: T }>['data'],
+): AskAuditEvent {
+  return deepFreeze({ askId, type, at, from: state, to: state, data } as AskAuditEvent);
+}
+
+/** The row for `state` at `version`: everything the store keeps of the ask. */
+function rowOf(
+  ask: AskBasis,
+  state: PersistedAskState,
+  version: number,
+  at: number,
+  owner: string | undefined,
+): StoredAsk {
+  const { context } = state;
+  const interactionId =
+    context.outcome?.status === 'deferred' ? context.outcome.interactionId : ask.interactionId;
+  const row: StoredAsk = {
+    askId: ask.askId,
+    state: state.value,
+    version,
+    snapshot: state,
+    questions: ask.questions,
+    final: state.status === 'done',
+    createdAt: context.createdAt,
+    updatedAt: at,
+  };
+  if (context.outcome !== undefined) row.outcome = context.outcome as AskOutcome;
+  if (interactionId !== undefined) row.interactionId = interactionId;
+  if (ask.key !== undefined) row.key = ask.key;
+  if (context.deadlineAt !== undefined) row.deadlineAt = context.deadlineAt;
+  if (owner !== undefined) row.owner = owner;
+  return row;
+}
+
+function auditData(event: AskMachineEvent, questionCount: number, redact: boolean): unknown {
+  switch (event.type) {
+    case 'provider.answered':
+    case 'answer':
+    case 'resume':
+      return { answers: redact ? REDACTED : event.answers };
+    case 'provider.progress':
+      return {
+        answered: event.answers.filter((answer) => answer.response !== null).length,
+        total: questionCount,
+        answers: redact ? REDACTED : event.answers,
+      };
+    case 'provider.cancelled':
+    case 'cancel':
+      return event.message === undefined
+        ? { reason: event.reason }
+        : { reason: event.reason, message: event.message };
+    case 'provider.failed':
+      return { reason: event.reason, message: event.message };
+    case 'provider.deferred':
+      return event.message === undefined
+        ? { interactionId: event.interactionId }
+        : { interactionId: event.interactionId, message: event.message };
+    case 'abort':
+      return { message: event.message };
+    case 'deadline':
+      return { at: event.at };
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The parts of one interaction service, wired to each other: the audit trail, delivery, the
+ * replica of open asks, settlement, the compare-and-set loops, the commands and the sweeper.
+ * The facade (service.ts) only delegates to them.
+ */
+import type { AskStore, AskWrite } from '../stores/ask-store.js';
+import { createMemoryAskStore } from '../stores/memory-store.js';
+import { AskCommands } from './ask-commands.js';
+import { AskCommits } from './ask-commit.js';
+import { sequentialIds } from './ask-ids.js';
+import { AskReplica } from './ask-replica.js';
+import { redacts } from './ask-write.js';
+import { AuditTrail } from './audit-trail.js';
+import { type Clock, systemClock } from './clock.js';
+import { Delivery } from './delivery.js';
+import { AskInspection } from './inspection.js';
+import type { OpenAsk } from './open-ask.js';
+import type { AskProvider } from './provider.js';
+import type { InteractionServiceOptions } from './service-options.js';
+import { Settlement } from './settlement.js';
+import { StoreSweeper } from './store-sweeper.js';
+
+export interface ServiceParts {
+  clock: Clock;
+  store: AskStore;
+  /** True when this service redacts every ask it writes. */
+  redact: boolean;
+  ids: () => string;
+  trail: AuditTrail;
+  replica: AskReplica;
+  settlement: Settlement;
+  commits: AskCommits;
+  commands: AskCommands;
+  sweeper: StoreSweeper;
+  /** Stops listening to the store's news. */
+  unsubscribe: () => void;
+  /** Hands a failure with no caller to the host's `onError` (which may not throw it back). */
+  report: (error: unknown) => void;
+}
+
+/** The parts of the service `serviceId` with these (checked) options. */
+export function createServiceParts(
+  options: InteractionServiceOptions,
+  serviceId: string,
+  provider: () => AskProvider | undefined,
+): ServiceParts {
+  const clock = options.clock ?? systemClock;
+  const store = options.store ?? createMemoryAskStore();
+  const redact = options.redact === true;
+  const onError = options.onError ?? ((error: unknown) => console.error(error));
+  const report = (error: unknown) => {
+    try {
+      onError(error);
+    } catch (thrown) {
+      queueMicrotask(() => {
+        throw thrown;
+      });
+    }
+  };
+  // Answers stay out of the audit and messages of an ask that redacts, or in a service that does.
+  const quoteInput = (open: OpenAsk) => !(redact || redacts(open.state));
+  const trail = new AuditTrail(store, clock);
+  const delivery: Delivery = new Delivery({
+    provider,
+    quoteInput,
+    commit: (open, event): Promise<boolean> => commits.commit(open, event),
+    abort: (open, cause): Promise<boolean> => settlement.abort(open, cause),
+    recordAttempt: (open, result) => trail.attempt(open, 'provider', result),
+    report,
+  });
+  const replica = new AskReplica(
+    store,
+    serviceId,
+    (open, row) => settlement.adoptRow(open, row),
+    report,
+  );
+  const inspection =
+    options.inspect === undefined ? undefined : new AskInspection(options.inspect, redact);
+  const settlement: Settlement = new Settlement(
+    clock,
+    replica,
+    trail,
+    delivery,
+    inspection,
+    () => commits,
+  );
+  const commits: AskCommits = new AskCommits(
+    store,
+    clock,
+    serviceId,
+    replica,
+    settlement,
+    trail,
+    delivery,
+    report,
+  );
+  const commands = new AskCommands(store, replica, commits, trail, quoteInput);
+  const unsubscribe = store.subscribe((change) => replica.onChange(change));
+  const sweeper = new StoreSweeper(
+    store,
+    clock,
+    options.sweepIntervalMs ?? 250,
+    (write: AskWrite) => {
+      const open = replica.get(write.ask.askId);
+      if (open !== undefined) replica.refresh(open, write.ask.version);
+      trail.publish(undefined, write.event, false);
+    },
+    report,
+  );
+  return {
+    clock,
+    store,
+    redact,
+    ids: options.ids ?? sequentialIds(),
+    trail,
+    replica,
+    settlement,
+    commits,
+    commands,
+    sweeper,
+    unsubscribe,
+    report,
+  };
+}

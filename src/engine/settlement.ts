@@ -1,0 +1,155 @@
+/**
+ * Settlement effects: what a snapshot the store now holds implies in this service. Stop
+ * delivering when the ask no longer waits on this service's provider, hand the outcome out once
+ * there is one, and, while the ask is held here, keep it wired to its deadline and the caller's
+ * abort signal. Effects run only after the write that caused them succeeded.
+ */
+import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskOutcome } from '../contracts/outcome.js';
+import type { StoredAsk } from '../stores/ask-store.js';
+import { abortEvent } from './ask-events.js';
+import { type AskSnapshotState, restoreAskSnapshot } from './ask-logic.js';
+import type { AskReplica } from './ask-replica.js';
+import type { AskAuditEvent } from './audit.js';
+import type { AuditTrail } from './audit-trail.js';
+import type { Clock } from './clock.js';
+import { DeadlineScheduler } from './deadline-scheduler.js';
+import type { Delivery } from './delivery.js';
+import type { AskInspection } from './inspection.js';
+import type { OpenAsk } from './open-ask.js';
+import { freezeOutcome } from './outcome-copy.js';
+
+/** How settlement moves an ask on: `commit` queues behind a write in flight, `commitNow` does not. */
+export interface Committer {
+  commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean>;
+  commitNow(open: OpenAsk, event: AskMachineEvent): Promise<boolean>;
+}
+
+export class Settlement {
+  readonly #clock: Clock;
+  readonly #replica: AskReplica;
+  readonly #trail: AuditTrail;
+  readonly #delivery: Delivery;
+  readonly #inspection: AskInspection | undefined;
+  readonly #scheduler: DeadlineScheduler<OpenAsk>;
+  readonly #committer: () => Committer;
+
+  constructor(
+    clock: Clock,
+    replica: AskReplica,
+    trail: AuditTrail,
+    delivery: Delivery,
+    inspection: AskInspection | undefined,
+    committer: () => Committer,
+  ) {
+    this.#clock = clock;
+    this.#replica = replica;
+    this.#trail = trail;
+    this.#delivery = delivery;
+    this.#inspection = inspection;
+    this.#committer = committer;
+    this.#scheduler = new DeadlineScheduler<OpenAsk>(clock, (open, now) => {
+      this.#committer()
+        .commit(open, { type: 'deadline', at: now })
+        .catch((error) => open.fail(error));
+    });
+  }
+
+  /**
+   * Takes a row the store now holds (written here: with its event and audit) and does what it
+   * implies here.
+   */
+  adopt(
+    open: OpenAsk,
+    next: AskSnapshotState,
+    row: StoredAsk,
+    event: AskMachineEvent | undefined,
+    audit: AskAuditEvent | undefined,
+  ): void {
+    this.#replica.cache(open, row);
+    if (audit !== undefined) this.#trail.publish(open, audit, false);
+    if (open.actorRef !== undefined) {
+      if (event !== undefined) this.#inspection?.transition(open.actorRef, event, next);
+      else this.#inspection?.changed(open.actorRef, next);
+    }
+    if (!(open.owner && next.hasTag('delivering'))) this.#delivery.stop(open, event, undefined);
+    if (next.context.outcome !== undefined) this.handOut(open);
+  }
+
+  /** A row another service wrote (or the store handed back after a lost race). */
+  adoptRow(open: OpenAsk, row: StoredAsk): void {
+    if (row.version <= open.version) return;
+    this.adopt(open, restoreAskSnapshot(row.snapshot), row, undefined, undefined);
+  }
+
+  handOut(open: OpenAsk): void {
+    if (open.handedOut) return;
+    const outcome = open.state.context.outcome;
+    if (outcome === undefined) return;
+    open.handedOut = true;
+    this.#scheduler.remove(open);
+    this.#release(open);
+    this.#replica.remove(open);
+    this.#trail.complete(open);
+    open.resolve(freezeOutcome(outcome as AskOutcome, open.localCause));
+  }
+
+  /**
+   * The ask is held here from now on: inspected, and wired to its deadline and the caller's
+   * abort signal. Runs inside the ask's write queue: a deadline already passed (a restored ask)
+   * or a signal already aborted ends the ask here, before any provider is asked.
+   */
+  async hold(open: OpenAsk, signal: AbortSignal | undefined): Promise<void> {
+    if (this.#inspection !== undefined && open.actorRef === undefined) {
+      open.actorRef = this.#inspection.actorOf(open.id, () => restoreAskSnapshot(open.state));
+    }
+    const { deadlineAt } = open.state.context;
+    if (deadlineAt !== undefined) {
+      const now = this.#clock.now();
+      if (deadlineAt <= now) {
+        await this.#committer().commitNow(open, { type: 'deadline', at: now });
+        return;
+      }
+      open.deadlineAt = deadlineAt;
+      this.#scheduler.add(open);
+    }
+    if (signal === undefined) return;
+    if (signal.aborted) {
+      open.localCause = signal.reason;
+      await this.#committer().commitNow(open, abortEvent(signal.reason));
+      return;
+    }
+    const abort = () => {
+      this.abort(open, signal.reason).catch((error) => open.fail(error));
+    };
+    open.signal = signal;
+    open.onAbort = abort;
+    signal.addEventListener('abort', abort, { once: true });
+  }
+
+  /** Ends the ask as `aborted`; the caller here gets `cause` itself, the store a JSON copy. */
+  abort(open: OpenAsk, cause: unknown): Promise<boolean> {
+    open.localCause = cause;
+    return this.#committer().commit(open, abortEvent(cause));
+  }
+
+  /** The service closed: the ask is let go here (it stays in the store for others). */
+  letGo(open: OpenAsk, error: Error): void {
+    this.#delivery.stop(open, undefined, error);
+    this.#release(open);
+    this.#trail.complete(open);
+    open.fail(error);
+  }
+
+  stop(): void {
+    this.#scheduler.stop();
+  }
+
+  #release(open: OpenAsk): void {
+    if (open.signal !== undefined && open.onAbort !== undefined) {
+      open.signal.removeEventListener('abort', open.onAbort);
+    }
+    open.signal = undefined;
+    open.onAbort = undefined;
+  }
+}
