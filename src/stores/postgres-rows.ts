@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AskOutcomeSchema } from '../contracts/outcome.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
-import type { AskAuditEvent, AskState } from '../engine/audit.js';
+import { type AskAuditEvent, type AskState, isAskState, isAuditEventType } from '../engine/audit.js';
 import type { StoredAsk } from './ask-store.js';
 
 /** The `asks` columns in the order `parseAskRow` reads them (rows are read as value arrays). */
@@ -29,32 +29,6 @@ export const ASK_COLUMNS = [
 
 /** The `ask_events` columns in the order `parseEventRow` reads them. */
 export const EVENT_COLUMNS = ['ask_id', 'at', 'type', 'from_state', 'to_state', 'data'] as const;
-
-const STATES: ReadonlySet<string> = new Set<AskState>([
-  'pending',
-  'answered',
-  'cancelled',
-  'deferred',
-  'timedOut',
-  'aborted',
-]);
-
-const EVENT_TYPES: ReadonlySet<string> = new Set<AskAuditEvent['type']>([
-  'start',
-  'provider.answered',
-  'answer',
-  'resume',
-  'provider.progress',
-  'provider.cancelled',
-  'cancel',
-  'provider.failed',
-  'provider.deferred',
-  'abort',
-  'deadline',
-  'late-answer',
-  'answer.refused',
-  'restore',
-]);
 
 const questionsCheck = TypeCompiler.Compile(Type.Array(AskUserQuestionSchema, { minItems: 1 }));
 const outcomeCheck = TypeCompiler.Compile(AskOutcomeSchema);
@@ -80,7 +54,7 @@ export function parseAskRow(row: readonly unknown[]): StoredAsk {
   const fail = (column: string, detail: string, value: unknown): never => {
     throw new CorruptAskRowError(id, column, `${detail}, got ${describe(value)}`);
   };
-  if (typeof state !== 'string' || !STATES.has(state)) fail('state', 'not an ask state', state);
+  if (!isAskState(state)) fail('state', 'not an ask state', state);
   if (!Number.isInteger(version) || (version as number) < 1) {
     fail('version', 'not a positive integer', version);
   }
@@ -131,16 +105,16 @@ export function parseEventRow(row: readonly unknown[]): AskAuditEvent {
     throw new CorruptAskRowError(id, `ask_events.${column}`, `${detail}, got ${describe(value)}`);
   };
   if (!Number.isFinite(at)) fail('at', 'not a time', at);
-  if (typeof type !== 'string' || !EVENT_TYPES.has(type))
+  if (!isAuditEventType(type))
     fail('type', 'not an audit event type', type);
-  if (type === 'start' ? from !== null : typeof from !== 'string' || !STATES.has(from)) {
+  if (type === 'start' ? from !== null : !isAskState(from)) {
     fail(
       'from_state',
       type === 'start' ? 'a start event has no previous state' : 'not an ask state',
       from,
     );
   }
-  if (typeof to !== 'string' || !STATES.has(to)) fail('to_state', 'not an ask state', to);
+  if (!isAskState(to)) fail('to_state', 'not an ask state', to);
   if (!isPlainObject(data)) fail('data', 'not a JSON object', data);
   return { askId: id, at, type, from, to, data } as AskAuditEvent;
 }

@@ -22,13 +22,16 @@
  */
 import type { AskStore } from 'ask-engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ASK_STATES, AUDIT_EVENT_TYPES } from '../../src/engine/audit.js';
 import {
   type AskWrite,
+  answeredOutcome,
   answerWrite,
   askRow,
   collect,
   deferWrite,
   lateAnswerEvent,
+  sampleEvents,
   startWrite,
   timeoutWrite,
   waitUntil,
@@ -237,6 +240,44 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
           (await collect(store.history(askId))).map((event) => event.type);
         expect(await types('ask-1')).toEqual(['start', 'provider.deferred']);
         expect(await types('ask-2')).toEqual(['start', 'answer']);
+      });
+    });
+
+    describe('every state and every audit event type', () => {
+      it('keeps an ask in each state of the machine', async () => {
+        expect(ASK_STATES.length).toBeGreaterThan(0);
+        for (const state of ASK_STATES) {
+          const write = startWrite({ askId: `in-${state}` });
+          const ask = askRow({
+            askId: `in-${state}`,
+            state,
+            ...(state === 'pending' ? {} : { outcome: answeredOutcome }),
+          });
+          write.ask = ask;
+          write.event = { ...write.event, to: state };
+          expect(await store.create(write)).toEqual({ created: true });
+          expect(await store.get(ask.askId)).toEqual(ask);
+          expect(await collect(store.history(ask.askId))).toEqual([write.event]);
+        }
+      });
+
+      it('keeps an event of each type, written with a row and appended alone', async () => {
+        const samples = sampleEvents('written', 1_700_000_000_000);
+        let row = await started({ askId: 'written' });
+        const written = [];
+        for (const type of AUDIT_EVENT_TYPES) {
+          const event = { ...samples[type], askId: row.askId, at: row.updatedAt + 1 };
+          const next = { ...row, version: row.version + 1, updatedAt: event.at };
+          row = await applied({ ask: next, event });
+          written.push(event);
+        }
+        const start = (await collect(store.history('written')))[0];
+        expect(await collect(store.history('written'))).toEqual([start, ...written]);
+
+        await started({ askId: 'appended' });
+        const appended = AUDIT_EVENT_TYPES.map((type) => ({ ...samples[type], askId: 'appended' }));
+        for (const event of appended) await store.append(event);
+        expect((await collect(store.history('appended'))).slice(1)).toEqual(appended);
       });
     });
 
