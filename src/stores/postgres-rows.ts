@@ -7,7 +7,12 @@ import { Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AskOutcomeSchema } from '../contracts/outcome.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
-import { type AskAuditEvent, type AskState, isAskState, isAuditEventType } from '../engine/audit.js';
+import {
+  type AskAuditEvent,
+  type AskState,
+  isAskState,
+  isAuditEventType,
+} from '../engine/audit.js';
 import type { StoredAsk } from './ask-store.js';
 
 /** The `asks` columns in the order `parseAskRow` reads them (rows are read as value arrays). */
@@ -105,8 +110,7 @@ export function parseEventRow(row: readonly unknown[]): AskAuditEvent {
     throw new CorruptAskRowError(id, `ask_events.${column}`, `${detail}, got ${describe(value)}`);
   };
   if (!Number.isFinite(at)) fail('at', 'not a time', at);
-  if (!isAuditEventType(type))
-    fail('type', 'not an audit event type', type);
+  if (!isAuditEventType(type)) fail('type', 'not an audit event type', type);
   if (type === 'start' ? from !== null : !isAskState(from)) {
     fail(
       'from_state',
