@@ -8,7 +8,7 @@ import type {
   AskWrite,
   StoredAsk,
 } from './ask-store.js';
-import { notifyListeners } from './change-listeners.js';
+import { ChangeFanout } from './change-fanout.js';
 
 export interface MemoryAskStoreOptions {
   /**
@@ -53,12 +53,11 @@ class MemoryAskStore implements AskStore {
   readonly #openByInteraction = new Map<string, string>();
   readonly #settledByInteraction = new Map<string, string>();
   readonly #byKey = new Map<string, string>();
-  readonly #listeners = new Set<(change: AskStoreChange) => void>();
+  readonly #fanout = new ChangeFanout();
   /** Settled ask ids, oldest first from `#settledHead`. */
   #settled: string[] = [];
   #settledHead = 0;
   readonly #maxSettled: number;
-  #pending: AskStoreChange[] = [];
   #closed = false;
 
   constructor(maxSettled: number) {
@@ -159,13 +158,12 @@ class MemoryAskStore implements AskStore {
 
   subscribe(listener: (change: AskStoreChange) => void): () => void {
     this.#open();
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#fanout.subscribe(listener);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#listeners.clear();
+    this.#fanout.close();
   }
 
   #apply(entry: Entry, { ask, event }: AskWrite): void {
@@ -217,15 +215,7 @@ class MemoryAskStore implements AskStore {
   }
 
   #changed(ask: StoredAsk): void {
-    if (this.#listeners.size === 0) return;
-    if (this.#pending.length === 0) queueMicrotask(() => this.#flush());
-    this.#pending.push({ type: 'changed', askId: ask.askId, version: ask.version });
-  }
-
-  #flush(): void {
-    const changes = this.#pending;
-    this.#pending = [];
-    for (const change of changes) notifyListeners(this.#listeners, change);
+    this.#fanout.emit({ type: 'changed', askId: ask.askId, version: ask.version });
   }
 
   #open(): void {

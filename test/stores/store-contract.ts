@@ -374,14 +374,42 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
     });
 
     describe('subscribe and close', () => {
-      it('tells subscribers which ask changed and its version', async () => {
+      it('tells subscribers which ask changed, at its latest version', async () => {
         const changes: unknown[] = [];
         store.subscribe((change) => changes.push(change));
         const row = await started({ askId: 'ask-1' });
+        await waitUntil(() => changes.length >= 1, 'the first change');
         await applied(answerWrite(row));
-        await waitUntil(() => changes.length >= 2, 'two changes');
+        await waitUntil(
+          () => changes.some((change) => (change as { version?: number }).version === 2),
+          'the second change',
+        );
         expect(changes).toContainEqual({ type: 'changed', askId: 'ask-1', version: 1 });
         expect(changes).toContainEqual({ type: 'changed', askId: 'ask-1', version: 2 });
+      });
+
+      it('tells of a write only after the write’s promise settled', async () => {
+        const order: string[] = [];
+        store.subscribe((change) => {
+          if (change.type === 'changed') order.push(`news of ${change.askId} v${change.version}`);
+        });
+        const start = startWrite({ askId: 'ask-1', deadlineAt: 1_000 });
+        await store.create(start).then(() => order.push('created'));
+        await waitUntil(() => order.length >= 2, 'news of the create');
+        await store.update(deferWrite(start.ask, 'thread-1'), 1).then(() => order.push('updated'));
+        await waitUntil(() => order.length >= 4, 'news of the update');
+        await store
+          .claimDue(2_000, 10, (ask) => timeoutWrite(ask, 2_000))
+          .then(() => order.push('claimed'));
+        await waitUntil(() => order.length >= 6, 'news of the claim');
+        expect(order).toEqual([
+          'created',
+          'news of ask-1 v1',
+          'updated',
+          'news of ask-1 v2',
+          'claimed',
+          'news of ask-1 v3',
+        ]);
       });
 
       it('stops telling a subscriber once it unsubscribed', async () => {
