@@ -25,7 +25,12 @@ import { columnList } from './row-columns.js';
 export type PostgresAskStoreConnection =
   /** The store opens its own connections (and closes them on `close()`). */
   | { connectionString: string }
-  /** A `postgres` (porsager) client of yours; `close()` stops the store's listener, not your client. */
+  /**
+   * A `postgres` (porsager) client of yours; `close()` stops the store's listener, not your
+   * client. Create it with `fetch_types: false` (as the store does for its own): otherwise the
+   * client looks up array types after every connect, and a connection cut during that lookup
+   * rejects a promise the client holds itself, which the store cannot catch.
+   */
   | { sql: Sql };
 
 export interface PostgresAskStoreOptions {
@@ -35,8 +40,9 @@ export interface PostgresAskStoreOptions {
   max?: number;
   /**
    * Called with what the store could not hand to anyone: a change listener that threw, a due
-   * ask whose row is corrupt (the sweeper leaves it and goes on), a notification it could not
-   * read, a listener connection that failed. Default `console.error`.
+   * ask whose row is corrupt (the sweeper leaves it and goes on), a history event that does
+   * not parse (left out of the history, which is read on), a notification it could not read,
+   * a listener connection that failed. Default `console.error`.
    */
   onError?: (error: unknown) => void;
 }
@@ -99,7 +105,10 @@ export function createPostgresAskStore(
       `Expected \`connectionString\` to be a PostgreSQL URL such as postgres://user@host:5432/db, got ${JSON.stringify(connectionString)}.`,
     );
   }
-  const sql = postgres(connectionString, { max, onnotice: () => {} });
+  // No array type lookup on connect: the client runs it unasked after every (re)connect, and a
+  // connection cut during it rejects a promise nobody holds (an unhandled rejection, which
+  // ends a process). The store binds no array parameters.
+  const sql = postgres(connectionString, { max, onnotice: () => {}, fetch_types: false });
   return new PostgresAskStore(sql, true, schema, onError);
 }
 
@@ -273,9 +282,11 @@ class PostgresAskStore implements AskStore {
 
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
     const sql = await this.#open();
-    const rows = await sql`
-      select ${this.#eventColumns} from ${this.#events} where ask_id = ${askId} order by id
-    `.values();
+    const rows = await retryRead(() =>
+      sql`
+        select ${this.#eventColumns} from ${this.#events} where ask_id = ${askId} order by id
+      `.values(),
+    );
     for (const row of rows) {
       // One event that does not parse is reported and left out: the rest of the history stays readable.
       let event: AskAuditEvent;
@@ -376,7 +387,8 @@ class PostgresAskStore implements AskStore {
       // after them instead of meeting them again first.
       await sql`
         update ${this.#asks} set claim = null, claimed_until = null
-        where claim = ${token} and not (id = any(${declined}::text[]))
+        where claim = ${token}
+          and not (id in (select jsonb_array_elements_text(${sql.json(declined)}::jsonb)))
       `;
     }
     return { claimed: rows.length, applied };
@@ -429,7 +441,9 @@ class PostgresAskStore implements AskStore {
   }
 
   async #selectAsk(where: ReturnType<Sql>): Promise<StoredAsk | undefined> {
-    const [row] = await this.#sql`select ${this.#askColumns} from ${this.#asks} ${where}`.values();
+    const [row] = await retryRead(() =>
+      this.#sql`select ${this.#askColumns} from ${this.#asks} ${where}`.values(),
+    );
     return row === undefined ? undefined : parseAskRow(row);
   }
 
@@ -500,6 +514,32 @@ async function refuseNul<T>(askId: string, write: PromiseLike<T>): Promise<T> {
       `Ask ${askId} was not written: PostgreSQL cannot store the character U+0000 (NUL) found in its row or event. Remove it from the answer or question text.`,
       { cause: error },
     );
+  }
+}
+
+/** A connection that was cut (terminated, restarted, reset): the query never ran to its end. */
+const CONNECTION_LOST = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '57P01', // admin_shutdown: pg_terminate_backend, a fast shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+]);
+
+/**
+ * A read that met a connection cut while the pool still held it is run once more on a fresh
+ * connection. Only reads: a write whose reply was lost may have committed, and its caller
+ * must hear of the failure rather than of a second attempt.
+ */
+async function retryRead<T>(read: () => PromiseLike<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!CONNECTION_LOST.has(String((error as { code?: unknown }).code))) throw error;
+    return read();
   }
 }
 
