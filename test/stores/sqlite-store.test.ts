@@ -325,6 +325,63 @@ describe('the SQLite store', () => {
     });
   });
 
+  describe('query plans', () => {
+    it('finds, sweeps and reads histories through indexes, never a full scan', async () => {
+      // Every statement the store prepares, through a handle that records them.
+      const db = raw();
+      const prepared: string[] = [];
+      const recording: SqliteDatabase = {
+        exec: (sql) => db.exec(sql),
+        prepare: (sql) => {
+          prepared.push(sql);
+          return db.prepare(sql);
+        },
+      };
+      const store = createSqliteAskStore({ database: recording }, { pollIntervalMs: 5 });
+      stores.push(store);
+      store.subscribe(() => undefined);
+      const first = startWrite({ askId: 'ask-0', key: 'key-0', deadlineAt: 5 });
+      await store.create(first);
+      // 20,000 asks (half settled, some deferred), each with two events, in one statement each.
+      const row = db.prepare("SELECT * FROM asks WHERE id = 'ask-0'").get() as Record<
+        string,
+        unknown
+      >;
+      db.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+         INSERT INTO asks (id, state, version, snapshot, packed, questions, outcome,
+           interaction_id, "key", deadline_at, owner, final, created_at, updated_at)
+         SELECT 'ask-' || i, 'pending', 1, @snapshot, @packed, @questions, NULL,
+           CASE WHEN i % 7 = 0 THEN 'thread-' || i END, CASE WHEN i % 3 = 0 THEN 'key-' || i END,
+           i * 10, 'owner', i % 2, 1, 1 FROM n`,
+      ).run(row);
+      db.exec(`INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+        SELECT seq, 1, 'start', NULL, 'pending', '{}' FROM asks;
+        INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+        SELECT seq, 2, 'answer', 'pending', 'answered', '{}' FROM asks;
+        ANALYZE;`);
+      const statements = prepared.filter((sql) => !/^\s*PRAGMA|ask_schema_version/i.test(sql));
+      expect(statements.length).toBeGreaterThanOrEqual(10);
+      for (const sql of statements) {
+        const parameters = (sql.match(/\?/g) ?? []).map(() => 1);
+        const plan = (
+          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as {
+            detail: string;
+          }[]
+        ).map((step) => step.detail);
+        const scans = plan.filter((detail) => /^SCAN (TABLE )?(asks|ask_events)\b/.test(detail));
+        expect(scans, `${sql}\n${plan.join('\n')}`).toEqual([]);
+      }
+      const duePlan = (
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${statements.find((sql) => /deadline_at <=/.test(sql))}`)
+          .all(1, 1, 1, 1, 1) as { detail: string }[]
+      ).map((step) => step.detail);
+      expect(duePlan.join('\n')).toMatch(/USING INDEX asks_due/);
+      expect(duePlan.join('\n')).not.toMatch(/TEMP B-TREE/);
+    });
+  });
+
   describe('options', () => {
     it('refuses options it cannot use, showing the value', () => {
       expect(() => createSqliteAskStore({ path }, { pollIntervalMs: 0 })).toThrow(
