@@ -255,9 +255,19 @@ export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
     type: 'TEXT',
     field: 'data',
     write: (event) => JSON.stringify(event.data),
-    read: (value) => readJson(value, 'object', true),
+    // NULL: `{ answers }` of the ask's outcome (see `eventParams`); the history reads `outcome`.
+    read: (value, other) => {
+      if (value !== null) return readJson(value, 'object', true);
+      const outcome = readJson(other('outcome'), 'object', true) as { answers?: unknown };
+      if (!Array.isArray(outcome.answers)) {
+        throw new ColumnFault('empty, and the ask has no answered outcome to stand for', null);
+      }
+      return { answers: outcome.answers };
+    },
   },
 ];
+
+const DATA = EVENT_COLUMNS.findIndex((column) => column.column === 'data');
 
 /** Column names as SQLite keys a row's values (`key` for `"key"`). */
 const BARE_NAMES = new Map(
@@ -272,9 +282,20 @@ export function askParams(ask: StoredAsk): SqliteValue[] {
   return ASK_COLUMNS.map((column) => column.write(ask) as SqliteValue);
 }
 
-/** The values bound for `EVENT_COLUMNS`, in order. */
-export function eventParams(event: AskAuditEvent): SqliteValue[] {
-  return EVENT_COLUMNS.map((column) => column.write(event) as SqliteValue);
+/**
+ * The values bound for `EVENT_COLUMNS`, in order. An event written with the final row whose
+ * outcome holds the very answers it records (`answer`, `resume`, `provider.answered`, not
+ * redacted) leaves `data` empty: the answers are stored once, in the outcome.
+ */
+export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[] {
+  const params = EVENT_COLUMNS.map((column) => column.write(event) as SqliteValue);
+  if (ask?.final === true && ask.outcome?.status === 'answered') {
+    const { data } = event as { data: Record<string, unknown> };
+    let keys = 0;
+    for (const _ in data) keys++;
+    if (keys === 1 && data.answers === ask.outcome.answers) params[DATA] = null;
+  }
+  return params;
 }
 
 export function readAsk(row: AskRow): StoredAsk {

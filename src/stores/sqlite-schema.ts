@@ -82,7 +82,9 @@ const migrations: readonly Migration[] = [
         type TEXT NOT NULL,
         from_state TEXT,
         to_state TEXT NOT NULL,
-        data TEXT NOT NULL
+        -- NULL: the answers of the ask's outcome, which this event recorded (a final ask's
+        -- outcome never changes), so they are not stored twice.
+        data TEXT
       );
       INSERT INTO ask_events_v2 (id, ask, at, type, from_state, to_state, data)
         SELECT e.id, a.seq, e.at, e.type,

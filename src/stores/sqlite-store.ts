@@ -153,7 +153,7 @@ class SqliteAskStore implements AskStore {
           `Cannot create ask ${ask.askId}: interaction id ${ask.interactionId} belongs to ask ${this.#holder(statements, ask)}, which is not final.`,
         );
       }
-      eventId = rowId(statements.insertEvent.run(...eventParams(event), ask.askId));
+      eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
       return undefined;
     });
     if (existing !== undefined) return { created: false, existing };
@@ -179,7 +179,7 @@ class SqliteAskStore implements AskStore {
         const current = statements.byId.get(ask.askId) as AskRow | undefined;
         return { ok: false, reason: 'version', current: current && readAsk(current) };
       }
-      eventId = rowId(statements.insertEvent.run(...eventParams(event), ask.askId));
+      eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
       return { ok: true };
     });
     if (result.ok) this.#feed.written(ask.askId, ask.version, eventId);
@@ -258,7 +258,9 @@ class SqliteAskStore implements AskStore {
           if (Number(changes) === 0) continue;
           claimed++;
           eventIds.push(
-            rowId(statements.insertEvent.run(...eventParams(write.event), current.askId)),
+            rowId(
+              statements.insertEvent.run(...eventParams(write.event, write.ask), current.askId),
+            ),
           );
           writes.push(write);
         }
@@ -358,7 +360,7 @@ function prepare(db: SqliteDatabase): Statements {
       `INSERT INTO ask_events (ask, ${eventColumns}) SELECT seq, ${eventPlaceholders} FROM asks WHERE id = ?`,
     ),
     history: db.prepare(
-      `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')} FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
+      `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
     ),
     due: db.prepare(
       `SELECT seq, ${columns} FROM asks

@@ -223,6 +223,28 @@ describe('the SQLite store', () => {
       expect(await collect(store.history('ask-2'))).toEqual([]);
     });
 
+    it('stores an answer once: in the outcome, not again in its event', async () => {
+      const store = open();
+      const start = startWrite({ askId: 'ask-1' });
+      await store.create(start);
+      const answer = answerWrite(start.ask);
+      await store.update(answer, 1);
+      const redacted = startWrite({ askId: 'ask-2' });
+      await store.create(redacted);
+      const hidden = answerWrite(redacted.ask);
+      hidden.event = { ...hidden.event, data: { answers: '[redacted]' } } as typeof hidden.event;
+      await store.update(hidden, 1);
+      const data = raw()
+        .prepare("SELECT data FROM ask_events WHERE type = 'answer' ORDER BY id")
+        .pluck()
+        .all();
+      expect(data).toEqual([null, '{"answers":"[redacted]"}']);
+      expect(await collect(store.history('ask-1'))).toEqual([start.event, answer.event]);
+      expect(await collect(store.history('ask-2'))).toEqual([redacted.event, hidden.event]);
+      const snapshot = raw().prepare("SELECT snapshot FROM asks WHERE id = 'ask-1'").pluck().get();
+      expect(String(snapshot)).not.toContain('Yes');
+    });
+
     it('keeps a row and its event together when the event cannot be written', async () => {
       const store = open();
       const start = startWrite({ askId: 'ask-1' });
