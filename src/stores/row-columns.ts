@@ -14,6 +14,10 @@ export interface Column<TRow> {
   readonly type: string;
   /** The row's field it holds; absent for a column that only helps read the others. */
   readonly field?: keyof TRow & string;
+  /** The SQL expression a written value is bound in (default `?`). */
+  readonly placeholder?: string;
+  /** The SQL expression that reads it back, named as the column (default the column). */
+  readonly select?: string;
   /** The value bound for `row`. */
   write(row: TRow): unknown;
   /**
@@ -80,6 +84,16 @@ export function readRow<TRow>(
 /** The columns' names, comma-separated, for a statement. */
 export function columnList<TRow>(columns: readonly Column<TRow>[], prefix = ''): string {
   return columns.map((column) => `${prefix}${column.column}`).join(', ');
+}
+
+/** What a SELECT lists to read the columns (a column's own `select` where it has one). */
+export function selectList<TRow>(columns: readonly Column<TRow>[]): string {
+  return columns.map((column) => column.select ?? column.column).join(', ');
+}
+
+/** Where the written values go, in column order (a column's own `placeholder` where it has one). */
+export function placeholderList<TRow>(columns: readonly Column<TRow>[]): string {
+  return columns.map((column) => column.placeholder ?? '?').join(', ');
 }
 
 // ── readers shared by the dialects: what "parses" means for each kind of field ──

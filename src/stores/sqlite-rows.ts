@@ -189,9 +189,13 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     read: readOptionalTime,
   },
   {
+    // Owners are few (one per service) and long: the row keeps a number for the owner's name.
+    // The store adds a name to `ask_owners` before it writes a row naming it (`ownerParam`).
     column: 'owner',
-    type: 'TEXT',
+    type: 'INTEGER',
     field: 'owner',
+    placeholder: '(SELECT id FROM ask_owners WHERE name = ?)',
+    select: '(SELECT name FROM ask_owners WHERE id = owner) AS owner',
     write: (ask) => ask.owner ?? null,
     read: readOptionalText,
   },

@@ -46,13 +46,15 @@ const migrations: readonly Migration[] = [
   },
   {
     // Leaner rows (issue 20): asks get a stable row number (`seq`) that events refer to instead
-    // of repeating the ask id; an event keeps its columns instead of a JSON copy of itself;
+    // of repeating the ask id; an owner's name is kept once, in `ask_owners`; an event keeps its columns instead of a JSON copy of itself;
     // snapshots may leave out what the row holds elsewhere (`packed` says what; rows copied
     // from version 1 leave out nothing); indexes are partial, so settled asks and absent keys
     // take no index entries. An event whose JSON does not parse is kept, as it was, in `data`
     // with no state, so reading the history reports it instead of losing it.
     version: 2,
     sql: `
+      CREATE TABLE ask_owners (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+      INSERT INTO ask_owners (name) SELECT DISTINCT owner FROM asks WHERE owner IS NOT NULL;
       CREATE TABLE asks_v2 (
         seq INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
@@ -65,7 +67,7 @@ const migrations: readonly Migration[] = [
         interaction_id TEXT,
         "key" TEXT,
         deadline_at INTEGER,
-        owner TEXT,
+        owner INTEGER,
         final INTEGER NOT NULL,
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL
@@ -73,7 +75,9 @@ const migrations: readonly Migration[] = [
       INSERT INTO asks_v2 (seq, id, state, version, snapshot, packed, questions, outcome,
           interaction_id, "key", deadline_at, owner, final, created_at, updated_at)
         SELECT rowid, id, state, version, snapshot, 0, questions, outcome,
-          interaction_id, "key", deadline_at, owner, final, created_at, updated_at
+          interaction_id, "key", deadline_at,
+          (SELECT o.id FROM ask_owners o WHERE o.name = asks.owner),
+          final, created_at, updated_at
         FROM asks ORDER BY rowid;
       CREATE TABLE ask_events_v2 (
         id INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -8,7 +8,7 @@ import type {
   AskWrite,
   StoredAsk,
 } from './ask-store.js';
-import { CorruptAskRowError, columnList } from './row-columns.js';
+import { CorruptAskRowError, columnList, placeholderList, selectList } from './row-columns.js';
 import { SqliteChangeFeed } from './sqlite-change-feed.js';
 import {
   configureConnection,
@@ -93,6 +93,7 @@ interface Statements {
   insertAsk: SqliteStatement;
   updateAsk: SqliteStatement;
   insertEvent: SqliteStatement;
+  insertOwner: SqliteStatement;
   history: SqliteStatement;
   due: SqliteStatement;
 }
@@ -109,6 +110,8 @@ class SqliteAskStore implements AskStore {
   readonly #feed: SqliteChangeFeed;
   readonly #ready: Promise<Connection>;
   #connection: Connection | undefined;
+  /** Owner names in `ask_owners` (a service writes under one name). */
+  readonly #owners = new Set<string>();
   #closed = false;
 
   constructor(opening: Promise<OpenedDatabase>, where: string, settings: Settings) {
@@ -141,7 +144,9 @@ class SqliteAskStore implements AskStore {
     const { opened, statements } = await this.#open();
     const { ask, event } = write;
     let eventId: number | undefined;
+    const named: string[] = [];
     const existing = this.#write(opened.db, () => {
+      this.#owner(statements, ask, named);
       const { changes } = statements.insertAsk.run(...askParams(ask));
       if (Number(changes) === 0) {
         const found = (statements.byId.get(ask.askId) ??
@@ -156,6 +161,7 @@ class SqliteAskStore implements AskStore {
       eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
       return undefined;
     });
+    this.#named(named);
     if (existing !== undefined) return { created: false, existing };
     this.#feed.written(ask.askId, ask.version, eventId);
     return { created: true };
@@ -165,9 +171,11 @@ class SqliteAskStore implements AskStore {
     const { opened, statements } = await this.#open();
     const { ask, event } = write;
     let eventId: number | undefined;
+    const named: string[] = [];
     const result = this.#write(opened.db, (): AskUpdateResult => {
       let changes: number;
       try {
+        this.#owner(statements, ask, named);
         changes = Number(
           statements.updateAsk.run(...askParams(ask), ask.askId, expectedVersion).changes,
         );
@@ -182,6 +190,7 @@ class SqliteAskStore implements AskStore {
       eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
       return { ok: true };
     });
+    this.#named(named);
     if (result.ok) this.#feed.written(ask.askId, ask.version, eventId);
     return result;
   }
@@ -226,6 +235,7 @@ class SqliteAskStore implements AskStore {
   ): Promise<AskWrite[]> {
     const { opened, statements } = await this.#open();
     const eventIds: (number | undefined)[] = [];
+    const named: string[] = [];
     // The write lock is taken before reading, so another process claiming at the same moment
     // waits and then finds these asks final: each due ask is settled once.
     const corrupt: unknown[] = [];
@@ -250,6 +260,7 @@ class SqliteAskStore implements AskStore {
           // the ones after them.
           const write = settle(current);
           if (write === undefined) continue;
+          this.#owner(statements, write.ask, named);
           const { changes } = statements.updateAsk.run(
             ...askParams(write.ask),
             current.askId,
@@ -268,6 +279,7 @@ class SqliteAskStore implements AskStore {
       }
       return writes;
     });
+    this.#named(named);
     applied.forEach(({ ask }, index) => {
       this.#feed.written(ask.askId, ask.version, eventIds[index]);
     });
@@ -326,6 +338,21 @@ class SqliteAskStore implements AskStore {
     }
   }
 
+  /**
+   * Inside a write: adds the row's owner to `ask_owners` unless this store knows it is there.
+   * A name is known only once its transaction committed (`#named`), so a rolled-back write
+   * never leaves the store believing in a name the file does not have.
+   */
+  #owner(statements: Statements, ask: StoredAsk, named: string[]): void {
+    if (ask.owner === undefined || this.#owners.has(ask.owner)) return;
+    statements.insertOwner.run(ask.owner);
+    named.push(ask.owner);
+  }
+
+  #named(names: readonly string[]): void {
+    for (const name of names) this.#owners.add(name);
+  }
+
   #holder(statements: Statements, ask: StoredAsk): string {
     const row = statements.openHolder.get(ask.interactionId ?? null, ask.askId) as
       | { id: string }
@@ -337,15 +364,18 @@ class SqliteAskStore implements AskStore {
 
 function prepare(db: SqliteDatabase): Statements {
   const columns = columnList(ASK_COLUMNS);
-  const placeholders = ASK_COLUMNS.map(() => '?').join(', ');
-  const assignments = ASK_COLUMNS.map((column) => `${column.column} = ?`).join(', ');
+  const selected = selectList(ASK_COLUMNS);
+  const placeholders = placeholderList(ASK_COLUMNS);
+  const assignments = ASK_COLUMNS.map(
+    (column) => `${column.column} = ${column.placeholder ?? '?'}`,
+  ).join(', ');
   const eventColumns = columnList(EVENT_COLUMNS);
   const eventPlaceholders = EVENT_COLUMNS.map(() => '?').join(', ');
   return {
-    byId: db.prepare(`SELECT ${columns} FROM asks WHERE id = ?`),
-    byKey: db.prepare(`SELECT ${columns} FROM asks WHERE "key" = ?`),
+    byId: db.prepare(`SELECT ${selected} FROM asks WHERE id = ?`),
+    byKey: db.prepare(`SELECT ${selected} FROM asks WHERE "key" = ?`),
     byInteraction: db.prepare(
-      `SELECT ${columns} FROM asks WHERE interaction_id = ? ORDER BY final ASC, updated_at DESC, seq DESC LIMIT 1`,
+      `SELECT ${selected} FROM asks WHERE interaction_id = ? ORDER BY final ASC, updated_at DESC, seq DESC LIMIT 1`,
     ),
     openHolder: db.prepare(
       'SELECT id FROM asks WHERE interaction_id = ? AND final = 0 AND id <> ? LIMIT 1',
@@ -359,11 +389,12 @@ function prepare(db: SqliteDatabase): Statements {
     insertEvent: db.prepare(
       `INSERT INTO ask_events (ask, ${eventColumns}) SELECT seq, ${eventPlaceholders} FROM asks WHERE id = ?`,
     ),
+    insertOwner: db.prepare('INSERT INTO ask_owners (name) VALUES (?) ON CONFLICT DO NOTHING'),
     history: db.prepare(
       `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
     ),
     due: db.prepare(
-      `SELECT seq, ${columns} FROM asks
+      `SELECT seq, ${selected} FROM asks
        WHERE final = 0 AND deadline_at <= ? AND (deadline_at > ? OR (deadline_at = ? AND seq > ?))
        ORDER BY deadline_at, seq LIMIT ?`,
     ),
