@@ -1,10 +1,15 @@
 /** The audit trail: one event per lifecycle transition, and one per attempt that changed nothing. */
 import type { StateValueFrom } from 'xstate';
-import type { AskMachine } from '../../machines/ask.machine.js';
+import { type AskMachine, askMachine } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 
 /** A state of the ask machine, as the machine declares it. */
 export type AskState = StateValueFrom<AskMachine>;
+
+/** Every state of the ask machine, read from the machine itself (no list kept by hand). */
+export const ASK_STATES: readonly AskState[] = Object.freeze(
+  Object.keys(askMachine.root.states) as AskState[],
+);
 
 /** Answers as audit events carry them: `'[redacted]'` when the service redacts. */
 export type AuditedAnswers = AskUserQuestionAnswer[] | '[redacted]';
@@ -54,3 +59,43 @@ export type AskAuditEvent =
   | Transition<'restore', { version: number }>;
 
 export type AskAuditEventType = AskAuditEvent['type'];
+
+/**
+ * One entry per audit event type. `satisfies` makes this exhaustive and exact at compile time:
+ * a type added to `AskAuditEvent` and missing here (or a name here that is not a type) fails
+ * the build, so no store or surface needs a list of its own.
+ */
+const AUDIT_EVENT_TYPE_SET = {
+  start: true,
+  'provider.answered': true,
+  answer: true,
+  resume: true,
+  'provider.progress': true,
+  'provider.cancelled': true,
+  cancel: true,
+  'provider.failed': true,
+  'provider.deferred': true,
+  abort: true,
+  deadline: true,
+  'late-answer': true,
+  'answer.refused': true,
+  'callback.failed': true,
+  restore: true,
+} as const satisfies Record<AskAuditEventType, true>;
+
+/** Every audit event type, derived once from the `AskAuditEvent` union. */
+export const AUDIT_EVENT_TYPES: readonly AskAuditEventType[] = Object.freeze(
+  Object.keys(AUDIT_EVENT_TYPE_SET) as AskAuditEventType[],
+);
+
+/** True for a string that names an audit event type. */
+export function isAuditEventType(value: unknown): value is AskAuditEventType {
+  return typeof value === 'string' && Object.hasOwn(AUDIT_EVENT_TYPE_SET, value);
+}
+
+const STATE_SET: ReadonlySet<string> = new Set(ASK_STATES);
+
+/** True for a string that names a state of the ask machine. */
+export function isAskState(value: unknown): value is AskState {
+  return typeof value === 'string' && STATE_SET.has(value);
+}

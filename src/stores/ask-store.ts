@@ -113,7 +113,11 @@ export interface AskStore {
     limit: number,
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]>;
-  /** Calls `listener` for every change, asynchronously; returns the unsubscribe function. */
+  /**
+   * Calls `listener` for changes on a later turn of the event loop: news of a write arrives
+   * after that write's promise settled, and the changes of one turn are told once per ask, at
+   * its latest version. Returns the unsubscribe function.
+   */
   subscribe(listener: (change: AskStoreChange) => void): () => void;
   /** Releases the store's connections and timers; the data stays. */
   close(): Promise<void>;

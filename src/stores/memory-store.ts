@@ -8,7 +8,8 @@ import type {
   AskWrite,
   StoredAsk,
 } from './ask-store.js';
-import { notifyListeners } from './change-listeners.js';
+import { ChangeFanout } from './change-fanout.js';
+import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
 
 export interface MemoryAskStoreOptions {
   /**
@@ -40,8 +41,11 @@ export function createMemoryAskStore(options: MemoryAskStoreOptions = {}): AskSt
   return new MemoryAskStore(maxSettledAsks);
 }
 
-/** One ask: its current row and its history (the first event kept bare, most asks have two). */
-interface Entry {
+/**
+ * One ask: its current row, its history (the first event kept bare, most asks have two) and,
+ * while it is open with a deadline, its place in the deadline heap.
+ */
+interface Entry extends HeapSlot {
   row: StoredAsk;
   first: AskAuditEvent;
   rest: AskAuditEvent[] | undefined;
@@ -53,12 +57,13 @@ class MemoryAskStore implements AskStore {
   readonly #openByInteraction = new Map<string, string>();
   readonly #settledByInteraction = new Map<string, string>();
   readonly #byKey = new Map<string, string>();
-  readonly #listeners = new Set<(change: AskStoreChange) => void>();
+  readonly #fanout = new ChangeFanout();
+  /** Open asks with a deadline, earliest first: a sweep reads only the due ones. */
+  readonly #deadlines = new DeadlineHeap<Entry>();
   /** Settled ask ids, oldest first from `#settledHead`. */
   #settled: string[] = [];
   #settledHead = 0;
   readonly #maxSettled: number;
-  #pending: AskStoreChange[] = [];
   #closed = false;
 
   constructor(maxSettled: number) {
@@ -72,7 +77,16 @@ class MemoryAskStore implements AskStore {
       this.#asks.get(ask.askId) ??
       (ask.key === undefined ? undefined : this.#asks.get(this.#byKey.get(ask.key) ?? ''));
     if (existing !== undefined) return { created: false, existing: existing.row };
-    this.#asks.set(ask.askId, { row: ask, first: write.event, rest: undefined });
+    const entry: Entry = {
+      row: ask,
+      first: write.event,
+      rest: undefined,
+      heapDeadline: 0,
+      heapOrder: 0,
+      heapIndex: -1,
+    };
+    this.#asks.set(ask.askId, entry);
+    this.#schedule(entry);
     if (ask.key !== undefined) this.#byKey.set(ask.key, ask.askId);
     if (ask.interactionId !== undefined) this.#index(ask);
     this.#changed(ask);
@@ -139,33 +153,33 @@ class MemoryAskStore implements AskStore {
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]> {
     this.#open();
-    const due: Entry[] = [];
-    for (const entry of this.#asks.values()) {
-      const { row } = entry;
-      if (!row.final && row.deadlineAt !== undefined && row.deadlineAt <= now) due.push(entry);
-    }
-    due.sort((a, b) => (a.row.deadlineAt as number) - (b.row.deadlineAt as number));
     const applied: AskWrite[] = [];
-    // Asks `settle` declines (a row it refuses) do not count: they must not starve the others.
-    for (const entry of due) {
-      if (applied.length >= limit) break;
+    // Asks `settle` declines (a row it refuses) do not count and must not starve the others:
+    // they are taken out while this sweep reads past them, and put back at its end.
+    const declined: Entry[] = [];
+    while (applied.length < limit) {
+      const entry = this.#deadlines.popDue(now);
+      if (entry === undefined) break;
       const write = settle(entry.row);
-      if (write === undefined || write.ask.version !== entry.row.version + 1) continue;
+      if (write === undefined || write.ask.version !== entry.row.version + 1) {
+        declined.push(entry);
+        continue;
+      }
       this.#apply(entry, write);
       applied.push(write);
     }
+    for (const entry of declined) this.#deadlines.restore(entry);
     return applied;
   }
 
   subscribe(listener: (change: AskStoreChange) => void): () => void {
     this.#open();
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#fanout.subscribe(listener);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    this.#listeners.clear();
+    this.#fanout.close();
   }
 
   #apply(entry: Entry, { ask, event }: AskWrite): void {
@@ -174,10 +188,18 @@ class MemoryAskStore implements AskStore {
       this.#unindex(previous);
     }
     entry.row = ask;
+    this.#schedule(entry);
     if (ask.interactionId !== undefined) this.#index(ask);
     record(entry, event);
     this.#changed(ask);
     if (ask.final) this.#retire(ask.askId);
+  }
+
+  /** Keeps `entry` in the deadline heap while it is open and has a deadline. */
+  #schedule(entry: Entry): void {
+    const { row } = entry;
+    if (row.final || row.deadlineAt === undefined) this.#deadlines.delete(entry);
+    else this.#deadlines.set(entry, row.deadlineAt);
   }
 
   /** Keeps the settled ask, forgetting the oldest settled ones beyond the limit. */
@@ -217,15 +239,7 @@ class MemoryAskStore implements AskStore {
   }
 
   #changed(ask: StoredAsk): void {
-    if (this.#listeners.size === 0) return;
-    if (this.#pending.length === 0) queueMicrotask(() => this.#flush());
-    this.#pending.push({ type: 'changed', askId: ask.askId, version: ask.version });
-  }
-
-  #flush(): void {
-    const changes = this.#pending;
-    this.#pending = [];
-    for (const change of changes) notifyListeners(this.#listeners, change);
+    this.#fanout.emit({ type: 'changed', askId: ask.askId, version: ask.version });
   }
 
   #open(): void {

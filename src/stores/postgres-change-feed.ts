@@ -1,7 +1,7 @@
 /** The PostgreSQL store's change feed: one LISTEN per store, fanned out to its subscribers. */
 import type { ListenMeta, Sql } from 'postgres';
 import type { AskStoreChange } from './ask-store.js';
-import { notifyListeners } from './change-listeners.js';
+import { ChangeFanout } from './change-fanout.js';
 
 /** Retries of a LISTEN that failed outright: the first after 250 ms, doubling up to 10 s. */
 const LISTEN_RETRY_MS = [250, 10_000] as const;
@@ -17,7 +17,9 @@ export class PostgresChangeFeed {
   readonly #onError: (error: unknown) => void;
   /** True once the store wrote: a write made before the first LISTEN may have gone unheard. */
   readonly #wroteBeforeListening: () => boolean;
-  readonly #listeners = new Set<(change: AskStoreChange) => void>();
+  /** This store's own write of an ask under way, whose news waits for it to settle. */
+  readonly #writing: (askId: string) => Promise<unknown> | undefined;
+  readonly #fanout: ChangeFanout;
   #listening: Listening | undefined;
   #unlistening: Promise<void> = Promise.resolve();
 
@@ -26,20 +28,20 @@ export class PostgresChangeFeed {
     channel: string,
     onError: (error: unknown) => void,
     wroteBeforeListening: () => boolean,
+    writing: (askId: string) => Promise<unknown> | undefined,
   ) {
     this.#sql = sql;
     this.#channel = channel;
     this.#onError = onError;
     this.#wroteBeforeListening = wroteBeforeListening;
+    this.#writing = writing;
+    this.#fanout = new ChangeFanout(onError);
   }
 
   subscribe(listener: (change: AskStoreChange) => void): () => void {
-    this.#listeners.add(listener);
+    const unsubscribe = this.#fanout.subscribe(listener, () => this.#stop(true));
     this.#listening ??= this.#listen();
-    return () => {
-      this.#listeners.delete(listener);
-      if (this.#listeners.size === 0) this.#stop(true);
-    };
+    return unsubscribe;
   }
 
   /**
@@ -47,7 +49,7 @@ export class PostgresChangeFeed {
    * client's `end()` (which would otherwise wait for a connection while the database is away).
    */
   async close(unlisten: boolean): Promise<void> {
-    this.#listeners.clear();
+    this.#fanout.close();
     this.#stop(unlisten);
     await this.#unlistening;
   }
@@ -118,11 +120,14 @@ export class PostgresChangeFeed {
       );
       return;
     }
-    this.#emit({ type: 'changed', askId: payload.slice(0, colon), version });
+    const change: AskStoreChange = { type: 'changed', askId: payload.slice(0, colon), version };
+    const writing = this.#writing(change.askId);
+    if (writing === undefined) this.#emit(change);
+    else void writing.then(() => this.#emit(change));
   }
 
   #emit(change: AskStoreChange): void {
-    notifyListeners(this.#listeners, change, this.#onError);
+    this.#fanout.emit(change);
   }
 }
 

@@ -1,161 +1,211 @@
 /**
- * Rows of the PostgreSQL store, checked as they are read back: a row someone edited by hand or
- * a column that does not parse is refused with an error naming the ask and the column, never
- * handed to a service.
+ * The PostgreSQL store's rows, described once per table: the statements (insert, the update's
+ * recordset, selects) and the readers are built from these column tables. A row someone edited
+ * by hand or a column that does not parse is refused with an error naming the ask and the
+ * column, never handed to a service.
  */
-import { Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { AskOutcomeSchema } from '../contracts/outcome.js';
-import { AskUserQuestionSchema } from '../contracts/question.js';
-import type { AskAuditEvent, AskState } from '../engine/audit.js';
+import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
 import type { StoredAsk } from './ask-store.js';
+import {
+  type Column,
+  ColumnFault,
+  CorruptAskRowError,
+  readJson,
+  readOptionalText,
+  readOptionalTime,
+  readPositiveInteger,
+  readRow,
+  readText,
+  readTime,
+} from './row-columns.js';
 
-/** The `asks` columns in the order `parseAskRow` reads them (rows are read as value arrays). */
-export const ASK_COLUMNS = [
-  'id',
-  'state',
-  'version',
-  'snapshot',
-  'questions',
-  'outcome',
-  'interaction_id',
-  'key',
-  'deadline_at',
-  'owner',
-  'final',
-  'created_at',
-  'updated_at',
-] as const;
+export { CorruptAskRowError } from './row-columns.js';
 
-/** The `ask_events` columns in the order `parseEventRow` reads them. */
-export const EVENT_COLUMNS = ['ask_id', 'at', 'type', 'from_state', 'to_state', 'data'] as const;
+const STORE = 'PostgreSQL';
 
-const STATES: ReadonlySet<string> = new Set<AskState>([
-  'pending',
-  'answered',
-  'cancelled',
-  'deferred',
-  'timedOut',
-  'aborted',
-]);
+/** The `asks` columns the store writes and reads (the sweeper's `claim` columns are its own). */
+export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
+  { column: 'id', type: 'text', field: 'askId', write: (ask) => ask.askId, read: readText },
+  { column: 'state', type: 'text', field: 'state', write: (ask) => ask.state, read: readState },
+  {
+    column: 'version',
+    type: 'integer',
+    field: 'version',
+    write: (ask) => ask.version,
+    read: readPositiveInteger,
+  },
+  {
+    column: 'snapshot',
+    type: 'jsonb',
+    field: 'snapshot',
+    write: (ask) => ask.snapshot,
+    read: (value) => readJson(value, 'object', false),
+  },
+  {
+    column: 'questions',
+    type: 'jsonb',
+    field: 'questions',
+    write: (ask) => ask.questions,
+    read: (value) => readJson(value, 'array', false),
+  },
+  {
+    column: 'outcome',
+    type: 'jsonb',
+    field: 'outcome',
+    write: (ask) => ask.outcome ?? null,
+    read: (value) => (value === null ? undefined : readJson(value, 'object', false)),
+  },
+  {
+    column: 'interaction_id',
+    type: 'text',
+    field: 'interactionId',
+    write: (ask) => ask.interactionId ?? null,
+    read: readOptionalText,
+  },
+  {
+    column: 'key',
+    type: 'text',
+    field: 'key',
+    write: (ask) => ask.key ?? null,
+    read: readOptionalText,
+  },
+  {
+    column: 'deadline_at',
+    type: 'double precision',
+    field: 'deadlineAt',
+    write: (ask) => ask.deadlineAt ?? null,
+    read: readOptionalTime,
+  },
+  {
+    column: 'owner',
+    type: 'text',
+    field: 'owner',
+    write: (ask) => ask.owner ?? null,
+    read: readOptionalText,
+  },
+  {
+    column: 'final',
+    type: 'boolean',
+    field: 'final',
+    write: (ask) => ask.final,
+    read: (value) => {
+      if (typeof value !== 'boolean') throw new ColumnFault('not a boolean', value);
+      return value;
+    },
+  },
+  {
+    column: 'created_at',
+    type: 'double precision',
+    field: 'createdAt',
+    write: (ask) => ask.createdAt,
+    read: readTime,
+  },
+  {
+    column: 'updated_at',
+    type: 'double precision',
+    field: 'updatedAt',
+    write: (ask) => ask.updatedAt,
+    read: readTime,
+  },
+];
 
-const EVENT_TYPES: ReadonlySet<string> = new Set<AskAuditEvent['type']>([
-  'start',
-  'provider.answered',
-  'answer',
-  'resume',
-  'provider.progress',
-  'provider.cancelled',
-  'cancel',
-  'provider.failed',
-  'provider.deferred',
-  'abort',
-  'deadline',
-  'late-answer',
-  'answer.refused',
-  'restore',
-]);
+/** The `ask_events` columns (the `id` that orders them is the database's). */
+export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
+  {
+    column: 'ask_id',
+    type: 'text',
+    field: 'askId',
+    write: (event) => event.askId,
+    read: readText,
+  },
+  {
+    column: 'at',
+    type: 'double precision',
+    field: 'at',
+    write: (event) => event.at,
+    read: readTime,
+  },
+  {
+    column: 'type',
+    type: 'text',
+    field: 'type',
+    write: (event) => event.type,
+    read: (value) => {
+      if (!isAuditEventType(value)) throw new ColumnFault('not an audit event type', value);
+      return value;
+    },
+  },
+  {
+    column: 'from_state',
+    type: 'text',
+    field: 'from',
+    write: (event) => event.from,
+    read: (value, other) => {
+      if (other('type') !== 'start') return readState(value);
+      if (value !== null) throw new ColumnFault('a start event has no previous state', value);
+      return null;
+    },
+  },
+  {
+    column: 'to_state',
+    type: 'text',
+    field: 'to',
+    write: (event) => event.to,
+    read: readState,
+  },
+  {
+    column: 'data',
+    type: 'jsonb',
+    field: 'data',
+    write: (event) => event.data,
+    read: (value) => readJson(value, 'object', false),
+  },
+];
 
-const questionsCheck = TypeCompiler.Compile(Type.Array(AskUserQuestionSchema, { minItems: 1 }));
-const outcomeCheck = TypeCompiler.Compile(AskOutcomeSchema);
-
-/** A column of an ask that fails its check. */
-export class CorruptAskRowError extends Error {
-  override name = 'CorruptAskRowError';
-  constructor(
-    readonly askId: string,
-    readonly column: string,
-    detail: string,
-  ) {
-    super(
-      `Ask ${askId} in the PostgreSQL store has a corrupt "${column}" column (${detail}); it was not used. Repair or delete the row.`,
-    );
-  }
-}
-
-export function parseAskRow(row: readonly unknown[]): StoredAsk {
-  const [id, state, version, snapshot, questions, outcome, interactionId, key, deadlineAt] = row;
-  const [owner, final, createdAt, updatedAt] = row.slice(9);
+/** Reads an `asks` row selected as values in `ASK_COLUMNS` order. */
+export function parseAskRow(values: readonly unknown[]): StoredAsk {
+  const id = values[0];
   if (typeof id !== 'string' || id === '') throw new CorruptAskRowError(String(id), 'id', 'empty');
-  const fail = (column: string, detail: string, value: unknown): never => {
-    throw new CorruptAskRowError(id, column, `${detail}, got ${describe(value)}`);
-  };
-  if (typeof state !== 'string' || !STATES.has(state)) fail('state', 'not an ask state', state);
-  if (!Number.isInteger(version) || (version as number) < 1) {
-    fail('version', 'not a positive integer', version);
-  }
-  if (!isPlainObject(snapshot)) fail('snapshot', 'not a JSON object', snapshot);
-  if (!questionsCheck.Check(questions)) {
-    fail('questions', firstError(questionsCheck.Errors(questions)), questions);
-  }
-  if (outcome !== null && !outcomeCheck.Check(outcome)) {
-    fail('outcome', firstError(outcomeCheck.Errors(outcome)), outcome);
-  }
-  for (const [column, value] of [
-    ['interaction_id', interactionId],
-    ['key', key],
-    ['owner', owner],
-  ] as const) {
-    if (value !== null && (typeof value !== 'string' || value === '')) {
-      fail(column, 'not a non-empty text', value);
-    }
-  }
-  if (deadlineAt !== null && !Number.isFinite(deadlineAt))
-    fail('deadline_at', 'not a time', deadlineAt);
-  if (typeof final !== 'boolean') fail('final', 'not a boolean', final);
-  if (!Number.isFinite(createdAt)) fail('created_at', 'not a time', createdAt);
-  if (!Number.isFinite(updatedAt)) fail('updated_at', 'not a time', updatedAt);
-
-  const ask: StoredAsk = {
-    askId: id,
-    state: state as AskState,
-    version: version as number,
-    snapshot: snapshot as StoredAsk['snapshot'],
-    questions: questions as StoredAsk['questions'],
-    final: final as boolean,
-    createdAt: createdAt as number,
-    updatedAt: updatedAt as number,
-  };
-  if (outcome !== null) ask.outcome = outcome as NonNullable<StoredAsk['outcome']>;
-  if (interactionId !== null) ask.interactionId = interactionId as string;
-  if (key !== null) ask.key = key as string;
-  if (deadlineAt !== null) ask.deadlineAt = deadlineAt as number;
-  if (owner !== null) ask.owner = owner as string;
-  return ask;
+  return readRow(ASK_COLUMNS, valuesOf(ASK_COLUMNS, values), id, { store: STORE });
 }
 
-export function parseEventRow(row: readonly unknown[]): AskAuditEvent {
-  const [askId, at, type, from, to, data] = row;
-  const id = String(askId);
-  const fail = (column: string, detail: string, value: unknown): never => {
-    throw new CorruptAskRowError(id, `ask_events.${column}`, `${detail}, got ${describe(value)}`);
-  };
-  if (!Number.isFinite(at)) fail('at', 'not a time', at);
-  if (typeof type !== 'string' || !EVENT_TYPES.has(type))
-    fail('type', 'not an audit event type', type);
-  if (type === 'start' ? from !== null : typeof from !== 'string' || !STATES.has(from)) {
-    fail(
-      'from_state',
-      type === 'start' ? 'a start event has no previous state' : 'not an ask state',
-      from,
-    );
+/** Reads an `ask_events` row selected as values in `EVENT_COLUMNS` order. */
+export function parseEventRow(values: readonly unknown[]): AskAuditEvent {
+  return readRow(EVENT_COLUMNS, valuesOf(EVENT_COLUMNS, values), String(values[0]), {
+    store: STORE,
+    table: 'ask_events',
+  });
+}
+
+/** One object per write for `jsonb_to_recordset`, keyed by column; `extra` adds columns. */
+export function recordOf<TRow>(
+  columns: readonly Column<TRow>[],
+  row: TRow,
+  into: Record<string, unknown> = {},
+): Record<string, unknown> {
+  for (const column of columns) into[column.column] = column.write(row);
+  return into;
+}
+
+/** `name type, …` for a recordset's column definition list. */
+export function recordsetTypes<TRow>(columns: readonly Column<TRow>[]): string {
+  return columns.map((column) => `${column.column} ${column.type}`).join(', ');
+}
+
+function readState(value: unknown) {
+  if (!isAskState(value)) throw new ColumnFault('not an ask state', value);
+  return value;
+}
+
+const positions = new WeakMap<readonly Column<never>[], Map<string, number>>();
+
+/** A row selected as values, read by column name (positions computed once per table). */
+function valuesOf<TRow>(columns: readonly Column<TRow>[], values: readonly unknown[]) {
+  let index = positions.get(columns as readonly Column<never>[]);
+  if (index === undefined) {
+    index = new Map(columns.map((column, position) => [column.column, position]));
+    positions.set(columns as readonly Column<never>[], index);
   }
-  if (typeof to !== 'string' || !STATES.has(to)) fail('to_state', 'not an ask state', to);
-  if (!isPlainObject(data)) fail('data', 'not a JSON object', data);
-  return { askId: id, at, type, from, to, data } as AskAuditEvent;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function firstError(errors: Iterable<{ path: string; message: string }>): string {
-  for (const error of errors) return `${error.path || '/'}: ${error.message}`;
-  return 'does not match its schema';
-}
-
-function describe(value: unknown): string {
-  const text =
-    typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  const found = index;
+  return (column: string) => values[found.get(column) as number];
 }

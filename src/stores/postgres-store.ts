@@ -11,12 +11,26 @@ import type {
 } from './ask-store.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
-import { ASK_COLUMNS, EVENT_COLUMNS, parseAskRow, parseEventRow } from './postgres-rows.js';
+import {
+  ASK_COLUMNS,
+  CorruptAskRowError,
+  EVENT_COLUMNS,
+  parseAskRow,
+  parseEventRow,
+  recordOf,
+  recordsetTypes,
+} from './postgres-rows.js';
+import { columnList } from './row-columns.js';
 
 export type PostgresAskStoreConnection =
   /** The store opens its own connections (and closes them on `close()`). */
   | { connectionString: string }
-  /** A `postgres` (porsager) client of yours; `close()` stops the store's listener, not your client. */
+  /**
+   * A `postgres` (porsager) client of yours; `close()` stops the store's listener, not your
+   * client. Create it with `fetch_types: false` (as the store does for its own): otherwise the
+   * client looks up array types after every connect, and a connection cut during that lookup
+   * rejects a promise the client holds itself, which the store cannot catch.
+   */
   | { sql: Sql };
 
 export interface PostgresAskStoreOptions {
@@ -26,8 +40,9 @@ export interface PostgresAskStoreOptions {
   max?: number;
   /**
    * Called with what the store could not hand to anyone: a change listener that threw, a due
-   * ask whose row is corrupt (the sweeper leaves it and goes on), a notification it could not
-   * read, a listener connection that failed. Default `console.error`.
+   * ask whose row is corrupt (the sweeper leaves it and goes on), a history event that does
+   * not parse (left out of the history, which is read on), a notification it could not read,
+   * a listener connection that failed. Default `console.error`.
    */
   onError?: (error: unknown) => void;
 }
@@ -90,7 +105,10 @@ export function createPostgresAskStore(
       `Expected \`connectionString\` to be a PostgreSQL URL such as postgres://user@host:5432/db, got ${JSON.stringify(connectionString)}.`,
     );
   }
-  const sql = postgres(connectionString, { max, onnotice: () => {} });
+  // No array type lookup on connect: the client runs it unasked after every (re)connect, and a
+  // connection cut during it rejects a promise nobody holds (an unhandled rejection, which
+  // ends a process). The store binds no array parameters.
+  const sql = postgres(connectionString, { max, onnotice: () => {}, fetch_types: false });
   return new PostgresAskStore(sql, true, schema, onError);
 }
 
@@ -106,12 +124,21 @@ class PostgresAskStore implements AskStore {
   readonly #askColumns: ReturnType<Sql['unsafe']>;
   readonly #claimedColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
+  /** `w.<column>` of every event column, as the writes' recordsets select them. */
+  readonly #eventValues: ReturnType<Sql['unsafe']>;
+  /** The recordset of writes: the ask's columns, the expected version, the event's columns. */
+  readonly #writeTypes: ReturnType<Sql['unsafe']>;
+  readonly #askTypes: ReturnType<Sql['unsafe']>;
+  readonly #eventTypes: ReturnType<Sql['unsafe']>;
+  readonly #askAssignments: ReturnType<Sql['unsafe']>;
   readonly #changes: PostgresChangeFeed;
   #ready: Promise<void> | undefined;
   /** Set once this store wrote: a write made before the first LISTEN may have been answered unheard. */
   #wrote = false;
   /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
   readonly #reported = new Set<string>();
+  /** This store's writes under way, by ask (see `#track`). */
+  readonly #inFlight = new Map<string, Set<Promise<unknown>>>();
   #closed = false;
 
   constructor(sql: Sql, ownsClient: boolean, schema: string, onError: (error: unknown) => void) {
@@ -123,13 +150,41 @@ class PostgresAskStore implements AskStore {
     const s = quoteIdentifier(schema);
     this.#asks = sql.unsafe(`${s}.asks`);
     this.#events = sql.unsafe(`${s}.ask_events`);
-    this.#askColumns = sql.unsafe(ASK_COLUMNS.join(', '));
-    this.#claimedColumns = sql.unsafe(ASK_COLUMNS.map((column) => `a.${column}`).join(', '));
-    this.#eventColumns = sql.unsafe(EVENT_COLUMNS.join(', '));
-    this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, () => this.#wrote);
+    this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
+    this.#claimedColumns = sql.unsafe(columnList(ASK_COLUMNS, 'a.'));
+    this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
+    this.#eventTypes = sql.unsafe(recordsetTypes(EVENT_COLUMNS));
+    this.#askTypes = sql.unsafe(recordsetTypes(ASK_COLUMNS));
+    // The event's columns under names of their own (`e_at`), next to the ask's in one record.
+    this.#writeTypes = sql.unsafe(
+      `${recordsetTypes(ASK_COLUMNS)}, expected integer, ${EVENT_COLUMNS.map((column) => `e_${column.column} ${column.type}`).join(', ')}`,
+    );
+    this.#eventValues = sql.unsafe(
+      EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', '),
+    );
+    this.#askAssignments = sql.unsafe(
+      ASK_COLUMNS.filter((column) => column.column !== 'id')
+        .map((column) => `${column.column} = w.${column.column}`)
+        .join(', '),
+    );
+    this.#changes = new PostgresChangeFeed(
+      sql,
+      this.#channel,
+      onError,
+      () => this.#wrote,
+      (askId) => this.#writing(askId),
+    );
   }
 
-  async create({ ask, event }: AskWrite): Promise<AskCreateResult> {
+  create(write: AskWrite): Promise<AskCreateResult> {
+    return this.#track(write.ask.askId, this.#create(write));
+  }
+
+  update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
+    return this.#track(write.ask.askId, this.#update(write, expectedVersion));
+  }
+
+  async #create({ ask, event }: AskWrite): Promise<AskCreateResult> {
     const sql = await this.#open();
     this.#wrote = true;
     const [inserted] = await refuseNul(
@@ -137,16 +192,17 @@ class PostgresAskStore implements AskStore {
       sql`
       with inserted as (
         insert into ${this.#asks} (${this.#askColumns})
-        values (${ask.askId}, ${ask.state}, ${ask.version}, ${sql.json(json(ask.snapshot))},
-          ${sql.json(json(ask.questions))}, ${jsonOrNull(sql, ask.outcome)},
-          ${ask.interactionId ?? null}, ${ask.key ?? null}, ${ask.deadlineAt ?? null},
-          ${ask.owner ?? null}, ${ask.final}, ${ask.createdAt}, ${ask.updatedAt})
+        select ${this.#askColumns}
+        from jsonb_to_recordset(${sql.json(json([recordOf(ASK_COLUMNS, ask)]))}::jsonb)
+          as w(${this.#askTypes})
         on conflict do nothing
         returning id, version
       ), event as (
         insert into ${this.#events} (${this.#eventColumns})
-        select id, ${event.at}, ${event.type}, ${event.from}, ${event.to}, ${sql.json(json(event.data))}
-        from inserted
+        select ${this.#eventColumns}
+        from jsonb_to_recordset(${sql.json(json([recordOf(EVENT_COLUMNS, event)]))}::jsonb)
+          as w(${this.#eventTypes})
+        where exists (select from inserted)
       )
       select count(*)::int from (select pg_notify(${this.#channel}, id || ':' || version) from inserted) n
     `.values(),
@@ -165,7 +221,7 @@ class PostgresAskStore implements AskStore {
     );
   }
 
-  async update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
+  async #update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
     const sql = await this.#open();
     this.#wrote = true;
     const { ask } = write;
@@ -194,8 +250,9 @@ class PostgresAskStore implements AskStore {
       event.askId,
       sql`
         insert into ${this.#events} (${this.#eventColumns})
-        select ${event.askId}, ${event.at}, ${event.type}, ${event.from}, ${event.to},
-          ${sql.json(json(event.data))}
+        select ${this.#eventColumns}
+        from jsonb_to_recordset(${sql.json(json([recordOf(EVENT_COLUMNS, event)]))}::jsonb)
+          as w(${this.#eventTypes})
         where exists (select from ${this.#asks} where id = ${event.askId})
         returning 1
       `.values(),
@@ -225,22 +282,53 @@ class PostgresAskStore implements AskStore {
 
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
     const sql = await this.#open();
-    const rows = await sql`
-      select ${this.#eventColumns} from ${this.#events} where ask_id = ${askId} order by id
-    `.values();
-    for (const row of rows) yield parseEventRow(row);
+    const rows = await retryRead(() =>
+      sql`
+        select ${this.#eventColumns} from ${this.#events} where ask_id = ${askId} order by id
+      `.values(),
+    );
+    for (const row of rows) {
+      // One event that does not parse is reported and left out: the rest of the history stays readable.
+      let event: AskAuditEvent;
+      try {
+        event = parseEventRow(row);
+      } catch (error) {
+        if (!(error instanceof CorruptAskRowError)) throw error;
+        this.#onError(error);
+        continue;
+      }
+      yield event;
+    }
   }
 
-  async claimDue(
+  claimDue(
     now: number,
     limit: number,
     settle: (ask: StoredAsk) => AskWrite | undefined,
+  ): Promise<AskWrite[]> {
+    // The asks claimed are known once each round's claim returns: news of their writes waits
+    // for the whole sweep's promise.
+    let settled!: () => void;
+    const sweep = new Promise<void>((resolve) => {
+      settled = resolve;
+    });
+    const claimed = (askId: string) => void this.#track(askId, sweep);
+    const result = this.#claimDue(now, limit, settle, claimed);
+    void result.then(settled, settled);
+    return result;
+  }
+
+  async #claimDue(
+    now: number,
+    limit: number,
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+    claimed: (askId: string) => void,
   ): Promise<AskWrite[]> {
     // Declined asks keep their lease (see below), so each round reaches further: the loop
     // ends when `limit` writes are applied or no due ask is left unclaimed.
     const applied: AskWrite[] = [];
     for (;;) {
-      const round = await this.#claimRound(now, limit - applied.length, settle);
+      const round = await this.#claimRound(now, limit - applied.length, settle, claimed);
       applied.push(...round.applied);
       if (round.claimed === 0 || applied.length >= limit) return applied;
     }
@@ -250,6 +338,7 @@ class PostgresAskStore implements AskStore {
     now: number,
     limit: number,
     settle: (ask: StoredAsk) => AskWrite | undefined,
+    claimed: (askId: string) => void,
   ): Promise<{ claimed: number; applied: AskWrite[] }> {
     const sql = await this.#open();
     this.#wrote = true;
@@ -272,6 +361,7 @@ class PostgresAskStore implements AskStore {
       returning ${this.#claimedColumns}
     `.values();
     if (rows.length === 0) return { claimed: 0, applied: [] };
+    for (const row of rows) claimed(String(row[0]));
     const asks: StoredAsk[] = [];
     // Rows that cannot be read, or that `settle` declines, keep their lease (see below).
     const declined: string[] = [];
@@ -297,7 +387,8 @@ class PostgresAskStore implements AskStore {
       // after them instead of meeting them again first.
       await sql`
         update ${this.#asks} set claim = null, claimed_until = null
-        where claim = ${token} and not (id = any(${declined}::text[]))
+        where claim = ${token}
+          and not (id in (select jsonb_array_elements_text(${sql.json(declined)}::jsonb)))
       `;
     }
     return { claimed: rows.length, applied };
@@ -324,46 +415,22 @@ class PostgresAskStore implements AskStore {
     sql: Sql,
     writes: readonly { write: AskWrite; expectedVersion: number }[],
   ): Promise<AskWrite[]> {
-    const rows = writes.map(({ write: { ask, event }, expectedVersion }) => ({
-      id: ask.askId,
-      expected: expectedVersion,
-      state: ask.state,
-      version: ask.version,
-      snapshot: ask.snapshot,
-      questions: ask.questions,
-      outcome: ask.outcome ?? null,
-      interaction_id: ask.interactionId ?? null,
-      key: ask.key ?? null,
-      deadline_at: ask.deadlineAt ?? null,
-      owner: ask.owner ?? null,
-      final: ask.final,
-      created_at: ask.createdAt,
-      updated_at: ask.updatedAt,
-      at: event.at,
-      type: event.type,
-      from_state: event.from,
-      to_state: event.to,
-      data: event.data,
-    }));
+    const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
+      const record = recordOf(ASK_COLUMNS, ask, { expected: expectedVersion });
+      for (const column of EVENT_COLUMNS) record[`e_${column.column}`] = column.write(event);
+      return record;
+    });
     const applied = await sql`
       with w as (
-        select * from jsonb_to_recordset(${sql.json(json(rows))}::jsonb) as w(
-          id text, expected integer, state text, version integer, snapshot jsonb, questions jsonb,
-          outcome jsonb, interaction_id text, key text, deadline_at double precision, owner text,
-          final boolean, created_at double precision, updated_at double precision,
-          at double precision, type text, from_state text, to_state text, data jsonb)
+        select * from jsonb_to_recordset(${sql.json(json(rows))}::jsonb) as w(${this.#writeTypes})
       ), updated as (
-        update ${this.#asks} a set
-          state = w.state, version = w.version, snapshot = w.snapshot, questions = w.questions,
-          outcome = w.outcome, interaction_id = w.interaction_id, key = w.key,
-          deadline_at = w.deadline_at, owner = w.owner, final = w.final,
-          created_at = w.created_at, updated_at = w.updated_at, claim = null, claimed_until = null
+        update ${this.#asks} a set ${this.#askAssignments}, claim = null, claimed_until = null
         from w
         where a.id = w.id and a.version = w.expected
         returning a.id, a.version
       ), event as (
         insert into ${this.#events} (${this.#eventColumns})
-        select w.id, w.at, w.type, w.from_state, w.to_state, w.data
+        select ${this.#eventValues}
         from w join updated on updated.id = w.id
       )
       select id, pg_notify(${this.#channel}, id || ':' || version) from updated
@@ -374,8 +441,39 @@ class PostgresAskStore implements AskStore {
   }
 
   async #selectAsk(where: ReturnType<Sql>): Promise<StoredAsk | undefined> {
-    const [row] = await this.#sql`select ${this.#askColumns} from ${this.#asks} ${where}`.values();
+    const [row] = await retryRead(() =>
+      this.#sql`select ${this.#askColumns} from ${this.#asks} ${where}`.values(),
+    );
     return row === undefined ? undefined : parseAskRow(row);
+  }
+
+  /**
+   * Marks `askId` as being written by this store until `operation` settles: a NOTIFY of that
+   * write can reach the listener connection before the write's own reply, and its news must
+   * not reach subscribers before the write's promise settles.
+   */
+  #track<T>(askId: string, operation: Promise<T>): Promise<T> {
+    let writes = this.#inFlight.get(askId);
+    if (writes === undefined) {
+      writes = new Set();
+      this.#inFlight.set(askId, writes);
+    }
+    const done: Promise<unknown> = operation.then(
+      () => undefined,
+      () => undefined,
+    );
+    writes.add(done);
+    void done.then(() => {
+      writes.delete(done);
+      if (writes.size === 0 && this.#inFlight.get(askId) === writes) this.#inFlight.delete(askId);
+    });
+    return operation;
+  }
+
+  /** Settles once this store's writes of `askId` under way have settled; undefined if none. */
+  #writing(askId: string): Promise<unknown> | undefined {
+    const writes = this.#inFlight.get(askId);
+    return writes === undefined ? undefined : Promise.all(writes);
   }
 
   /** The client, once the schema is migrated; a failed migration is tried again by the next call. */
@@ -397,10 +495,6 @@ class PostgresAskStore implements AskStore {
   }
 }
 
-function jsonOrNull(sql: Sql, value: unknown) {
-  return value === undefined ? null : sql.json(json(value));
-}
-
 /** The rows are JSON-serializable by contract; the client's type wants to be told so. */
 function json(value: unknown): postgres.JSONValue {
   return value as postgres.JSONValue;
@@ -420,6 +514,32 @@ async function refuseNul<T>(askId: string, write: PromiseLike<T>): Promise<T> {
       `Ask ${askId} was not written: PostgreSQL cannot store the character U+0000 (NUL) found in its row or event. Remove it from the answer or question text.`,
       { cause: error },
     );
+  }
+}
+
+/** A connection that was cut (terminated, restarted, reset): the query never ran to its end. */
+const CONNECTION_LOST = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  '57P01', // admin_shutdown: pg_terminate_backend, a fast shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+]);
+
+/**
+ * A read that met a connection cut while the pool still held it is run once more on a fresh
+ * connection. Only reads: a write whose reply was lost may have committed, and its caller
+ * must hear of the failure rather than of a second attempt.
+ */
+async function retryRead<T>(read: () => PromiseLike<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!CONNECTION_LOST.has(String((error as { code?: unknown }).code))) throw error;
+    return read();
   }
 }
 

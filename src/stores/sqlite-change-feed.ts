@@ -1,11 +1,12 @@
 /**
- * The SQLite store's change feed. Its own writes are told on the next turn of the event loop;
- * writes by other connections (other processes, other store instances) are found by polling
+ * The SQLite store's change feed. Its own writes are told through the shared fan-out; writes by
+ * other connections (other processes, other store instances) are found by polling
  * `PRAGMA data_version`, which changes only when another connection commits, and then reading
- * the `ask_events` rows added since the last one seen.
+ * the `ask_events` rows added since the last one seen. Nothing is read per write: the poll
+ * tells its own events apart by their ids.
  */
 import type { AskStoreChange } from './ask-store.js';
-import { notifyListeners } from './change-listeners.js';
+import { ChangeFanout } from './change-fanout.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 
 /** Events read per query while catching up, so a long absence does not load all at once. */
@@ -18,18 +19,21 @@ interface FeedStatements {
 }
 
 export class SqliteChangeFeed {
-  readonly #listeners = new Set<(change: AskStoreChange) => void>();
+  readonly #fanout: ChangeFanout;
   readonly #pollIntervalMs: number;
   readonly #onError: (error: unknown) => void;
   #statements: FeedStatements | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #dataVersion = -1;
   #lastEventId = 0;
-  #queue: AskStoreChange[] = [];
+  /** Ids of events this connection appended since the last poll (already told). */
+  #own = new Set<number>();
+  #ownMax = 0;
 
   constructor(pollIntervalMs: number, onError: (error: unknown) => void) {
     this.#pollIntervalMs = pollIntervalMs;
     this.#onError = onError;
+    this.#fanout = new ChangeFanout(onError);
   }
 
   /** Called once the connection is open and migrated. */
@@ -38,57 +42,45 @@ export class SqliteChangeFeed {
       dataVersion: db.prepare('PRAGMA data_version'),
       lastEventId: db.prepare('SELECT coalesce(max(id), 0) AS id FROM ask_events'),
       eventsAfter: db.prepare(
-        `SELECT e.id AS id, e.ask_id AS askId, a.version AS version
-         FROM ask_events e JOIN asks a ON a.id = e.ask_id
+        `SELECT e.id AS id, a.id AS askId, a.version AS version
+         FROM ask_events e JOIN asks a ON a.seq = e.ask
          WHERE e.id > ? ORDER BY e.id LIMIT ${PAGE}`,
       ),
     };
     // Whoever subscribed before the file was open may have missed writes made meanwhile.
-    if (this.active) this.#emit({ type: 'missed' });
+    if (this.#fanout.active) this.#fanout.emit({ type: 'missed' });
     this.#start();
-  }
-
-  /** True while someone listens: only then is the feed worth its queries. */
-  get active(): boolean {
-    return this.#listeners.size > 0;
   }
 
   subscribe(listener: (change: AskStoreChange) => void): () => void {
-    this.#listeners.add(listener);
+    const unsubscribe = this.#fanout.subscribe(listener, () => this.#stop());
     this.#start();
-    return () => {
-      this.#listeners.delete(listener);
-      if (this.#listeners.size === 0) this.#stop();
-    };
+    return unsubscribe;
   }
 
-  /**
-   * Inside a write transaction: true when no other connection committed since the last poll,
-   * so the events this write appends are the only ones the feed has not seen yet.
-   */
-  caughtUp(): boolean {
-    return this.#timer !== undefined && this.#readDataVersion() === this.#dataVersion;
-  }
-
-  /** This store wrote `askId` at `version`; `eventId` is the last event it appended, if known. */
-  written(askId: string, version: number, eventId: number | undefined, caughtUp: boolean): void {
-    if (caughtUp && eventId !== undefined && eventId > this.#lastEventId) {
-      this.#lastEventId = eventId;
+  /** This store wrote `askId` at `version`; `eventId` is the event it appended, if known. */
+  written(askId: string, version: number, eventId: number | undefined): void {
+    if (this.#timer !== undefined && eventId !== undefined) {
+      this.#own.add(eventId);
+      if (eventId > this.#ownMax) this.#ownMax = eventId;
     }
-    this.#emit({ type: 'changed', askId, version });
+    this.#fanout.emit({ type: 'changed', askId, version });
   }
 
   close(): void {
     this.#stop();
-    this.#listeners.clear();
-    this.#queue = [];
+    this.#fanout.close();
   }
 
   #start(): void {
-    if (this.#timer !== undefined || this.#statements === undefined || !this.active) return;
+    if (this.#timer !== undefined || this.#statements === undefined || !this.#fanout.active) {
+      return;
+    }
     // From now on: what happened before the first subscriber is not news.
     this.#dataVersion = this.#readDataVersion();
     this.#lastEventId = Number((this.#statements.lastEventId.get() as { id: number }).id);
+    this.#own.clear();
+    this.#ownMax = 0;
     this.#timer = setInterval(() => this.#poll(), this.#pollIntervalMs);
     this.#timer.unref?.();
   }
@@ -101,7 +93,12 @@ export class SqliteChangeFeed {
   #poll(): void {
     try {
       const dataVersion = this.#readDataVersion();
-      if (dataVersion === this.#dataVersion) return;
+      if (dataVersion === this.#dataVersion) {
+        // No other connection committed: every event since the last one seen is ours.
+        if (this.#ownMax > this.#lastEventId) this.#lastEventId = this.#ownMax;
+        this.#own.clear();
+        return;
+      }
       // Read the version before the events: a commit landing in between is read now and
       // flagged again by the next poll, never skipped.
       this.#dataVersion = dataVersion;
@@ -110,10 +107,16 @@ export class SqliteChangeFeed {
       do {
         rows = statements.eventsAfter.all(this.#lastEventId) as typeof rows;
         const latest = new Map<string, number>();
-        for (const row of rows) latest.set(row.askId, Number(row.version));
-        for (const [askId, version] of latest) this.#emit({ type: 'changed', askId, version });
+        for (const row of rows) {
+          if (this.#own.delete(Number(row.id))) continue;
+          latest.set(row.askId, Number(row.version));
+        }
+        for (const [askId, version] of latest) {
+          this.#fanout.emit({ type: 'changed', askId, version });
+        }
         if (rows.length > 0) this.#lastEventId = Number(rows.at(-1)!.id);
-      } while (rows.length === PAGE && this.active);
+      } while (rows.length === PAGE && this.#fanout.active);
+      if (this.#ownMax <= this.#lastEventId) this.#own.clear();
     } catch (error) {
       // The next poll reads from the last event seen, so a failed poll loses nothing.
       this.#onError(error);
@@ -123,19 +126,5 @@ export class SqliteChangeFeed {
   #readDataVersion(): number {
     const statements = this.#statements as FeedStatements;
     return Number((statements.dataVersion.get() as { data_version: number }).data_version);
-  }
-
-  #emit(change: AskStoreChange): void {
-    if (!this.active) return;
-    // The next turn of the event loop, not a microtask: by then the service that made a write
-    // has taken its new version, so it is not sent to read back the row it just wrote.
-    if (this.#queue.length === 0) setImmediate(() => this.#flush());
-    this.#queue.push(change);
-  }
-
-  #flush(): void {
-    const changes = this.#queue;
-    this.#queue = [];
-    for (const change of changes) notifyListeners(this.#listeners, change);
   }
 }

@@ -21,8 +21,9 @@ export interface SqliteAskStoreOptions {
   synchronous?: 'full' | 'normal';
   /**
    * Told what goes wrong out of any caller's sight (default: a process warning): a failed poll
-   * for other processes' changes (the next poll catches up), or a due ask whose row cannot be
-   * read, which `claimDue` skips and leaves as it is.
+   * for other processes' changes (the next poll catches up), a due ask whose row cannot be
+   * read, which `claimDue` skips and leaves as it is, a history event that does not parse
+   * (left out of the history, which is read on), or a change listener that threw.
    */
   onError?: (error: unknown) => void;
 }

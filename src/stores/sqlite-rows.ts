@@ -1,122 +1,362 @@
 /**
- * Rows of the `asks` and `ask_events` tables to and from the store contract's types. JSON
- * columns are parsed on the way out; one that does not parse is an error naming the ask and the
- * column, never a row with a hole in it. (The service checks the parsed row's schema itself.)
+ * The SQLite store's rows, described once per table: the statements and the readers are built
+ * from these column tables. A row is lean: the snapshot column leaves out what the row holds in
+ * columns of its own (the ask id, times, outcome, questions) and XState's empty bookkeeping, and
+ * `packed` says what was left out, so the row reads back exactly as written. A column that does
+ * not parse is refused with an error naming the ask and the column.
  */
-import type { AskAuditEvent, AskState } from '../engine/audit.js';
+import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
 import type { StoredAsk } from './ask-store.js';
-import { messageOf, type SqliteValue } from './sqlite-database.js';
+import {
+  type Column,
+  ColumnFault,
+  CorruptAskRowError,
+  readJson,
+  readOptionalText,
+  readOptionalTime,
+  readPositiveInteger,
+  readRow,
+  readText,
+  readTime,
+} from './row-columns.js';
+import type { SqliteValue } from './sqlite-database.js';
 
-/** The columns of `asks`, in the order `askParams` binds them. */
-export const ASK_COLUMNS =
-  'state, version, snapshot, questions, outcome, interaction_id, "key", deadline_at, owner, final, created_at, updated_at';
+const STORE = 'SQLite';
 
-/** An `asks` row as SQLite returns it. */
-export interface AskRow {
-  id: string;
-  state: string;
-  version: number;
-  snapshot: string;
-  questions: string;
-  outcome: string | null;
-  interaction_id: string | null;
-  key: string | null;
-  deadline_at: number | null;
-  owner: string | null;
-  final: number;
-  created_at: number;
-  updated_at: number;
+// What the snapshot column leaves out, one bit each (never renumber: rows on disk carry them).
+const CONTEXT_ASK_ID = 1;
+const CONTEXT_CREATED_AT = 2;
+const CONTEXT_DEADLINE_AT = 4;
+const CONTEXT_OUTCOME = 8;
+const OUTPUT = 16;
+const EMPTY_HISTORY_VALUE = 32;
+const EMPTY_CHILDREN = 64;
+const CONTEXT_QUESTIONS = 128;
+const KNOWN_BITS = 255;
+
+interface Packed {
+  ask: StoredAsk;
+  json: string;
+  bits: number;
+}
+
+/** The last ask packed: its snapshot and `packed` columns are written one after the other. */
+let lastPacked: Packed | undefined;
+
+function packed(ask: StoredAsk): Packed {
+  if (lastPacked?.ask === ask) return lastPacked;
+  lastPacked = pack(ask);
+  return lastPacked;
+}
+
+/**
+ * The snapshot without what the row carries elsewhere. Only values that are the very same
+ * (`===`) as the row's are left out, as the service's rows have them, so reading puts back
+ * exactly what was there; anything else is kept as it is.
+ */
+function pack(ask: StoredAsk): Packed {
+  const { snapshot } = ask;
+  const context = snapshot.context;
+  if (typeof context !== 'object' || context === null || Array.isArray(context)) {
+    return { ask, json: JSON.stringify(snapshot), bits: 0 };
+  }
+  let bits = 0;
+  const leanContext: Record<string, unknown> = {};
+  for (const key in context) {
+    const value = (context as Record<string, unknown>)[key];
+    const bit =
+      key === 'askId' && value === ask.askId
+        ? CONTEXT_ASK_ID
+        : key === 'createdAt' && value === ask.createdAt
+          ? CONTEXT_CREATED_AT
+          : key === 'deadlineAt' && value !== undefined && value === ask.deadlineAt
+            ? CONTEXT_DEADLINE_AT
+            : key === 'outcome' && value !== undefined && value === ask.outcome
+              ? CONTEXT_OUTCOME
+              : key === 'questions' && value === ask.questions
+                ? CONTEXT_QUESTIONS
+                : 0;
+    if (bit === 0) leanContext[key] = value;
+    else bits |= bit;
+  }
+  const lean: Record<string, unknown> = {};
+  for (const key in snapshot) {
+    const value = snapshot[key];
+    const bit =
+      key === 'context'
+        ? -1
+        : key === 'output' && value !== undefined && value === ask.outcome
+          ? OUTPUT
+          : key === 'historyValue' && isEmptyObject(value)
+            ? EMPTY_HISTORY_VALUE
+            : key === 'children' && isEmptyObject(value)
+              ? EMPTY_CHILDREN
+              : 0;
+    if (bit === -1) lean[key] = leanContext;
+    else if (bit === 0) lean[key] = value;
+    else bits |= bit;
+  }
+  return { ask, json: JSON.stringify(lean), bits };
+}
+
+/** Puts back into a lean snapshot what `pack` left out. */
+function unpack(ask: StoredAsk, bits: number): void {
+  if (bits === 0) return;
+  const lean = ask.snapshot;
+  const stored = lean.context;
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
+    throw new CorruptAskRowError(ask.askId, 'snapshot', 'its context is not a JSON object', STORE);
+  }
+  const context: Record<string, unknown> = {};
+  if (bits & CONTEXT_ASK_ID) context.askId = ask.askId;
+  if (bits & CONTEXT_CREATED_AT) context.createdAt = ask.createdAt;
+  Object.assign(context, stored);
+  if (bits & CONTEXT_DEADLINE_AT) context.deadlineAt = ask.deadlineAt;
+  if (bits & CONTEXT_QUESTIONS) context.questions = ask.questions;
+  if (bits & CONTEXT_OUTCOME) context.outcome = ask.outcome;
+  const snapshot: Record<string, unknown> = {};
+  for (const key in lean) {
+    if (key === 'context') {
+      if (bits & EMPTY_HISTORY_VALUE) snapshot.historyValue = {};
+      snapshot.context = context;
+      if (bits & EMPTY_CHILDREN) snapshot.children = {};
+    } else {
+      snapshot[key] = lean[key];
+    }
+  }
+  if (bits & OUTPUT) snapshot.output = ask.outcome;
+  ask.snapshot = snapshot;
+}
+
+/** The `asks` columns the store writes and reads (`seq`, the row's number, is the table's). */
+export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
+  { column: 'id', type: 'TEXT', field: 'askId', write: (ask) => ask.askId, read: readText },
+  { column: 'state', type: 'TEXT', field: 'state', write: (ask) => ask.state, read: readState },
+  {
+    column: 'version',
+    type: 'INTEGER',
+    field: 'version',
+    write: (ask) => ask.version,
+    read: readPositiveInteger,
+  },
+  {
+    column: 'snapshot',
+    type: 'TEXT',
+    field: 'snapshot',
+    write: (ask) => packed(ask).json,
+    // Put together with what it left out once the whole row is read (`readAsk`).
+    read: (value) => readJson(value, 'object', true),
+  },
+  {
+    column: 'packed',
+    type: 'INTEGER',
+    write: (ask) => packed(ask).bits,
+    read: readBits,
+  },
+  {
+    column: 'questions',
+    type: 'TEXT',
+    field: 'questions',
+    write: (ask) => questionsJson(ask.questions),
+    read: (value) => readJson(value, 'array', true),
+  },
+  {
+    column: 'outcome',
+    type: 'TEXT',
+    field: 'outcome',
+    write: (ask) => (ask.outcome === undefined ? null : JSON.stringify(ask.outcome)),
+    read: (value) => (value === null ? undefined : readJson(value, 'object', true)),
+  },
+  {
+    column: 'interaction_id',
+    type: 'TEXT',
+    field: 'interactionId',
+    write: (ask) => ask.interactionId ?? null,
+    read: readOptionalText,
+  },
+  {
+    column: '"key"',
+    type: 'TEXT',
+    field: 'key',
+    write: (ask) => ask.key ?? null,
+    read: readOptionalText,
+  },
+  {
+    column: 'deadline_at',
+    type: 'INTEGER',
+    field: 'deadlineAt',
+    write: (ask) => ask.deadlineAt ?? null,
+    read: readOptionalTime,
+  },
+  {
+    // Owners are few (one per service) and long: the row keeps a number for the owner's name.
+    // The store adds a name to `ask_owners` before it writes a row naming it (`ownerParam`).
+    column: 'owner',
+    type: 'INTEGER',
+    field: 'owner',
+    placeholder: '(SELECT id FROM ask_owners WHERE name = ?)',
+    select: '(SELECT name FROM ask_owners WHERE id = owner) AS owner',
+    write: (ask) => ask.owner ?? null,
+    read: readOptionalText,
+  },
+  {
+    column: 'final',
+    type: 'INTEGER',
+    field: 'final',
+    write: (ask) => (ask.final ? 1 : 0),
+    read: (value) => {
+      const flag = typeof value === 'bigint' ? Number(value) : value;
+      if (flag !== 0 && flag !== 1) throw new ColumnFault('not 0 or 1', value);
+      return flag === 1;
+    },
+  },
+  {
+    column: 'created_at',
+    type: 'INTEGER',
+    field: 'createdAt',
+    write: (ask) => ask.createdAt,
+    read: readTime,
+  },
+  {
+    column: 'updated_at',
+    type: 'INTEGER',
+    field: 'updatedAt',
+    write: (ask) => ask.updatedAt,
+    read: readTime,
+  },
+];
+
+/**
+ * The `ask_events` columns of an event, after `ask` (the `seq` of its ask, which the insert
+ * looks up by ask id): compact, the ask id and the type are not repeated in a JSON copy.
+ */
+export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
+  { column: 'at', type: 'INTEGER', field: 'at', write: (event) => event.at, read: readTime },
+  {
+    column: 'type',
+    type: 'TEXT',
+    field: 'type',
+    write: (event) => event.type,
+    read: (value) => {
+      if (!isAuditEventType(value)) throw new ColumnFault('not an audit event type', value);
+      return value;
+    },
+  },
+  {
+    column: 'from_state',
+    type: 'TEXT',
+    field: 'from',
+    write: (event) => event.from,
+    read: (value, other) => {
+      if (other('type') !== 'start') return readState(value);
+      if (value !== null) throw new ColumnFault('a start event has no previous state', value);
+      return null;
+    },
+  },
+  { column: 'to_state', type: 'TEXT', field: 'to', write: (event) => event.to, read: readState },
+  {
+    column: 'data',
+    type: 'TEXT',
+    field: 'data',
+    write: (event) => JSON.stringify(event.data),
+    // NULL: `{ answers }` of the ask's outcome (see `eventParams`); the history reads `outcome`.
+    read: (value, other) => {
+      if (value !== null) return readJson(value, 'object', true);
+      const outcome = readJson(other('outcome'), 'object', true) as { answers?: unknown };
+      if (!Array.isArray(outcome.answers)) {
+        throw new ColumnFault('empty, and the ask has no answered outcome to stand for', null);
+      }
+      return { answers: outcome.answers };
+    },
+  },
+];
+
+const DATA = EVENT_COLUMNS.findIndex((column) => column.column === 'data');
+
+/** Column names as SQLite keys a row's values (`key` for `"key"`). */
+const BARE_NAMES = new Map(
+  ASK_COLUMNS.map((column) => [column.column, column.column.replace(/^"(.*)"$/, '$1')]),
+);
+
+/** An `asks` row as SQLite returns it, keyed by column. */
+export type AskRow = Record<string, unknown> & { id: unknown };
+
+/** The values bound for `ASK_COLUMNS`, in order. */
+export function askParams(ask: StoredAsk): SqliteValue[] {
+  return ASK_COLUMNS.map((column) => column.write(ask) as SqliteValue);
+}
+
+/**
+ * The values bound for `EVENT_COLUMNS`, in order. An event written with the final row whose
+ * outcome holds the very answers it records (`answer`, `resume`, `provider.answered`, not
+ * redacted) leaves `data` empty: the answers are stored once, in the outcome.
+ */
+export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[] {
+  const params = EVENT_COLUMNS.map((column) => column.write(event) as SqliteValue);
+  if (ask?.final === true && ask.outcome?.status === 'answered') {
+    const { data } = event as { data: Record<string, unknown> };
+    let keys = 0;
+    for (const _ in data) keys++;
+    if (keys === 1 && data.answers === ask.outcome.answers) params[DATA] = null;
+  }
+  return params;
+}
+
+export function readAsk(row: AskRow): StoredAsk {
+  const id = typeof row.id === 'string' && row.id !== '' ? row.id : String(row.id);
+  const value = (column: string) => row[BARE_NAMES.get(column) ?? column];
+  const ask = readRow(ASK_COLUMNS, value, id, { store: STORE });
+  let bits: number;
+  try {
+    bits = readBits(row.packed);
+  } catch (error) {
+    if (!(error instanceof ColumnFault)) throw error;
+    throw new CorruptAskRowError(id, 'packed', error.message, STORE);
+  }
+  unpack(ask, bits);
+  return ask;
+}
+
+/** An `ask_events` row (`id` and the columns of `EVENT_COLUMNS`) of ask `askId`. */
+export function readEvent(row: Record<string, unknown>, askId: string): AskAuditEvent {
+  const event = readRow<AskAuditEvent>(EVENT_COLUMNS, (column) => row[column], askId, {
+    store: STORE,
+    table: `ask_events (event ${String(row.id)})`,
+  });
+  event.askId = askId;
+  return event;
 }
 
 /**
  * The questions' JSON by array: every row of one ask carries the same questions array (rows are
  * not mutated once written), so each ask's questions are serialized once, not once per write.
  */
-const questionsJson = new WeakMap<object, string>();
+const questionsJsonCache = new WeakMap<object, string>();
 
-/** The values of `ASK_COLUMNS` for `ask`. */
-export function askParams(ask: StoredAsk): SqliteValue[] {
-  let questions = questionsJson.get(ask.questions);
-  if (questions === undefined) {
-    questions = JSON.stringify(ask.questions);
-    questionsJson.set(ask.questions, questions);
+function questionsJson(questions: StoredAsk['questions']): string {
+  let json = questionsJsonCache.get(questions);
+  if (json === undefined) {
+    json = JSON.stringify(questions);
+    questionsJsonCache.set(questions, json);
   }
-  return [
-    ask.state,
-    ask.version,
-    JSON.stringify(ask.snapshot),
-    questions,
-    ask.outcome === undefined ? null : JSON.stringify(ask.outcome),
-    ask.interactionId ?? null,
-    ask.key ?? null,
-    ask.deadlineAt ?? null,
-    ask.owner ?? null,
-    ask.final ? 1 : 0,
-    ask.createdAt,
-    ask.updatedAt,
-  ];
+  return json;
 }
 
-/** The values of an `ask_events` insert: ask_id, at, type, json. */
-export function eventParams(event: AskAuditEvent): SqliteValue[] {
-  return [event.askId, event.at, event.type, JSON.stringify(event)];
+function readState(value: unknown) {
+  if (!isAskState(value)) throw new ColumnFault('not an ask state', value);
+  return value;
 }
 
-export function readAsk(row: AskRow): StoredAsk {
-  const ask: StoredAsk = {
-    askId: row.id,
-    state: row.state as AskState,
-    version: Number(row.version),
-    snapshot: parseColumn(row, 'snapshot', 'object'),
-    questions: parseColumn(row, 'questions', 'array'),
-    final: Number(row.final) !== 0,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-  if (row.outcome !== null) ask.outcome = parseColumn(row, 'outcome', 'object');
-  if (row.interaction_id !== null) ask.interactionId = row.interaction_id;
-  if (row.key !== null) ask.key = row.key;
-  if (row.deadline_at !== null) ask.deadlineAt = Number(row.deadline_at);
-  if (row.owner !== null) ask.owner = row.owner;
-  return ask;
-}
-
-export function readEvent(row: { id: number; json: string }, askId: string): AskAuditEvent {
-  const event = parseJson(row.json, () => `event ${row.id} of ask ${askId}`);
-  if (!isObject(event)) {
-    throw new Error(`Event ${row.id} of ask ${askId} in the SQLite store is not a JSON object.`);
+function readBits(value: unknown): number {
+  const bits = typeof value === 'bigint' ? Number(value) : value;
+  if (typeof bits !== 'number' || !Number.isInteger(bits) || (bits & ~KNOWN_BITS) !== 0) {
+    throw new ColumnFault('not a set of packing flags this build knows', value);
   }
-  return event as unknown as AskAuditEvent;
+  return bits;
 }
 
-function parseColumn<T>(
-  row: AskRow,
-  column: 'snapshot' | 'questions' | 'outcome',
-  shape: 'object' | 'array',
-): T {
-  const value = parseJson(row[column] as string, () => `the ${column} column of ask ${row.id}`);
-  if (shape === 'array' ? !Array.isArray(value) : !isObject(value)) {
-    throw new Error(
-      `The ${column} column of ask ${row.id} in the SQLite store is corrupt: expected a JSON ${shape}.`,
-    );
-  }
-  return value as T;
-}
-
-function parseJson(text: string, what: () => string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${capitalize(what())} in the SQLite store is corrupt: ${messageOf(error)}`, {
-      cause: error,
-    });
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function isEmptyObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const _ in value) return false;
+  return true;
 }

@@ -44,6 +44,73 @@ const migrations: readonly Migration[] = [
       CREATE INDEX ask_events_by_ask ON ask_events (ask_id, id);
     `,
   },
+  {
+    // Leaner rows (issue 20): asks get a stable row number (`seq`) that events refer to instead
+    // of repeating the ask id; an owner's name is kept once, in `ask_owners`; an event keeps its columns instead of a JSON copy of itself;
+    // snapshots may leave out what the row holds elsewhere (`packed` says what; rows copied
+    // from version 1 leave out nothing); indexes are partial, so settled asks and absent keys
+    // take no index entries. An event whose JSON does not parse is kept, as it was, in `data`
+    // with no state, so reading the history reports it instead of losing it.
+    version: 2,
+    sql: `
+      CREATE TABLE ask_owners (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+      INSERT INTO ask_owners (name) SELECT DISTINCT owner FROM asks WHERE owner IS NOT NULL;
+      CREATE TABLE asks_v2 (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        snapshot TEXT NOT NULL,
+        packed INTEGER NOT NULL,
+        questions TEXT NOT NULL,
+        outcome TEXT,
+        interaction_id TEXT,
+        "key" TEXT,
+        deadline_at INTEGER,
+        owner INTEGER,
+        final INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      INSERT INTO asks_v2 (seq, id, state, version, snapshot, packed, questions, outcome,
+          interaction_id, "key", deadline_at, owner, final, created_at, updated_at)
+        SELECT rowid, id, state, version, snapshot, 0, questions, outcome,
+          interaction_id, "key", deadline_at,
+          (SELECT o.id FROM ask_owners o WHERE o.name = asks.owner),
+          final, created_at, updated_at
+        FROM asks ORDER BY rowid;
+      CREATE TABLE ask_events_v2 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        ask INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        -- NULL: the answers of the ask's outcome, which this event recorded (a final ask's
+        -- outcome never changes), so they are not stored twice.
+        data TEXT
+      );
+      INSERT INTO ask_events_v2 (id, ask, at, type, from_state, to_state, data)
+        SELECT e.id, a.seq, e.at, e.type,
+          CASE WHEN json_valid(e.json) THEN json_extract(e.json, '$.from') END,
+          CASE WHEN json_valid(e.json) THEN coalesce(json_extract(e.json, '$.to'), '') ELSE '' END,
+          CASE WHEN json_valid(e.json) THEN coalesce(json_extract(e.json, '$.data'), 'null')
+            ELSE e.json END
+        FROM ask_events e JOIN asks_v2 a ON a.id = e.ask_id ORDER BY e.id;
+      DROP TABLE ask_events;
+      DROP TABLE asks;
+      ALTER TABLE asks_v2 RENAME TO asks;
+      ALTER TABLE ask_events_v2 RENAME TO ask_events;
+      CREATE UNIQUE INDEX asks_key ON asks ("key") WHERE "key" IS NOT NULL;
+      -- One open ask per interaction id; settled asks keep theirs for lookups.
+      CREATE UNIQUE INDEX asks_open_interaction ON asks (interaction_id)
+        WHERE final = 0 AND interaction_id IS NOT NULL;
+      CREATE INDEX asks_interaction ON asks (interaction_id, updated_at)
+        WHERE interaction_id IS NOT NULL;
+      CREATE INDEX asks_due ON asks (deadline_at) WHERE final = 0 AND deadline_at IS NOT NULL;
+      CREATE INDEX ask_events_by_ask ON ask_events (ask, id);
+    `,
+  },
 ];
 
 /** The schema version this build writes and reads. */

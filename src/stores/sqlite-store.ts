@@ -8,6 +8,7 @@ import type {
   AskWrite,
   StoredAsk,
 } from './ask-store.js';
+import { CorruptAskRowError, columnList, placeholderList, selectList } from './row-columns.js';
 import { SqliteChangeFeed } from './sqlite-change-feed.js';
 import {
   configureConnection,
@@ -29,6 +30,7 @@ import {
   ASK_COLUMNS,
   type AskRow,
   askParams,
+  EVENT_COLUMNS,
   eventParams,
   readAsk,
   readEvent,
@@ -91,7 +93,7 @@ interface Statements {
   insertAsk: SqliteStatement;
   updateAsk: SqliteStatement;
   insertEvent: SqliteStatement;
-  appendIfAsk: SqliteStatement;
+  insertOwner: SqliteStatement;
   history: SqliteStatement;
   due: SqliteStatement;
 }
@@ -108,6 +110,8 @@ class SqliteAskStore implements AskStore {
   readonly #feed: SqliteChangeFeed;
   readonly #ready: Promise<Connection>;
   #connection: Connection | undefined;
+  /** Owner names in `ask_owners` (a service writes under one name). */
+  readonly #owners = new Set<string>();
   #closed = false;
 
   constructor(opening: Promise<OpenedDatabase>, where: string, settings: Settings) {
@@ -140,27 +144,26 @@ class SqliteAskStore implements AskStore {
     const { opened, statements } = await this.#open();
     const { ask, event } = write;
     let eventId: number | undefined;
-    let caughtUp = false;
+    const named: string[] = [];
     const existing = this.#write(opened.db, () => {
-      const found = (statements.byId.get(ask.askId) ??
-        (ask.key === undefined ? undefined : statements.byKey.get(ask.key))) as AskRow | undefined;
-      if (found !== undefined) return readAsk(found);
-      caughtUp = this.#feed.active && this.#feed.caughtUp();
-      try {
-        statements.insertAsk.run(ask.askId, ...askParams(ask));
-      } catch (error) {
-        if (!isOpenInteractionConflict(error)) throw error;
-        const holder = this.#holder(statements, ask);
+      this.#owner(statements, ask, named);
+      const { changes } = statements.insertAsk.run(...askParams(ask));
+      if (Number(changes) === 0) {
+        const found = (statements.byId.get(ask.askId) ??
+          (ask.key === undefined ? undefined : statements.byKey.get(ask.key))) as
+          | AskRow
+          | undefined;
+        if (found !== undefined) return readAsk(found);
         throw new Error(
-          `Cannot create ask ${ask.askId}: interaction id ${ask.interactionId} belongs to ask ${holder}, which is not final.`,
-          { cause: error },
+          `Cannot create ask ${ask.askId}: interaction id ${ask.interactionId} belongs to ask ${this.#holder(statements, ask)}, which is not final.`,
         );
       }
-      eventId = rowId(statements.insertEvent.run(...eventParams(event)));
+      eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
       return undefined;
     });
+    this.#named(named);
     if (existing !== undefined) return { created: false, existing };
-    this.#feed.written(ask.askId, ask.version, eventId, caughtUp);
+    this.#feed.written(ask.askId, ask.version, eventId);
     return { created: true };
   }
 
@@ -168,11 +171,11 @@ class SqliteAskStore implements AskStore {
     const { opened, statements } = await this.#open();
     const { ask, event } = write;
     let eventId: number | undefined;
-    let caughtUp = false;
+    const named: string[] = [];
     const result = this.#write(opened.db, (): AskUpdateResult => {
-      caughtUp = this.#feed.active && this.#feed.caughtUp();
       let changes: number;
       try {
+        this.#owner(statements, ask, named);
         changes = Number(
           statements.updateAsk.run(...askParams(ask), ask.askId, expectedVersion).changes,
         );
@@ -184,16 +187,17 @@ class SqliteAskStore implements AskStore {
         const current = statements.byId.get(ask.askId) as AskRow | undefined;
         return { ok: false, reason: 'version', current: current && readAsk(current) };
       }
-      eventId = rowId(statements.insertEvent.run(...eventParams(event)));
+      eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
       return { ok: true };
     });
-    if (result.ok) this.#feed.written(ask.askId, ask.version, eventId, caughtUp);
+    this.#named(named);
+    if (result.ok) this.#feed.written(ask.askId, ask.version, eventId);
     return result;
   }
 
   async append(event: AskAuditEvent): Promise<void> {
     const { statements } = await this.#open();
-    const { changes } = statements.appendIfAsk.run(...eventParams(event), event.askId);
+    const { changes } = statements.insertEvent.run(...eventParams(event), event.askId);
     if (Number(changes) === 0) {
       throw new Error(`Cannot append an audit event to unknown ask ${event.askId}.`);
     }
@@ -217,8 +221,11 @@ class SqliteAskStore implements AskStore {
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
     const { statements } = await this.#open();
     // One read: events appended while the caller iterates belong to a later read.
-    const rows = statements.history.all(askId) as { id: number; json: string }[];
-    for (const row of rows) yield readEvent(row, askId);
+    const rows = statements.history.all(askId) as Record<string, unknown>[];
+    for (const row of rows) {
+      const event = this.#readEvent(row, askId);
+      if (event !== undefined) yield event;
+    }
   }
 
   async claimDue(
@@ -227,22 +234,21 @@ class SqliteAskStore implements AskStore {
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]> {
     const { opened, statements } = await this.#open();
-    let eventId: number | undefined;
-    let caughtUp = false;
+    const eventIds: (number | undefined)[] = [];
+    const named: string[] = [];
     // The write lock is taken before reading, so another process claiming at the same moment
     // waits and then finds these asks final: each due ask is settled once.
     const corrupt: unknown[] = [];
     const applied = this.#write(opened.db, () => {
-      caughtUp = this.#feed.active && this.#feed.caughtUp();
       const writes: AskWrite[] = [];
       let claimed = 0;
       // A cursor past rows that cannot be read, so a corrupt row never blocks the ones after it.
       let after: SqliteValue[] = [-Number.MAX_VALUE, -Number.MAX_VALUE, 0];
       while (claimed < limit) {
         const wanted = limit - claimed;
-        const rows = statements.due.all(now, ...after, wanted) as (AskRow & { row_id: number })[];
+        const rows = statements.due.all(now, ...after, wanted) as (AskRow & { seq: number })[];
         for (const row of rows) {
-          after = [row.deadline_at, row.deadline_at, row.row_id];
+          after = [row.deadline_at as number, row.deadline_at as number, row.seq];
           let current: StoredAsk;
           try {
             current = readAsk(row);
@@ -254,6 +260,7 @@ class SqliteAskStore implements AskStore {
           // the ones after them.
           const write = settle(current);
           if (write === undefined) continue;
+          this.#owner(statements, write.ask, named);
           const { changes } = statements.updateAsk.run(
             ...askParams(write.ask),
             current.askId,
@@ -261,14 +268,21 @@ class SqliteAskStore implements AskStore {
           );
           if (Number(changes) === 0) continue;
           claimed++;
-          eventId = rowId(statements.insertEvent.run(...eventParams(write.event)));
+          eventIds.push(
+            rowId(
+              statements.insertEvent.run(...eventParams(write.event, write.ask), current.askId),
+            ),
+          );
           writes.push(write);
         }
         if (rows.length < wanted) break;
       }
       return writes;
     });
-    for (const { ask } of applied) this.#feed.written(ask.askId, ask.version, eventId, caughtUp);
+    this.#named(named);
+    applied.forEach(({ ask }, index) => {
+      this.#feed.written(ask.askId, ask.version, eventIds[index]);
+    });
     // Skipped, not fatal: the row stays as it is, and the error names the ask and the column.
     for (const error of corrupt) this.#onError(error);
     return applied;
@@ -310,6 +324,35 @@ class SqliteAskStore implements AskStore {
     }
   }
 
+  /**
+   * One event of a history, or undefined for one that does not parse: it is reported to
+   * `onError` and left out, so one bad row never hides the rest of the history.
+   */
+  #readEvent(row: Record<string, unknown>, askId: string): AskAuditEvent | undefined {
+    try {
+      return readEvent(row, askId);
+    } catch (error) {
+      if (!(error instanceof CorruptAskRowError)) throw error;
+      this.#onError(error);
+      return undefined;
+    }
+  }
+
+  /**
+   * Inside a write: adds the row's owner to `ask_owners` unless this store knows it is there.
+   * A name is known only once its transaction committed (`#named`), so a rolled-back write
+   * never leaves the store believing in a name the file does not have.
+   */
+  #owner(statements: Statements, ask: StoredAsk, named: string[]): void {
+    if (ask.owner === undefined || this.#owners.has(ask.owner)) return;
+    statements.insertOwner.run(ask.owner);
+    named.push(ask.owner);
+  }
+
+  #named(names: readonly string[]): void {
+    for (const name of names) this.#owners.add(name);
+  }
+
   #holder(statements: Statements, ask: StoredAsk): string {
     const row = statements.openHolder.get(ask.interactionId ?? null, ask.askId) as
       | { id: string }
@@ -320,32 +363,40 @@ class SqliteAskStore implements AskStore {
 }
 
 function prepare(db: SqliteDatabase): Statements {
-  const placeholders = ASK_COLUMNS.split(',')
-    .map(() => '?')
-    .join(', ');
-  const assignments = ASK_COLUMNS.split(',')
-    .map((column) => `${column.trim()} = ?`)
-    .join(', ');
+  const columns = columnList(ASK_COLUMNS);
+  const selected = selectList(ASK_COLUMNS);
+  const placeholders = placeholderList(ASK_COLUMNS);
+  const assignments = ASK_COLUMNS.map(
+    (column) => `${column.column} = ${column.placeholder ?? '?'}`,
+  ).join(', ');
+  const eventColumns = columnList(EVENT_COLUMNS);
+  const eventPlaceholders = EVENT_COLUMNS.map(() => '?').join(', ');
   return {
-    byId: db.prepare('SELECT * FROM asks WHERE id = ?'),
-    byKey: db.prepare('SELECT * FROM asks WHERE "key" = ?'),
+    byId: db.prepare(`SELECT ${selected} FROM asks WHERE id = ?`),
+    byKey: db.prepare(`SELECT ${selected} FROM asks WHERE "key" = ?`),
     byInteraction: db.prepare(
-      'SELECT * FROM asks WHERE interaction_id = ? ORDER BY final ASC, updated_at DESC, rowid DESC LIMIT 1',
+      `SELECT ${selected} FROM asks WHERE interaction_id = ? ORDER BY final ASC, updated_at DESC, seq DESC LIMIT 1`,
     ),
     openHolder: db.prepare(
       'SELECT id FROM asks WHERE interaction_id = ? AND final = 0 AND id <> ? LIMIT 1',
     ),
-    insertAsk: db.prepare(`INSERT INTO asks (id, ${ASK_COLUMNS}) VALUES (?, ${placeholders})`),
-    updateAsk: db.prepare(`UPDATE asks SET ${assignments} WHERE id = ? AND version = ?`),
-    insertEvent: db.prepare('INSERT INTO ask_events (ask_id, at, type, json) VALUES (?, ?, ?, ?)'),
-    appendIfAsk: db.prepare(
-      'INSERT INTO ask_events (ask_id, at, type, json) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM asks WHERE id = ?)',
+    // A taken id or key writes nothing (and no exception): `create` then reads who has it.
+    insertAsk: db.prepare(
+      `INSERT INTO asks (${columns}) VALUES (${placeholders}) ON CONFLICT DO NOTHING`,
     ),
-    history: db.prepare('SELECT id, json FROM ask_events WHERE ask_id = ? ORDER BY id'),
+    updateAsk: db.prepare(`UPDATE asks SET ${assignments} WHERE id = ? AND version = ?`),
+    // The ask's row number by its id, in the same statement: nothing is appended to an unknown ask.
+    insertEvent: db.prepare(
+      `INSERT INTO ask_events (ask, ${eventColumns}) SELECT seq, ${eventPlaceholders} FROM asks WHERE id = ?`,
+    ),
+    insertOwner: db.prepare('INSERT INTO ask_owners (name) VALUES (?) ON CONFLICT DO NOTHING'),
+    history: db.prepare(
+      `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
+    ),
     due: db.prepare(
-      `SELECT rowid AS row_id, * FROM asks
-       WHERE final = 0 AND deadline_at <= ? AND (deadline_at > ? OR (deadline_at = ? AND rowid > ?))
-       ORDER BY deadline_at, rowid LIMIT ?`,
+      `SELECT seq, ${selected} FROM asks
+       WHERE final = 0 AND deadline_at <= ? AND (deadline_at > ? OR (deadline_at = ? AND seq > ?))
+       ORDER BY deadline_at, seq LIMIT ?`,
     ),
   };
 }

@@ -64,17 +64,30 @@ describe.skipIf(postgresMissing !== undefined)(
       expect(events.map((event) => event.type)).toEqual(['start', 'provider.deferred']);
     });
 
-    it('refuses a history event that does not parse', async () => {
-      const { service, askId } = await deferredAsk('history');
-      await admin`update history.ask_events set to_state = 'maybe' where ask_id = ${askId} and type = 'start'`;
-      const read = async () => {
-        for await (const _event of service.history(askId)) {
-          // reading is enough
-        }
-      };
-      await expect(read()).rejects.toThrow(
-        `Ask ${askId} in the PostgreSQL store has a corrupt "ask_events.to_state" column (not an ask state, got "maybe")`,
+    it('leaves a history event that does not parse out, reports it, and reads the rest', async () => {
+      const errors: unknown[] = [];
+      const store = createPostgresAskStore(
+        { connectionString: cluster.url },
+        { schema: 'history', max: 2, onError: (error) => errors.push(error) },
       );
+      const service = createInteractionService({
+        store,
+        sweepIntervalMs: Number.POSITIVE_INFINITY,
+      });
+      closing.push(store, service);
+      service.registerProvider({
+        ask: async (_request, ctx) => ({ status: 'deferred', interactionId: `i-${ctx.askId}` }),
+      });
+      const handle = service.start({ question: 'Ship it?', options: ['Yes', 'No'] });
+      await handle.outcome;
+      const askId = handle.id;
+      await admin`update history.ask_events set to_state = 'maybe' where ask_id = ${askId} and type = 'start'`;
+      const types: string[] = [];
+      for await (const event of service.history(askId)) types.push(event.type);
+      expect(types).toEqual(['provider.deferred']);
+      expect(errors.map((error) => (error as Error).message)).toEqual([
+        `Ask ${askId} in the PostgreSQL store has a corrupt "ask_events.to_state" column (not an ask state, got "maybe"); it was not used. Repair or delete the row.`,
+      ]);
     });
   },
 );

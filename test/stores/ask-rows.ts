@@ -241,3 +241,75 @@ export async function waitUntil(
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+type EventOfType<T extends AskAuditEvent['type']> = AskAuditEvent & { type: T };
+
+/**
+ * One audit event of every type, with the data the service gives it. The mapped type makes
+ * this exhaustive: a type added to `AskAuditEvent` fails to compile here until it has a sample.
+ */
+export function sampleEvents(
+  askId: string,
+  at: number,
+): {
+  [T in AskAuditEvent['type']]: EventOfType<T>;
+} {
+  const answers = answeredOutcome.status === 'answered' ? answeredOutcome.answers : [];
+  const base = { askId, at };
+  const move = (from: AskState, to: AskState) => ({ ...base, from, to });
+  return {
+    start: {
+      ...base,
+      type: 'start',
+      from: null,
+      to: 'pending',
+      data: { questions: 2, deadlineAt: at + 60_000, toolCallId: 'call-1', key: 'k-1' },
+    },
+    'provider.answered': {
+      ...move('pending', 'answered'),
+      type: 'provider.answered',
+      data: { answers },
+    },
+    answer: { ...move('pending', 'answered'), type: 'answer', data: { answers: '[redacted]' } },
+    resume: { ...move('deferred', 'answered'), type: 'resume', data: { answers } },
+    'provider.progress': {
+      ...move('pending', 'pending'),
+      type: 'provider.progress',
+      data: { answered: 1, total: 2, answers },
+    },
+    'provider.cancelled': {
+      ...move('pending', 'cancelled'),
+      type: 'provider.cancelled',
+      data: { reason: 'user', message: 'Not now' },
+    },
+    cancel: { ...move('deferred', 'cancelled'), type: 'cancel', data: { reason: 'unavailable' } },
+    'provider.failed': {
+      ...move('pending', 'cancelled'),
+      type: 'provider.failed',
+      data: { reason: 'provider-error', message: 'Chat API returned 503' },
+    },
+    'provider.deferred': {
+      ...move('pending', 'deferred'),
+      type: 'provider.deferred',
+      data: { interactionId: 'thread-1', message: 'Asked in #release' },
+    },
+    abort: { ...move('pending', 'aborted'), type: 'abort', data: { message: 'The run stopped' } },
+    deadline: { ...move('deferred', 'timedOut'), type: 'deadline', data: { at } },
+    'late-answer': {
+      ...move('timedOut', 'timedOut'),
+      type: 'late-answer',
+      data: { source: 'resume', status: 'timedOut' },
+    },
+    'answer.refused': {
+      ...move('pending', 'pending'),
+      type: 'answer.refused',
+      data: { source: 'answer', message: 'Option "Maybe" is not offered' },
+    },
+    'callback.failed': {
+      ...move('pending', 'pending'),
+      type: 'callback.failed',
+      data: { callback: 'onUpdate', message: 'host callback threw' },
+    },
+    restore: { ...move('pending', 'pending'), type: 'restore', data: { version: 3 } },
+  };
+}

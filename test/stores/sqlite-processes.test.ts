@@ -69,7 +69,10 @@ describe('four processes opening a new SQLite file and racing compare-and-set wr
   it('migrated the new file once and created each ask once', async () => {
     const db = new Database(path, { readonly: true });
     try {
-      expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([{ version: 1 }]);
+      expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([
+        { version: 1 },
+        { version: 2 },
+      ]);
       const starts = db.prepare("SELECT count(*) FROM ask_events WHERE type = 'start'").pluck();
       expect(starts.get()).toBe(asks);
     } finally {

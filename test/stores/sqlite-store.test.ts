@@ -96,12 +96,15 @@ describe('the SQLite store', () => {
   });
 
   describe('schema', () => {
-    it('creates its tables in WAL mode and records migration 1 once', async () => {
+    it('creates its tables in WAL mode and records each migration once', async () => {
       await open().get('ask-1');
       await open().get('ask-1');
       const db = raw();
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([{ version: 1 }]);
+      expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([
+        { version: 1 },
+        { version: 2 },
+      ]);
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .pluck()
@@ -112,7 +115,13 @@ describe('the SQLite store', () => {
         .pluck()
         .all();
       expect(indexes).toEqual(
-        expect.arrayContaining(['asks_open_interaction', 'asks_due', 'ask_events_by_ask']),
+        expect.arrayContaining([
+          'asks_key',
+          'asks_open_interaction',
+          'asks_interaction',
+          'asks_due',
+          'ask_events_by_ask',
+        ]),
       );
     });
 
@@ -120,7 +129,7 @@ describe('the SQLite store', () => {
       await open().get('ask-1');
       raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
       await expect(open().get('ask-1')).rejects.toThrow(
-        /schema version 7, but this ask-engine knows versions up to 1: upgrade ask-engine/,
+        /schema version 7, but this ask-engine knows versions up to 2: upgrade ask-engine/,
       );
     });
 
@@ -145,9 +154,9 @@ describe('the SQLite store', () => {
       raw().prepare("UPDATE asks SET snapshot = '{\"status\": ' WHERE id = 'ask-1'").run();
       const store = open();
       await expect(store.get('ask-1')).rejects.toThrow(
-        /^The snapshot column of ask ask-1 in the SQLite store is corrupt: /,
+        /^Ask ask-1 in the SQLite store has a corrupt "snapshot" column \(not JSON \(/,
       );
-      await expect(store.findByKey('step-1')).rejects.toThrow(/snapshot column of ask ask-1/);
+      await expect(store.findByKey('step-1')).rejects.toThrow(/ask-1 .* corrupt "snapshot" column/);
     });
 
     it('lets a sweeper skip a corrupt due ask, report it, and claim the ones after it', async () => {
@@ -158,8 +167,8 @@ describe('the SQLite store', () => {
       expect(writes.map((write) => write.ask.askId)).toEqual(['ask-2']);
       expect((await store.get('ask-2'))?.state).toBe('timedOut');
       expect(errors).toHaveLength(1);
-      expect(String(errors[0])).toMatch(
-        /The snapshot column of ask ask-1 in the SQLite store is corrupt: expected a JSON object/,
+      expect(String(errors[0])).toContain(
+        'Ask ask-1 in the SQLite store has a corrupt "snapshot" column (not a JSON object, got null)',
       );
       // It stays as it was, for a person to look at.
       expect(raw().prepare("SELECT version FROM asks WHERE id = 'ask-1'").pluck().get()).toBe(1);
@@ -171,20 +180,32 @@ describe('the SQLite store', () => {
       db.prepare("UPDATE asks SET outcome = '\"answered\"' WHERE id = 'ask-2'").run();
       const store = open();
       await expect(store.get('ask-1')).rejects.toThrow(
-        'The questions column of ask ask-1 in the SQLite store is corrupt: expected a JSON array.',
+        'Ask ask-1 in the SQLite store has a corrupt "questions" column (not a JSON array, got {})',
       );
       await expect(store.get('ask-2')).rejects.toThrow(
-        'The outcome column of ask ask-2 in the SQLite store is corrupt: expected a JSON object.',
+        'Ask ask-2 in the SQLite store has a corrupt "outcome" column (not a JSON object, got "answered")',
       );
     });
 
-    it('refuses a history event that is not JSON, naming the event and the ask', async () => {
-      raw().prepare("UPDATE ask_events SET json = 'start' WHERE ask_id = 'ask-2'").run();
+    it('leaves a history event that does not parse out of the history, and reports it', async () => {
       const store = open();
-      await expect(collect(store.history('ask-2'))).rejects.toThrow(
-        /^Event \d+ of ask ask-2 in the SQLite store is corrupt: /,
-      );
-      expect(await collect(store.history('ask-1'))).toHaveLength(1);
+      await store.update(answerWrite((await store.get('ask-2'))!), 1);
+      const db = raw();
+      db.prepare("UPDATE ask_events SET data = 'start' WHERE type = 'start'").run();
+      db.prepare("UPDATE ask_events SET at = 'noon' WHERE type = 'answer'").run();
+      const errors: unknown[] = [];
+      const reporting = open({ onError: (error: unknown) => errors.push(error) });
+      expect(await collect(reporting.history('ask-2'))).toEqual([]);
+      expect(await collect(reporting.history('ask-1'))).toEqual([]);
+      expect(errors.map(String)).toEqual([
+        expect.stringMatching(
+          /^CorruptAskRowError: Ask ask-2 in the SQLite store has a corrupt "ask_events \(event \d+\)\.data" column \(not JSON/,
+        ),
+        expect.stringMatching(
+          /^CorruptAskRowError: Ask ask-2 in the SQLite store has a corrupt "ask_events \(event \d+\)\.at" column \(not a time, got "noon"\)/,
+        ),
+        expect.stringMatching(/Ask ask-1 .* "ask_events \(event \d+\)\.data" column/),
+      ]);
     });
   });
 
@@ -202,6 +223,28 @@ describe('the SQLite store', () => {
       expect(await collect(store.history('ask-2'))).toEqual([]);
     });
 
+    it('stores an answer once: in the outcome, not again in its event', async () => {
+      const store = open();
+      const start = startWrite({ askId: 'ask-1' });
+      await store.create(start);
+      const answer = answerWrite(start.ask);
+      await store.update(answer, 1);
+      const redacted = startWrite({ askId: 'ask-2' });
+      await store.create(redacted);
+      const hidden = answerWrite(redacted.ask);
+      hidden.event = { ...hidden.event, data: { answers: '[redacted]' } } as typeof hidden.event;
+      await store.update(hidden, 1);
+      const data = raw()
+        .prepare("SELECT data FROM ask_events WHERE type = 'answer' ORDER BY id")
+        .pluck()
+        .all();
+      expect(data).toEqual([null, '{"answers":"[redacted]"}']);
+      expect(await collect(store.history('ask-1'))).toEqual([start.event, answer.event]);
+      expect(await collect(store.history('ask-2'))).toEqual([redacted.event, hidden.event]);
+      const snapshot = raw().prepare("SELECT snapshot FROM asks WHERE id = 'ask-1'").pluck().get();
+      expect(String(snapshot)).not.toContain('Yes');
+    });
+
     it('keeps a row and its event together when the event cannot be written', async () => {
       const store = open();
       const start = startWrite({ askId: 'ask-1' });
@@ -210,8 +253,14 @@ describe('the SQLite store', () => {
       raw().exec(
         "CREATE TRIGGER fail_events BEFORE INSERT ON ask_events BEGIN SELECT RAISE(ABORT, 'disk is full'); END",
       );
-      await expect(store.update(answerWrite(start.ask), 1)).rejects.toThrow(/disk is full/);
+      // The write names an owner the file has not seen: its name is rolled back with the row.
+      const taken = progressWrite(start.ask, 'new-owner');
+      await expect(store.update(taken, 1)).rejects.toThrow(/disk is full/);
       expect(await store.get('ask-1')).toEqual(start.ask);
+      raw().exec('DROP TRIGGER fail_events');
+      expect(await store.update(taken, 1)).toEqual({ ok: true });
+      expect(await store.get('ask-1')).toEqual(taken.ask);
+      expect((await store.get('ask-1'))?.owner).toBe('new-owner');
     });
 
     it('names the store and the setting when another connection holds the lock too long', async () => {
@@ -232,26 +281,34 @@ describe('the SQLite store', () => {
   });
 
   describe('change feed', () => {
-    it('tells its own writes once while no other connection writes', async () => {
+    it('tells its own writes once, whether or not another connection writes', async () => {
       const store = open();
       const changes: unknown[] = [];
       await store.get('ask-1');
       store.subscribe((change) => changes.push(change));
       const start = startWrite({ askId: 'ask-1' });
       await store.create(start);
-      await store.update(progressWrite(start.ask, 'w1'), 1);
+      await waitUntil(() => changes.length >= 1, 'the first change');
+      const progress = progressWrite(start.ask, 'w1');
+      await store.update(progress, 1);
       await new Promise((resolve) => setTimeout(resolve, 20));
-      // Another connection's write makes the feed read the events; ours are not told again.
+      // Another connection's write makes the feed read the events; ours are not told again,
+      // not even one written after the other's and before the next poll.
       const other = createSqliteAskStore({ database: raw() });
       stores.push(other);
       await other.create(startWrite({ askId: 'ask-2' }));
-      await waitUntil(() => changes.length >= 3, 'the other connection’s write');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(changes).toEqual([
-        { type: 'changed', askId: 'ask-1', version: 1 },
-        { type: 'changed', askId: 'ask-1', version: 2 },
-        { type: 'changed', askId: 'ask-2', version: 1 },
-      ]);
+      await store.update(progressWrite(progress.ask, 'w1'), 2);
+      await waitUntil(() => changes.length >= 4, 'the other connection’s write');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(changes).toHaveLength(4);
+      expect(changes).toEqual(
+        expect.arrayContaining([
+          { type: 'changed', askId: 'ask-1', version: 1 },
+          { type: 'changed', askId: 'ask-1', version: 2 },
+          { type: 'changed', askId: 'ask-2', version: 1 },
+          { type: 'changed', askId: 'ask-1', version: 3 },
+        ]),
+      );
     });
 
     it('tells a subscriber of a store still opening that it may have missed changes', async () => {
@@ -293,6 +350,63 @@ describe('the SQLite store', () => {
       await new Promise((resolve) => setTimeout(resolve, 40));
       expect(changes).toEqual([]);
       expect(() => store.subscribe(() => undefined)).toThrow(/closed/);
+    });
+  });
+
+  describe('query plans', () => {
+    it('finds, sweeps and reads histories through indexes, never a full scan', async () => {
+      // Every statement the store prepares, through a handle that records them.
+      const db = raw();
+      const prepared: string[] = [];
+      const recording: SqliteDatabase = {
+        exec: (sql) => db.exec(sql),
+        prepare: (sql) => {
+          prepared.push(sql);
+          return db.prepare(sql);
+        },
+      };
+      const store = createSqliteAskStore({ database: recording }, { pollIntervalMs: 5 });
+      stores.push(store);
+      store.subscribe(() => undefined);
+      const first = startWrite({ askId: 'ask-0', key: 'key-0', deadlineAt: 5 });
+      await store.create(first);
+      // 20,000 asks (half settled, some deferred), each with two events, in one statement each.
+      const row = db.prepare("SELECT * FROM asks WHERE id = 'ask-0'").get() as Record<
+        string,
+        unknown
+      >;
+      db.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+         INSERT INTO asks (id, state, version, snapshot, packed, questions, outcome,
+           interaction_id, "key", deadline_at, owner, final, created_at, updated_at)
+         SELECT 'ask-' || i, 'pending', 1, @snapshot, @packed, @questions, NULL,
+           CASE WHEN i % 7 = 0 THEN 'thread-' || i END, CASE WHEN i % 3 = 0 THEN 'key-' || i END,
+           i * 10, 'owner', i % 2, 1, 1 FROM n`,
+      ).run(row);
+      db.exec(`INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+        SELECT seq, 1, 'start', NULL, 'pending', '{}' FROM asks;
+        INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+        SELECT seq, 2, 'answer', 'pending', 'answered', '{}' FROM asks;
+        ANALYZE;`);
+      const statements = prepared.filter((sql) => !/^\s*PRAGMA|ask_schema_version/i.test(sql));
+      expect(statements.length).toBeGreaterThanOrEqual(10);
+      for (const sql of statements) {
+        const parameters = (sql.match(/\?/g) ?? []).map(() => 1);
+        const plan = (
+          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as {
+            detail: string;
+          }[]
+        ).map((step) => step.detail);
+        const scans = plan.filter((detail) => /^SCAN (TABLE )?(asks|ask_events)\b/.test(detail));
+        expect(scans, `${sql}\n${plan.join('\n')}`).toEqual([]);
+      }
+      const duePlan = (
+        db
+          .prepare(`EXPLAIN QUERY PLAN ${statements.find((sql) => /deadline_at <=/.test(sql))}`)
+          .all(1, 1, 1, 1, 1) as { detail: string }[]
+      ).map((step) => step.detail);
+      expect(duePlan.join('\n')).toMatch(/USING INDEX asks_due/);
+      expect(duePlan.join('\n')).not.toMatch(/TEMP B-TREE/);
     });
   });
 

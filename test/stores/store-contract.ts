@@ -22,13 +22,16 @@
  */
 import type { AskStore } from 'ask-engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ASK_STATES, AUDIT_EVENT_TYPES } from '../../src/engine/audit.js';
 import {
   type AskWrite,
+  answeredOutcome,
   answerWrite,
   askRow,
   collect,
   deferWrite,
   lateAnswerEvent,
+  sampleEvents,
   startWrite,
   timeoutWrite,
   waitUntil,
@@ -240,6 +243,44 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
       });
     });
 
+    describe('every state and every audit event type', () => {
+      it('keeps an ask in each state of the machine', async () => {
+        expect(ASK_STATES.length).toBeGreaterThan(0);
+        for (const state of ASK_STATES) {
+          const write = startWrite({ askId: `in-${state}` });
+          const ask = askRow({
+            askId: `in-${state}`,
+            state,
+            ...(state === 'pending' ? {} : { outcome: answeredOutcome }),
+          });
+          write.ask = ask;
+          write.event = { ...write.event, to: state };
+          expect(await store.create(write)).toEqual({ created: true });
+          expect(await store.get(ask.askId)).toEqual(ask);
+          expect(await collect(store.history(ask.askId))).toEqual([write.event]);
+        }
+      });
+
+      it('keeps an event of each type, written with a row and appended alone', async () => {
+        const samples = sampleEvents('written', 1_700_000_000_000);
+        let row = await started({ askId: 'written' });
+        const written = [];
+        for (const type of AUDIT_EVENT_TYPES) {
+          const event = { ...samples[type], askId: row.askId, at: row.updatedAt + 1 };
+          const next = { ...row, version: row.version + 1, updatedAt: event.at };
+          row = await applied({ ask: next, event });
+          written.push(event);
+        }
+        const start = (await collect(store.history('written')))[0];
+        expect(await collect(store.history('written'))).toEqual([start, ...written]);
+
+        await started({ askId: 'appended' });
+        const appended = AUDIT_EVENT_TYPES.map((type) => ({ ...samples[type], askId: 'appended' }));
+        for (const event of appended) await store.append(event);
+        expect((await collect(store.history('appended'))).slice(1)).toEqual(appended);
+      });
+    });
+
     describe('claimDue', () => {
       const now = 1_700_000_100_000;
       const settle = (calls: string[]) => (ask: Parameters<typeof timeoutWrite>[0]) => {
@@ -333,14 +374,42 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
     });
 
     describe('subscribe and close', () => {
-      it('tells subscribers which ask changed and its version', async () => {
+      it('tells subscribers which ask changed, at its latest version', async () => {
         const changes: unknown[] = [];
         store.subscribe((change) => changes.push(change));
         const row = await started({ askId: 'ask-1' });
+        await waitUntil(() => changes.length >= 1, 'the first change');
         await applied(answerWrite(row));
-        await waitUntil(() => changes.length >= 2, 'two changes');
+        await waitUntil(
+          () => changes.some((change) => (change as { version?: number }).version === 2),
+          'the second change',
+        );
         expect(changes).toContainEqual({ type: 'changed', askId: 'ask-1', version: 1 });
         expect(changes).toContainEqual({ type: 'changed', askId: 'ask-1', version: 2 });
+      });
+
+      it('tells of a write only after the write’s promise settled', async () => {
+        const order: string[] = [];
+        store.subscribe((change) => {
+          if (change.type === 'changed') order.push(`news of ${change.askId} v${change.version}`);
+        });
+        const start = startWrite({ askId: 'ask-1', deadlineAt: 1_000 });
+        await store.create(start).then(() => order.push('created'));
+        await waitUntil(() => order.length >= 2, 'news of the create');
+        await store.update(deferWrite(start.ask, 'thread-1'), 1).then(() => order.push('updated'));
+        await waitUntil(() => order.length >= 4, 'news of the update');
+        await store
+          .claimDue(2_000, 10, (ask) => timeoutWrite(ask, 2_000))
+          .then(() => order.push('claimed'));
+        await waitUntil(() => order.length >= 6, 'news of the claim');
+        expect(order).toEqual([
+          'created',
+          'news of ask-1 v1',
+          'updated',
+          'news of ask-1 v2',
+          'claimed',
+          'news of ask-1 v3',
+        ]);
       });
 
       it('stops telling a subscriber once it unsubscribed', async () => {

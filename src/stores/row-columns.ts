@@ -1,0 +1,167 @@
+/**
+ * One description of a table's columns, from which a store builds its statements and its row
+ * readers: each column names its SQL type, how a row's value is written to it and how it is read
+ * back. A store checks only that each column parses into its field (the engine checks what the
+ * fields mean); a column that does not is refused with an error naming the ask and the column.
+ */
+import { describe } from '../rules/describe.js';
+
+/** A column of a table holding rows of type `TRow` (an ask, or an audit event). */
+export interface Column<TRow> {
+  /** Its name in SQL (quoted where the dialect needs it: `"key"`). */
+  readonly column: string;
+  /** Its SQL type, as the table declares it. */
+  readonly type: string;
+  /** The row's field it holds; absent for a column that only helps read the others. */
+  readonly field?: keyof TRow & string;
+  /** The SQL expression a written value is bound in (default `?`). */
+  readonly placeholder?: string;
+  /** The SQL expression that reads it back, named as the column (default the column). */
+  readonly select?: string;
+  /** The value bound for `row`. */
+  write(row: TRow): unknown;
+  /**
+   * The field's value from what the database returned (`undefined` leaves the field absent);
+   * `other(column)` reads another column of the same row. Throws `ColumnFault` when the value
+   * does not parse.
+   */
+  read(value: unknown, other: (column: string) => unknown): unknown;
+}
+
+/** Why a column's value does not parse, without the ask or the column (the reader adds them). */
+export class ColumnFault extends Error {
+  constructor(expected: string, value: unknown) {
+    super(`${expected}, got ${describeStored(value)}`);
+  }
+}
+
+/** A column of an ask that does not parse: the row is not used. */
+export class CorruptAskRowError extends Error {
+  override name = 'CorruptAskRowError';
+  constructor(
+    readonly askId: string,
+    readonly column: string,
+    detail: string,
+    readonly store = 'PostgreSQL',
+  ) {
+    super(
+      `Ask ${askId} in the ${store} store has a corrupt "${column}" column (${detail}); it was not used. Repair or delete the row.`,
+    );
+  }
+}
+
+/**
+ * Reads one row through its columns. `value(column)` is the database's value of a column;
+ * `table` prefixes the column in errors (`ask_events.at`), `askId` and `store` name the row.
+ */
+export function readRow<TRow>(
+  columns: readonly Column<TRow>[],
+  value: (column: string) => unknown,
+  askId: string,
+  where: { store: string; table?: string },
+): TRow {
+  const row: Record<string, unknown> = {};
+  for (const column of columns) {
+    if (column.field === undefined) continue;
+    let parsed: unknown;
+    try {
+      parsed = column.read(value(column.column), value);
+    } catch (error) {
+      if (!(error instanceof ColumnFault)) throw error;
+      const name = unquoted(column.column);
+      throw new CorruptAskRowError(
+        askId,
+        where.table === undefined ? name : `${where.table}.${name}`,
+        error.message,
+        where.store,
+      );
+    }
+    if (parsed !== undefined) row[column.field] = parsed;
+  }
+  return row as TRow;
+}
+
+/** The columns' names, comma-separated, for a statement. */
+export function columnList<TRow>(columns: readonly Column<TRow>[], prefix = ''): string {
+  return columns.map((column) => `${prefix}${column.column}`).join(', ');
+}
+
+/** What a SELECT lists to read the columns (a column's own `select` where it has one). */
+export function selectList<TRow>(columns: readonly Column<TRow>[]): string {
+  return columns.map((column) => column.select ?? column.column).join(', ');
+}
+
+/** Where the written values go, in column order (a column's own `placeholder` where it has one). */
+export function placeholderList<TRow>(columns: readonly Column<TRow>[]): string {
+  return columns.map((column) => column.placeholder ?? '?').join(', ');
+}
+
+// ── readers shared by the dialects: what "parses" means for each kind of field ──
+
+export function readText(value: unknown): string {
+  if (typeof value !== 'string' || value === '')
+    throw new ColumnFault('not a non-empty text', value);
+  return value;
+}
+
+export function readOptionalText(value: unknown): string | undefined {
+  return value === null ? undefined : readText(value);
+}
+
+export function readPositiveInteger(value: unknown): number {
+  const number = toNumber(value);
+  if (!Number.isInteger(number) || number < 1) {
+    throw new ColumnFault('not a positive integer', value);
+  }
+  return number;
+}
+
+export function readTime(value: unknown): number {
+  const number = toNumber(value);
+  if (!Number.isFinite(number)) throw new ColumnFault('not a time', value);
+  return number;
+}
+
+export function readOptionalTime(value: unknown): number | undefined {
+  return value === null ? undefined : readTime(value);
+}
+
+/** A JSON object or array: parsed from text (`json` true) or as the driver gave it (jsonb). */
+export function readJson(value: unknown, shape: 'object' | 'array', json: boolean): unknown {
+  let parsed = value;
+  if (json) {
+    if (typeof value !== 'string') throw new ColumnFault('not JSON text', value);
+    try {
+      parsed = JSON.parse(value);
+    } catch (error) {
+      throw new ColumnFault(`not JSON (${(error as Error).message})`, value);
+    }
+  }
+  const isArray = Array.isArray(parsed);
+  if (shape === 'array' ? !isArray : isArray || typeof parsed !== 'object' || parsed === null) {
+    throw new ColumnFault(`not a JSON ${shape}`, parsed);
+  }
+  return parsed;
+}
+
+function toNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  return Number.NaN;
+}
+
+function unquoted(column: string): string {
+  return column.replace(/^"(.*)"$/, '$1');
+}
+
+/** A stored value in an error: short, and as JSON where it is JSON. */
+function describeStored(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+    return String(value);
+  }
+  if (typeof value === 'object' && value !== null) {
+    const text = JSON.stringify(value) ?? String(value);
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  }
+  return describe(value);
+}
