@@ -1,20 +1,9 @@
 /** Reads a urlencoded request body up to a limit, without buffering past it. */
 import type { IncomingMessage } from 'node:http';
-
-export class BodyError extends Error {
-  constructor(
-    readonly status: 413 | 415 | 400,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { BodyError, type FormFields, parseFormFields } from './form-body.js';
 
 /** The posted form fields; a field sent several times keeps every value, in order. */
-export async function readFormBody(
-  request: IncomingMessage,
-  limit: number,
-): Promise<URLSearchParams> {
+export async function readFormBody(request: IncomingMessage, limit: number): Promise<FormFields> {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     throw new BodyError(
@@ -31,8 +20,7 @@ export async function readFormBody(
     if (size > limit) throw new BodyError(413, tooLarge(limit));
     chunks.push(chunk);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  return new URLSearchParams(text);
+  return parseFormFields(Buffer.concat(chunks).toString('utf8'));
 }
 
 function tooLarge(limit: number): string {

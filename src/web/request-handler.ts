@@ -16,10 +16,11 @@ import {
 } from './answer-page.js';
 import { describeState } from './ask-state.js';
 import type { Assets } from './assets.js';
+import { BodyError, type FormFields, onlyOnce } from './form-body.js';
 import { send, sendHtml } from './http-response.js';
 import type { LinkTokenSigner } from './link-token.js';
 import type { OperatorView } from './operator-view.js';
-import { BodyError, readFormBody } from './read-body.js';
+import { readFormBody } from './read-body.js';
 import type { WebAnswerService } from './web-service.js';
 
 const MAX_ASK_ID_LENGTH = 256;
@@ -82,21 +83,29 @@ export class AnswerHandler {
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<void> {
-    let body: URLSearchParams;
-    try {
-      body = await readFormBody(request, this.maxBodyBytes);
-    } catch (error) {
+    const notAccepted = (error: unknown) => {
       if (!(error instanceof BodyError)) throw error;
       response.setHeader('Connection', 'close');
       sendHtml(response, error.status, renderNoticePage('Not accepted', error.message));
-      return;
+    };
+    let body: FormFields;
+    let token: string;
+    try {
+      body = await readFormBody(request, this.maxBodyBytes);
+      token = onlyOnce(body, 'token') ?? '';
+    } catch (error) {
+      return notAccepted(error);
     }
-    const token = body.get('token') ?? '';
     const ask = await this.openAsk(askId, token, response, 'pass');
     if (ask === undefined) return;
     const replayed = () => sendHtml(response, 409, settledPage(ask.state));
     const form = buildAskUserForm(ask.questions);
-    const posted = readPostedAnswer(form, body);
+    let posted: UiFormAnswer & { values: PostedValues };
+    try {
+      posted = readPostedAnswer(form, body);
+    } catch (error) {
+      return notAccepted(error);
+    }
     const refuse = (message: string) =>
       sendHtml(
         response,
@@ -209,22 +218,24 @@ export class AnswerHandler {
   }
 }
 
-/** The form answer as posted: the action and every known field; unknown fields kept for the codec to refuse. */
-function readPostedAnswer(
-  form: UiForm,
-  body: URLSearchParams,
-): UiFormAnswer & { values: PostedValues } {
+/**
+ * The form answer as posted: the action and every field, unknown ones kept for the codec to
+ * refuse. Only a multi-select field may be sent more than once (`BodyError` 400 otherwise).
+ */
+function readPostedAnswer(form: UiForm, body: FormFields): UiFormAnswer & { values: PostedValues } {
   const multi = new Set(
     form.fields.filter((field) => field.type === 'multi-choice').map((field) => field.id),
   );
-  const values: PostedValues = {};
-  for (const key of new Set(body.keys())) {
-    if (key === 'token' || key === 'action') continue;
+  const values: PostedValues = Object.create(null);
+  for (const [name, sent] of body) {
+    if (name === 'token' || name === 'action') continue;
     // Browsers send a textarea's line breaks as CRLF; the person typed LF.
-    const all = body.getAll(key).map((value) => value.replace(/\r\n?/g, '\n'));
-    values[key] = all.length === 1 && !multi.has(key) ? all[0]! : all;
+    const all = (multi.has(name) ? sent : [onlyOnce(body, name)!]).map((value) =>
+      value.replace(/\r\n?/g, '\n'),
+    );
+    values[name] = multi.has(name) ? all : all[0]!;
   }
-  return { action: body.get('action') ?? 'submit', values };
+  return { action: onlyOnce(body, 'action') ?? 'submit', values };
 }
 
 function settledPage(state: AskInfo['state']): string {

@@ -213,6 +213,96 @@ describe('responses', () => {
   });
 });
 
+describe('malformed answers', () => {
+  it('refuse prototype names with 400 and keep the ask open, even next to a valid choice', async () => {
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const { handle, link } = await web.ask(yesNo);
+      const events = await historyLength(handle.id);
+      const post = await postForm(link.split('?')[0]!, [
+        ['token', tokenOf(link)],
+        [name, 'x'],
+        [name, 'y'],
+        ...chooseYes,
+      ]);
+      expect(post.status).toBe(400);
+      expect(await post.text()).toContain(`a field named &quot;${name}&quot;, which no form has`);
+      await unchanged(handle.id, events);
+      handle.cancel('user');
+    }
+  });
+
+  it('refuse a field sent twice with 400 unless it is a multi-select choice', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const events = await historyLength(handle.id);
+    const path = link.split('?')[0]!;
+    const token = tokenOf(link);
+    const twice: [string, string][][] = [
+      [['token', token], ['token', token], ...chooseYes],
+      [['token', token], ...chooseYes, ['action', 'submit']],
+      [['token', token], ...chooseYes, ['q1.selection', 'option2']],
+      [['token', token], ...chooseYes, ['q9.text', 'a'], ['q9.text', 'b']],
+    ];
+    for (const fields of twice) {
+      const post = await postForm(path, fields);
+      expect(post.status).toBe(400);
+      expect(await post.text()).toMatch(
+        /sends the field &quot;[a-z0-9.]+&quot; 2 times; it may be sent once/,
+      );
+    }
+    await unchanged(handle.id, events);
+    handle.cancel('user');
+
+    const multi = await web.ask({
+      question: 'Regions?',
+      options: ['eu', 'us'],
+      allowMultiple: true,
+    });
+    const both = await postForm(multi.link.split('?')[0]!, [
+      ['token', tokenOf(multi.link)],
+      ['action', 'submit'],
+      ['q1.selection', 'option1'],
+      ['q1.selection', 'option2'],
+    ]);
+    expect(both.status).toBe(200);
+    expect(await multi.handle.outcome).toMatchObject({
+      answers: [{ response: { selections: ['eu', 'us'] } }],
+    });
+  });
+
+  it('refuse more fields than any form has with 413 naming the cap, in time linear in the body', async () => {
+    const { handle, link } = await web.ask(yesNo);
+    const events = await historyLength(handle.id);
+    const path = link.split('?')[0]!;
+    const post = (count: number) => {
+      const fields: [string, string][] = [['token', tokenOf(link)], ...chooseYes];
+      for (let i = 0; i < count; i++) fields.push([`f${i}`, '1']);
+      return postForm(path, fields);
+    };
+    /** The fastest of three posts of `count` extra fields, in ms. */
+    const timed = async (count: number) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < 3; run++) {
+        const started = performance.now();
+        const response = await post(count);
+        expect(response.status).toBe(413);
+        expect(await response.text()).toContain(
+          'more than 270 fields, the most this server accepts',
+        );
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    const small = await timed(2_000);
+    const large = [await timed(20_000), await timed(90_000)];
+    // 45 times the fields: linear work stays within a generous 60 times the small body's
+    // time; the quadratic reading this replaces took 2.5 s and 99 s.
+    expect(large[1]!).toBeLessThan(60 * Math.max(small, 1));
+    expect(large[0]!).toBeLessThan(60 * Math.max(small, 1));
+    await unchanged(handle.id, events);
+    handle.cancel('user');
+  });
+});
+
 describe('options', () => {
   it('puts baseUrl in links and answers HEAD without a body', async () => {
     const behindProxy = await startWebService({
