@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Observable, Subscription } from 'rxjs';
 import { askMachine } from '../../machines/ask.machine.js';
 import type { AskAuditEvent, AskState } from '../engine/audit.js';
+import { describe, messageOf } from '../rules/describe.js';
 import { Html, html, shownText } from './html.js';
 import { securityHeaders, sendHtml } from './http-response.js';
 import { secretsEqual } from './link-token.js';
@@ -71,7 +72,7 @@ export function createOperatorView(options: {
 <p class="lead">The ask lifecycle, drawn from machines/ask.machine.ts. Asks with activity since this server started (at most ${MAX_LISTED_ASKS}), most recent first; the page follows new events as they happen.</p>
 <div id="chart">${rawSvg(renderStatechartSvg(chart, [...new Set(asks.map(([, ask]) => ask.state))]))}</div>
 <table id="asks" data-live-stream="asks/events${query}" data-query="${query}"><thead><tr><th scope="col">Ask</th><th scope="col">State</th><th scope="col">Last event</th></tr></thead><tbody>
-${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${encodeURIComponent(askId)}${query}">${askId}</a></td><td class="ask-state">${ask.state}</td><td>${new Date(ask.at).toISOString()}</td></tr>`)}
+${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${encodeURIComponent(askId)}${query}">${askId}</a></td><td class="ask-state">${ask.state}</td>${timeCell(ask.at)}</tr>`)}
 </tbody></table>
 <p id="counts">${[...counts].map(([state, count]) => `${state}: ${count}`).join(', ') || 'No asks yet.'}</p>`;
         sendHtml(
@@ -101,14 +102,21 @@ ${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${en
         return;
       }
       const history: AskAuditEvent[] = [];
-      for await (const event of service.history(askId)) history.push(event);
+      let unreadable: string | undefined;
+      try {
+        for await (const event of service.history(askId)) history.push(event);
+      } catch (error) {
+        // A damaged row: what was read is shown, with why the rest is not.
+        unreadable = messageOf(error);
+      }
       const main = html`<h1>Ask ${askId}</h1>
 <p><a href="../asks${query}">All asks</a></p>
 <p class="lead">State: <strong id="state">${ask.state}</strong>. Questions: ${ask.questions.map((question) => shownText(question.header)).join(', ')}.</p>
 <div id="chart" data-ask="${askId}" data-live-stream="events${query}">${rawSvg(renderStatechartSvg(chart, [ask.state]))}</div>
 <h2>Stored history</h2>
 <table><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">From → to</th><th scope="col">Data</th></tr></thead>
-<tbody id="history">${history.map((event) => historyRow(event))}</tbody></table>`;
+<tbody id="history">${history.map((event) => historyRow(event))}</tbody></table>
+${unreadable === undefined ? '' : html`<p class="problem" role="alert">The rest of the stored history could not be read: ${shownText(unreadable)}</p>`}`;
       sendHtml(
         response,
         200,
@@ -124,12 +132,16 @@ ${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${en
   };
 }
 
-/** What the live view needs of an audit event, including its data (the operator sees answers unless the service redacts them). */
+/**
+ * What the live view needs of an audit event: its data as the store wrote it (redacted there
+ * when the service redacts; this view has no redaction of its own), and its time as shown.
+ */
 function eventSummary(event: AskAuditEvent) {
   return {
     askId: event.askId,
     type: event.type,
     at: event.at,
+    time: shownTime(event.at),
     from: event.from,
     to: event.to,
     data: event.data,
@@ -137,7 +149,27 @@ function eventSummary(event: AskAuditEvent) {
 }
 
 function historyRow(event: AskAuditEvent) {
-  return html`<tr><td>${new Date(event.at).toISOString()}</td><td>${event.type}</td><td>${event.from ?? '–'} → ${event.to}</td><td class="history">${JSON.stringify(event.data)}</td></tr>`;
+  return html`<tr>${timeCell(event.at)}<td>${event.type}</td><td>${event.from ?? '–'} → ${event.to}</td><td class="history">${JSON.stringify(event.data)}</td></tr>`;
+}
+
+/**
+ * An audit time as ISO 8601, or `undefined` for a stored time that is no date (a damaged row):
+ * such a row is shown marked, and never stops a page from rendering.
+ */
+function isoTime(at: unknown): string | undefined {
+  if (typeof at !== 'number') return undefined;
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+function shownTime(at: unknown): string {
+  return isoTime(at) ?? `not a valid time (${describe(at)})`;
+}
+
+function timeCell(at: unknown): Html {
+  return isoTime(at) === undefined
+    ? html`<td class="bad-time">${shownTime(at)}</td>`
+    : html`<td>${shownTime(at)}</td>`;
 }
 
 function rawSvg(svg: string): Html {

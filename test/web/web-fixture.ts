@@ -8,6 +8,7 @@ import {
   type AskUserRequestInput,
   createInteractionService,
   createMemoryAskStore,
+  type InteractionServiceOptions,
 } from 'ask-engine';
 import {
   createWebAnswerServer,
@@ -51,10 +52,12 @@ export async function startWebService(
     /** Default true: serve /asks with OPERATOR_TOKEN. */
     operatorView?: boolean;
     server?: Partial<Omit<WebAnswerServerOptions, 'service'>>;
+    /** Options of the interaction service, e.g. `{ redact: true }`. */
+    service?: Omit<InteractionServiceOptions, 'store'>;
   } = {},
 ) {
   const store = options.store ?? createMemoryAskStore();
-  const service = createInteractionService({ store });
+  const service = createInteractionService({ ...options.service, store });
   const server = await createWebAnswerServer({
     service,
     secret: randomBytes(32),
