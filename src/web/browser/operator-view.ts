@@ -30,6 +30,11 @@ function follow(source: HTMLElement): void {
   stream.addEventListener('error', () => {
     status.textContent = 'Connection lost; retrying.';
   });
+  // The server ends the stream of a reader that fell too far behind: start again from the page.
+  stream.addEventListener('lagged', () => {
+    stream.close();
+    window.location.reload();
+  });
   stream.addEventListener('audit', (message) => {
     const event = JSON.parse((message as MessageEvent<string>).data) as LiveEvent;
     if (source.id === 'asks') updateList(source, event);
