@@ -36,7 +36,13 @@ export type FormFields = ReadonlyMap<string, readonly string[]>;
 export function parseFormFields(text: string): FormFields {
   const fields = new Map<string, string[]>();
   let count = 0;
-  for (const [name, value] of new URLSearchParams(text)) {
+  // One pass over the text; the cap is checked before a field is decoded.
+  for (let start = 0; start <= text.length; ) {
+    let end = text.indexOf('&', start);
+    if (end === -1) end = text.length;
+    const piece = text.slice(start, end);
+    start = end + 1;
+    if (piece === '') continue;
     count++;
     if (count > MAX_FORM_FIELDS) {
       throw new BodyError(
@@ -44,6 +50,7 @@ export function parseFormFields(text: string): FormFields {
         `The answer has more than ${MAX_FORM_FIELDS} fields, the most this server accepts (the token, the action, and for each of at most ${MAX_QUESTIONS} questions a mode, a text, a comment and up to ${MAX_MULTI_SELECT_OPTIONS} choices). Nothing was recorded.`,
       );
     }
+    const [name, value] = decodeField(piece);
     if (PROTOTYPE_KEYS.has(name)) {
       throw new BodyError(
         400,
@@ -55,6 +62,16 @@ export function parseFormFields(text: string): FormFields {
     else values.push(value);
   }
   return fields;
+}
+
+/** `name=value` decoded as URLSearchParams decodes it (`+` a space, bad escapes kept as written). */
+function decodeField(piece: string): [string, string] {
+  if (!/[%+]/.test(piece)) {
+    const at = piece.indexOf('=');
+    return at === -1 ? [piece, ''] : [piece.slice(0, at), piece.slice(at + 1)];
+  }
+  const [entry] = new URLSearchParams(piece);
+  return entry ?? ['', ''];
 }
 
 /**
