@@ -1,4 +1,7 @@
-/** What the operator view shows of stored asks: redacted answers as written, damaged rows marked. */
+/**
+ * What the operator view shows of stored asks (redacted answers as written, damaged rows
+ * marked), and its live stream's backpressure: in memory, through `app.request`.
+ */
 import { randomBytes } from 'node:crypto';
 import {
   type Clock,
@@ -6,26 +9,72 @@ import {
   createMemoryAskStore,
   createScriptedProvider,
 } from 'ask-engine';
-import { createWebAnswerServer } from 'ask-engine/web';
+import { createAnswerApp } from 'ask-engine/web';
 import { describe, expect, it } from 'vitest';
-import { OPERATOR_TOKEN, postForm, startWebService, tokenOf } from './web-fixture.js';
+import { OPERATOR_TOKEN, startAnswerApp, tokenOf } from './web-fixture.js';
+
+/** Reads a server-sent event stream as text, a chunk at a time. */
+function streamText(response: Response) {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  return {
+    get text() {
+      return text;
+    },
+    /** Reads until `done(text)` holds or the stream ends; true when it ended. */
+    async readUntil(done: (text: string) => boolean): Promise<boolean> {
+      while (!done(text)) {
+        const chunk = await reader.read();
+        if (chunk.done) return true;
+        text += chunk.value;
+      }
+      return false;
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
+describe('the operator view', () => {
+  it('needs the operator token, compared whole, on every page and the stream', async () => {
+    const web = startAnswerApp();
+    try {
+      for (const path of ['/asks', '/asks/events', '/asks/some-ask']) {
+        expect((await web.request(path)).status).toBe(403);
+        expect((await web.request(`${path}?token=${OPERATOR_TOKEN}x`)).status).toBe(403);
+        expect((await web.request(`${path}?token=${OPERATOR_TOKEN.slice(0, -1)}`)).status).toBe(
+          403,
+        );
+        expect(
+          (await web.request(`${path}?token=${OPERATOR_TOKEN}`, { method: 'POST' })).status,
+        ).toBe(405);
+      }
+      expect((await web.request(`/asks?token=${OPERATOR_TOKEN}`)).status).toBe(200);
+    } finally {
+      await web.close();
+    }
+    const without = startAnswerApp({ operatorView: false });
+    try {
+      expect((await without.request(`/asks?token=${OPERATOR_TOKEN}`)).status).toBe(404);
+    } finally {
+      await without.close();
+    }
+  });
+});
 
 describe('the operator view with a redacting service', () => {
   it('never shows what the person typed or picked, in the list, the history or the live stream', async () => {
-    const web = await startWebService({ service: { redact: true } });
+    const web = startAnswerApp({ service: { redact: true } });
     try {
-      const stream = await fetch(`${web.server.url}/asks/events?token=${OPERATOR_TOKEN}`);
-      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const stream = streamText(await web.request(`/asks/events?token=${OPERATOR_TOKEN}`));
       const { handle, link } = await web.ask({
         question: 'The passphrase?',
         options: ['Keep-the-old-one'],
         allowFreeform: true,
         allowComment: true,
       });
-      const path = link.split('?')[0]!;
       const token = tokenOf(link);
       // Refused first (a comment on a typed answer), then answered, then a late second answer.
-      const refused = await postForm(path, [
+      const refused = await web.post(link, [
         ['token', token],
         ['action', 'submit'],
         ['q1.mode', 'text'],
@@ -33,7 +82,7 @@ describe('the operator view with a redacting service', () => {
         ['q1.comment', 'typed-secret-two'],
       ]);
       expect(refused.status).toBe(422);
-      const answered = await postForm(path, [
+      const answered = await web.post(link, [
         ['token', token],
         ['action', 'submit'],
         ['q1.mode', 'text'],
@@ -41,7 +90,7 @@ describe('the operator view with a redacting service', () => {
       ]);
       expect(answered.status).toBe(200);
       expect(await handle.outcome).toMatchObject({ status: 'answered' });
-      const late = await postForm(path, [
+      const late = await web.post(link, [
         ['token', token],
         ['action', 'submit'],
         ['q1.mode', 'options'],
@@ -49,16 +98,12 @@ describe('the operator view with a redacting service', () => {
       ]);
       expect(late.status).toBe(409);
 
-      let streamed = '';
-      while (!streamed.includes('"to":"answered"')) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        streamed += value;
-      }
-      await reader.cancel();
-      const list = await (await fetch(`${web.server.url}/asks?token=${OPERATOR_TOKEN}`)).text();
-      const page = await fetch(
-        `${web.server.url}/asks/${encodeURIComponent(handle.id)}?token=${OPERATOR_TOKEN}`,
+      await stream.readUntil((text) => text.includes('"to":"answered"'));
+      const streamed = stream.text;
+      await stream.cancel();
+      const list = await (await web.request(`/asks?token=${OPERATOR_TOKEN}`)).text();
+      const page = await web.request(
+        `/asks/${encodeURIComponent(handle.id)}?token=${OPERATOR_TOKEN}`,
       );
       expect(page.status).toBe(200);
       const history = await page.text();
@@ -84,9 +129,10 @@ describe('a stored time that is no date', () => {
     };
     const service = createInteractionService({ store: createMemoryAskStore(), clock });
     service.registerProvider(createScriptedProvider([{ defer: 'later-1' }, { defer: 'later-2' }]));
-    const server = await createWebAnswerServer({
+    const app = createAnswerApp({
       service,
       secret: randomBytes(32),
+      baseUrl: 'https://asks.example.test',
       operatorToken: OPERATOR_TOKEN,
     });
     try {
@@ -97,7 +143,7 @@ describe('a stored time that is no date', () => {
       const healthy = service.start({ question: 'Healthy?', options: ['Yes', 'No'] });
       await healthy.outcome;
 
-      const list = await fetch(`${server.url}/asks?token=${OPERATOR_TOKEN}`);
+      const list = await app.request(`/asks?token=${OPERATOR_TOKEN}`);
       expect(list.status).toBe(200);
       const listed = await list.text();
       expect(listed).toContain(`data-ask="${damaged.id}"`);
@@ -105,12 +151,50 @@ describe('a stored time that is no date', () => {
       expect(listed).toContain('<td class="bad-time">not a valid time (8700000000000000)</td>');
       expect(listed).toMatch(/<td>\d{4}-\d\d-\d\dT[\d:.]+Z<\/td>/);
 
-      const history = await fetch(`${server.url}/asks/${damaged.id}?token=${OPERATOR_TOKEN}`);
+      const history = await app.request(`/asks/${damaged.id}?token=${OPERATOR_TOKEN}`);
       expect(history.status).toBe(200);
       expect(await history.text()).toContain('<td class="bad-time">not a valid time');
     } finally {
-      await server.close();
+      app.close();
       await service.close();
+    }
+  });
+});
+
+describe('the live stream', () => {
+  it('keeps up with a reader that reads, and ends the stream of one that stalls past 1 MiB', async () => {
+    const web = startAnswerApp();
+    try {
+      const reading = streamText(await web.request(`/asks/events?token=${OPERATOR_TOKEN}`));
+      const stalled = streamText(await web.request(`/asks/events?token=${OPERATOR_TOKEN}`));
+      // Each answer event carries four texts of 32 KiB: ten of them are 1.3 MB of events.
+      const long = 'x'.repeat(32 * 1024);
+      const question = (n: number) => ({ question: `Part ${n}?`, header: `Part ${n}` });
+      for (let i = 0; i < 10; i++) {
+        const { handle } = await web.ask({ questions: [1, 2, 3, 4].map(question) });
+        await web.service.answer(
+          handle.id,
+          ['q1', 'q2', 'q3', 'q4'].map((questionId) => ({
+            questionId,
+            response: { kind: 'freeform', text: long },
+          })),
+        );
+        const answered = (text: string) => text.split('"to":"answered"').length - 1 === i + 1;
+        expect(await reading.readUntil(answered)).toBe(false);
+      }
+      // The stalled reader gets what was queued for it, then `lagged`, then the end.
+      expect(await stalled.readUntil(() => false)).toBe(true);
+      expect(stalled.text.endsWith('event: lagged\ndata: {}\n\n')).toBe(true);
+      const queued = new TextEncoder().encode(stalled.text).byteLength;
+      expect(queued).toBeLessThanOrEqual(1024 * 1024 + 64);
+      expect(queued).toBeGreaterThan(512 * 1024);
+      // The reader that keeps up still follows new events.
+      await web.ask({ question: 'Still there?' });
+      const pending = (text: string) => text.split('"to":"pending"').length - 1 === 11;
+      expect(await reading.readUntil(pending)).toBe(false);
+      await reading.cancel();
+    } finally {
+      await web.close();
     }
   });
 });

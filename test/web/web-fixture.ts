@@ -108,6 +108,8 @@ export function startAnswerApp(
     mode?: 'defer' | 'pending';
     app?: Partial<Omit<AnswerAppOptions, 'service'>>;
     service?: Omit<InteractionServiceOptions, 'store'>;
+    /** Default true: serve asks/ with OPERATOR_TOKEN. */
+    operatorView?: boolean;
   } = {},
 ) {
   const store = options.store ?? createMemoryAskStore();
@@ -116,7 +118,7 @@ export function startAnswerApp(
     service,
     secret: randomBytes(32),
     baseUrl: APP_BASE_URL,
-    operatorToken: OPERATOR_TOKEN,
+    ...(options.operatorView === false ? {} : { operatorToken: OPERATOR_TOKEN }),
     ...options.app,
   });
   const waiting: ((link: string) => void)[] = [];
