@@ -163,13 +163,3 @@ export function startAnswerApp(
 export function tokenOf(link: string): string {
   return new URL(link).searchParams.get('t')!;
 }
-
-export function postForm(url: string, fields: [string, string][], init: RequestInit = {}) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-    ...init,
-  });
-}
