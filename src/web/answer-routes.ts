@@ -159,9 +159,12 @@ export class AnswerRoutes {
   }
 }
 
+/** A refused body: the connection closes after the answer, so no more of that body is read. */
 function notAccepted(error: unknown): Response {
   if (!(error instanceof BodyError)) throw error;
-  return htmlResponse(error.status, renderNoticePage('Not accepted', error.message));
+  const response = htmlResponse(error.status, renderNoticePage('Not accepted', error.message));
+  response.headers.set('Connection', 'close');
+  return response;
 }
 
 /**

@@ -69,6 +69,10 @@ describe('link tokens', () => {
     expect(post.status).toBe(403);
     const missing = await web.post(link, chooseYes);
     expect(missing.status).toBe(403);
+    // One token per link: the genuine one sent twice is no link of this app.
+    const twice = await web.request(`${link}&t=${token}`);
+    expect(twice.status).toBe(403);
+    expect(await twice.text()).not.toContain('Deploy now?');
     await unchanged(handle.id, events);
     handle.cancel('user');
   });
@@ -190,6 +194,8 @@ describe('responses', () => {
       ['q1.selection', 'x'.repeat(1024 * 1024)],
     ]);
     expect(big.status).toBe(413);
+    expect(big.headers.get('connection')).toBe('close');
+    expect(await big.text()).toContain('larger than this server accepts (1048576 bytes)');
     const json = await web.request(path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
