@@ -221,6 +221,48 @@ describe('responses', () => {
   });
 });
 
+describe('escaping', () => {
+  it('shows every text from the model and the request as inert text, never as markup', async () => {
+    const evil = '<script>window.pwned=1</script>';
+    const { handle, link } = await web.ask({
+      question: `${evil} "quoted" & 'single'`,
+      header: '<img src=x onerror=alert(1)>',
+      context: '</textarea><b>bold</b>',
+      options: [{ title: '"><svg onload=alert(1)>', description: evil }, 'No'],
+    });
+    const page = await (await web.request(link)).text();
+    // Markup from the model appears only escaped, in text and in attributes alike.
+    expect(page).not.toMatch(/<script>|<img |<svg |<b>|<\/textarea><b>/);
+    expect(page).toContain(
+      '&lt;script&gt;window.pwned=1&lt;/script&gt; &quot;quoted&quot; &amp; &#39;single&#39;',
+    );
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(page).toContain('&quot;&gt;&lt;svg onload=alert(1)&gt;');
+    // What the request carried is escaped where a refusal quotes it.
+    const typed = await web.request(link.split('?')[0]!, {
+      method: 'POST',
+      headers: { 'content-type': 'text/<b>x</b>' },
+      body: 'x',
+    });
+    expect(typed.status).toBe(415);
+    const refusal = await typed.text();
+    expect(refusal).toContain('got &quot;text/&lt;b&gt;x&lt;/b&gt;&quot;');
+    expect(refusal).not.toContain('<b>x</b>');
+    const unknown = await web.post(link, [
+      ['token', tokenOf(link)],
+      ['action', 'submit'],
+      ['q1.selection', 'option1'],
+      ['q1.<i>x</i>', '1'],
+    ]);
+    expect(unknown.status).toBe(422);
+    expect(await unknown.text()).not.toContain('<i>x</i>');
+    // The path is never echoed: an unknown page says only that it is not found.
+    const missing = await (await web.request('/a/%3Cscript%3E?t=x')).text();
+    expect(missing).not.toMatch(/<script>|&lt;script&gt;/);
+    handle.cancel('user');
+  });
+});
+
 describe('malformed answers', () => {
   it('refuse prototype names with 400 and keep the ask open, even next to a valid choice', async () => {
     for (const name of ['__proto__', 'constructor', 'prototype']) {
