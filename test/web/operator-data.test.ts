@@ -197,4 +197,12 @@ describe('the live stream', () => {
       await web.close();
     }
   });
+
+  it('ends every stream when the app is closed', async () => {
+    const web = startAnswerApp();
+    const stream = streamText(await web.request(`/asks/events?token=${OPERATOR_TOKEN}`));
+    expect(await stream.readUntil((text) => text.startsWith(': live'))).toBe(false);
+    await web.close();
+    expect(await stream.readUntil(() => false)).toBe(true);
+  });
 });
