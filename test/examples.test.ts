@@ -43,4 +43,11 @@ describe('examples', () => {
     expect(out).toContain('fields: q1.mode, q1.selection, q2.mode, q2.text');
     expect(out).toContain('Typed answer: "Friday afternoon"');
   });
+
+  it('web-mount answers through the page mounted under a prefix of a Hono app', async () => {
+    const out = await example('web-mount.ts');
+    expect(out).toMatch(/posted to \/answers\/a\/[^:]+: 200/);
+    expect(out).toContain('"selections":["Yes"]');
+    expect(out).toContain('/answers/a/: true');
+  });
 });

@@ -70,9 +70,13 @@ describe('public API', () => {
     expect(Object.keys(root).sort()).toEqual([...dataExports, ...engineExports].sort());
   });
 
-  it('ask-engine/web exports the answer server and its provider', async () => {
+  it('ask-engine/web exports the answer app, its Node server and its provider', async () => {
     const web = await import('ask-engine/web');
-    expect(Object.keys(web).sort()).toEqual(['createWebAnswerServer', 'createWebProvider']);
+    expect(Object.keys(web).sort()).toEqual([
+      'createAnswerApp',
+      'createWebAnswerServer',
+      'createWebProvider',
+    ]);
   });
 
   it('ask-engine/mcp exports the elicitation provider', async () => {

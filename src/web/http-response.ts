@@ -1,5 +1,4 @@
-/** Writing responses with the headers every page of the server carries. */
-import type { ServerResponse } from 'node:http';
+/** Responses (Web standard) with the headers every page of the answer app carries. */
 
 /** No inline script or style anywhere, no framing, forms post only to this server. */
 export const CONTENT_SECURITY_POLICY =
@@ -16,24 +15,31 @@ export function securityHeaders(): Record<string, string> {
   };
 }
 
-export function send(
-  response: ServerResponse,
+/** A response with the security headers, `no-store` unless `headers` says otherwise. */
+export function respond(
   status: number,
   type: string,
-  body: string | Buffer,
+  body: string | Uint8Array | null,
   headers: Record<string, string> = {},
-): void {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  response.writeHead(status, {
-    ...securityHeaders(),
-    'Content-Type': type,
-    'Content-Length': String(bytes.length),
-    'Cache-Control': 'no-store',
-    ...headers,
+): Response {
+  return new Response(body as BodyInit | null, {
+    status,
+    headers: {
+      ...securityHeaders(),
+      ...(type === '' ? {} : { 'Content-Type': type }),
+      'Cache-Control': 'no-store',
+      ...headers,
+    },
   });
-  response.end(bytes);
 }
 
-export function sendHtml(response: ServerResponse, status: number, page: string): void {
-  send(response, status, 'text/html; charset=utf-8', page);
+export function htmlResponse(status: number, page: string): Response {
+  return respond(status, 'text/html; charset=utf-8', page);
+}
+
+/** 405 naming the methods the path takes. */
+export function methodNotAllowed(method: string, methods: readonly string[]): Response {
+  return respond(405, 'text/plain; charset=utf-8', `Method ${method} is not allowed here.\n`, {
+    Allow: methods.join(', '),
+  });
 }

@@ -19,9 +19,10 @@ export interface LinkTokenSigner {
 export const MIN_SECRET_BYTES = 32;
 
 const MAC_BYTES = 32;
-// base36 expiry, a dot, 43 characters of unpadded base64url for the 32-byte MAC. The last
-// character carries 4 bits and 2 unused ones, which must be zero: only the canonical spelling
-// of a MAC is its token (otherwise four spellings would verify).
+// base36 expiry, a dot, 43 characters of unpadded base64url for the 32-byte MAC. A token has
+// exactly one spelling, the one `sign` writes: the expiry without leading zeros (checked by
+// spelling it again), and the MAC's last character, which carries 4 bits and 2 unused ones,
+// with those zero (otherwise four spellings of one MAC would verify).
 const TOKEN_SHAPE = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{42}[AEIMQUYcgkosw048])$/;
 
 /**
@@ -57,7 +58,11 @@ export function createLinkTokenSigner(secret: string | Uint8Array): LinkTokenSig
       if (match === null) return { ok: false, problem: 'malformed' };
       const expiresAt = Number.parseInt(match[1]!, 36);
       const given = Buffer.from(match[2]!, 'base64url');
-      if (!Number.isSafeInteger(expiresAt) || given.length !== MAC_BYTES) {
+      if (
+        !Number.isSafeInteger(expiresAt) ||
+        expiresAt.toString(36) !== match[1] ||
+        given.length !== MAC_BYTES
+      ) {
         return { ok: false, problem: 'malformed' };
       }
       // Signature before expiry: an expired token says "expired" only if it was ever genuine.

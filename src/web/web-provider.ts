@@ -22,6 +22,8 @@ export interface WebProviderOptions {
 }
 
 /**
+ * Works with anything that makes links: `createWebAnswerServer`'s server or `createAnswerApp`'s app.
+ *
  * @example
  * const server = await createWebAnswerServer({ service, secret });
  * service.registerProvider(createWebProvider(server, { mode: 'pending', notify: (link) => console.log(link) }));

@@ -51,6 +51,28 @@ describe('link tokens', () => {
     }
   });
 
+  it('has exactly one spelling: an expiry with leading zeros or in capitals is refused', () => {
+    const token = signer.sign('ask-1', now + 60_000);
+    expect(signer.verify('ask-1', token, now).ok).toBe(true);
+    const [expiry, mac] = token.split('.') as [string, string];
+    // Each of these names the same expiry (parseInt reads them all as now + 60 000).
+    for (const spelling of [
+      `0${expiry}`,
+      `00${expiry}`,
+      `${'0'.repeat(12 - expiry.length)}${expiry}`,
+    ]) {
+      expect(Number.parseInt(spelling, 36)).toBe(now + 60_000);
+      expect(signer.verify('ask-1', `${spelling}.${mac}`, now)).toEqual({
+        ok: false,
+        problem: 'malformed',
+      });
+    }
+    expect(signer.verify('ask-1', `${expiry.toUpperCase()}.${mac}`, now)).toEqual({
+      ok: false,
+      problem: 'malformed',
+    });
+  });
+
   it('refuses a token signed with another secret', () => {
     const other = createLinkTokenSigner(randomBytes(32));
     expect(signer.verify('ask-1', other.sign('ask-1', now + 60_000), now)).toEqual({

@@ -8,8 +8,11 @@ import {
   type AskUserRequestInput,
   createInteractionService,
   createMemoryAskStore,
+  type InteractionServiceOptions,
 } from 'ask-engine';
 import {
+  type AnswerAppOptions,
+  createAnswerApp,
   createWebAnswerServer,
   createWebProvider,
   type WebAnswerServerOptions,
@@ -51,10 +54,12 @@ export async function startWebService(
     /** Default true: serve /asks with OPERATOR_TOKEN. */
     operatorView?: boolean;
     server?: Partial<Omit<WebAnswerServerOptions, 'service'>>;
+    /** Options of the interaction service, e.g. `{ redact: true }`. */
+    service?: Omit<InteractionServiceOptions, 'store'>;
   } = {},
 ) {
   const store = options.store ?? createMemoryAskStore();
-  const service = createInteractionService({ store });
+  const service = createInteractionService({ ...options.service, store });
   const server = await createWebAnswerServer({
     service,
     secret: randomBytes(32),
@@ -90,17 +95,71 @@ export async function startWebService(
   };
 }
 
+/** Where the in-memory app says it is reached: links start with this. */
+export const APP_BASE_URL = 'https://asks.example.test/team';
+
+/**
+ * The same as `startWebService`, with the answer app in memory (no port): `request` sends a
+ * link or a path to `app.request`, as a server mounting the app under `/team` would.
+ */
+export function startAnswerApp(
+  options: {
+    store?: AskStore;
+    mode?: 'defer' | 'pending';
+    app?: Partial<Omit<AnswerAppOptions, 'service'>>;
+    service?: Omit<InteractionServiceOptions, 'store'>;
+    /** Default true: serve asks/ with OPERATOR_TOKEN. */
+    operatorView?: boolean;
+  } = {},
+) {
+  const store = options.store ?? createMemoryAskStore();
+  const service = createInteractionService({ ...options.service, store });
+  const app = createAnswerApp({
+    service,
+    secret: randomBytes(32),
+    baseUrl: APP_BASE_URL,
+    ...(options.operatorView === false ? {} : { operatorToken: OPERATOR_TOKEN }),
+    ...options.app,
+  });
+  const waiting: ((link: string) => void)[] = [];
+  service.registerProvider(
+    createWebProvider(app, {
+      mode: options.mode ?? 'pending',
+      notify: (link) => void waiting.shift()?.(link),
+    }),
+  );
+  /** A link of the app (or a path below its base) as the request the app receives. */
+  const local = (link: string) =>
+    link.startsWith(APP_BASE_URL) ? link.slice(APP_BASE_URL.length) : link;
+  return {
+    store,
+    service,
+    app,
+    async ask(request: AskUserRequestInput, askOptions: { timeoutMs?: number } = {}) {
+      const link = new Promise<string>((resolve) => waiting.push(resolve));
+      const handle = service.start(request, askOptions);
+      return { handle, link: await link };
+    },
+    request(link: string, init?: RequestInit) {
+      return app.request(local(link), init);
+    },
+    /** Posts urlencoded fields to the page of `link` (its path, without the token). */
+    post(link: string, fields: [string, string][], init: RequestInit = {}) {
+      return app.request(local(link).split('?')[0]!, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+        ...init,
+      });
+    },
+    async close() {
+      app.close();
+      await service.close();
+    },
+  };
+}
+
 /** The token from a link. */
 export function tokenOf(link: string): string {
   return new URL(link).searchParams.get('t')!;
-}
-
-export function postForm(url: string, fields: [string, string][], init: RequestInit = {}) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-    redirect: 'manual',
-    ...init,
-  });
 }

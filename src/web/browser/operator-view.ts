@@ -8,6 +8,8 @@ interface LiveEvent {
   askId: string;
   type: string;
   at: number;
+  /** `at` as ISO 8601, or a note when the stored time is not a date. */
+  time: string;
   from: string | null;
   to: string;
   data: unknown;
@@ -27,6 +29,11 @@ function follow(source: HTMLElement): void {
   });
   stream.addEventListener('error', () => {
     status.textContent = 'Connection lost; retrying.';
+  });
+  // The server ends the stream of a reader that fell too far behind: start again from the page.
+  stream.addEventListener('lagged', () => {
+    stream.close();
+    window.location.reload();
   });
   stream.addEventListener('audit', (message) => {
     const event = JSON.parse((message as MessageEvent<string>).data) as LiveEvent;
@@ -50,7 +57,7 @@ function updateList(table: HTMLElement, event: LiveEvent): void {
     row.cells[1]!.className = 'ask-state';
   }
   row.cells[1]!.textContent = event.to;
-  row.cells[2]!.textContent = new Date(event.at).toISOString();
+  row.cells[2]!.textContent = event.time;
   body.prepend(row);
   const states = new Set(
     [...body.querySelectorAll<HTMLElement>('.ask-state')].map((node) => node.textContent ?? ''),
@@ -74,7 +81,7 @@ function updateAsk(event: LiveEvent): void {
   if (history !== null) {
     const row = document.createElement('tr');
     row.append(
-      cell(new Date(event.at).toISOString()),
+      cell(event.time),
       cell(event.type),
       cell(`${event.from ?? '–'} → ${event.to}`),
       cell(JSON.stringify(event.data)),

@@ -1,0 +1,247 @@
+/**
+ * The answer app on Web standards: a Hono app (`fetch(Request): Promise<Response>`) with each
+ * ask's page at a signed link, the form POST, the pages' assets and the operator view. It
+ * mounts under any path prefix of any server that speaks `fetch` (Hono, Node through
+ * `@hono/node-server`, Express, Deno, Bun, workers).
+ */
+import { Hono } from 'hono';
+import type { Clock } from '../engine/clock.js';
+import { UserInteractionError } from '../rules/errors.js';
+import type { AskStore } from '../stores/ask-store.js';
+import { renderNoticePage } from './answer-page.js';
+import { AnswerRoutes, MAX_ASK_ID_LENGTH } from './answer-routes.js';
+import { createAssets } from './assets.js';
+import { htmlResponse, methodNotAllowed, respond } from './http-response.js';
+import { createLinkTokenSigner } from './link-token.js';
+import { createOperatorView } from './operator-view.js';
+import { storeAuditEvents } from './store-events.js';
+import type { WebAnswerService } from './web-service.js';
+
+export interface AnswerAppOptions {
+  /** The interaction service whose asks the pages answer (any service sharing the store). */
+  service: WebAnswerService;
+  /** HMAC key of the links, at least 32 bytes; keep it stable to keep links valid across restarts. */
+  secret: string | Uint8Array;
+  /**
+   * Where people reach the app's root: scheme, host and the path prefix it is mounted under,
+   * as seen from outside any proxy (e.g. `https://example.com/answers`). Links are this address
+   * followed by `/a/<askId>?t=<token>`; the pages link to each other by relative paths.
+   */
+  baseUrl: string;
+  /** Enables the read-only view of live asks at `asks?token=<operatorToken>` (16 characters or more). */
+  operatorToken?: string;
+  /**
+   * The service's store: the live view then follows every ask written to it, by any service
+   * or process, instead of only the asks `service` has open.
+   */
+  store?: Pick<AskStore, 'subscribe' | 'history'>;
+  /** Lifetime of a link for an ask without a deadline; default 7 days. */
+  linkTtlMs?: number;
+  /** Largest request body accepted; default 1 MiB (four questions of 32 KiB text and comment). */
+  maxBodyBytes?: number;
+  /** Time source for link expiry; default the system clock. */
+  clock?: Pick<Clock, 'now'>;
+}
+
+/** What the answer app adds to its Hono app. */
+export interface AnswerAppLinks {
+  /** `baseUrl` without a trailing slash. */
+  readonly baseUrl: string;
+  /**
+   * A signed link to the ask's page, valid until the ask's deadline (or `linkTtlMs`) and only
+   * while the ask is open. Rejects with `UNKNOWN_INTERACTION` for an ask the store does not
+   * have and `ASK_SETTLED` for one that already has its outcome.
+   */
+  linkFor(askId: string): Promise<string>;
+  /** Stops following audit events and ends the live streams; call it when the server stops. */
+  close(): void;
+}
+
+/** A Hono app: `app.fetch(request)`, `app.request(path)`, mountable with `route` or `mount`. */
+export type AnswerApp = Hono & AnswerAppLinks;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Builds the answer app. Links carry `baseUrl`; mount the app where that address points.
+ *
+ * @example
+ * const answers = createAnswerApp({ service, secret, baseUrl: 'https://example.com/answers' });
+ * app.route('/answers', answers); // a Hono app; see the docs for Express and node:http
+ * service.registerProvider(createWebProvider(answers, { notify: (link) => console.log(link) }));
+ */
+export function createAnswerApp(options: AnswerAppOptions): AnswerApp {
+  if (typeof options?.baseUrl !== 'string') {
+    throw new TypeError(
+      `Expected \`baseUrl\` to be the http(s) address the app is reached at, got ${typeof options?.baseUrl}.`,
+    );
+  }
+  const baseUrl = checkBaseUrl(options.baseUrl);
+  return buildAnswerApp(options, () => baseUrl);
+}
+
+/** The app with links on a base known later (a Node server's address once it listens). */
+export function buildAnswerApp(
+  options: Omit<AnswerAppOptions, 'baseUrl'>,
+  baseUrl: () => string,
+): AnswerApp {
+  const {
+    service,
+    linkTtlMs = 7 * DAY_MS,
+    maxBodyBytes = 1024 * 1024,
+    clock = { now: () => Date.now() },
+  } = options;
+  checkOptions(options, linkTtlMs, maxBodyBytes);
+  const signer = createLinkTokenSigner(options.secret);
+  const assets = createAssets();
+  const routes = new AnswerRoutes(service, signer, clock, maxBodyBytes);
+  const operator =
+    options.operatorToken === undefined
+      ? undefined
+      : createOperatorView({
+          service,
+          operatorToken: options.operatorToken,
+          ...(options.store === undefined ? {} : { events$: storeAuditEvents(options.store) }),
+        });
+
+  const app = new Hono();
+  const readOnly = ['GET', 'HEAD'];
+  const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+  app.all('/a/:askId', (c) => {
+    const method = c.req.method;
+    if (!isRead(method) && method !== 'POST') {
+      return methodNotAllowed(method, ['GET', 'HEAD', 'POST']);
+    }
+    const askId = c.req.param('askId');
+    if (askId.length === 0 || askId.length > MAX_ASK_ID_LENGTH) return notFound();
+    if (method === 'POST') return routes.answer(askId, c.req.raw);
+    // A link has one token: a second `t` makes it no link of this app.
+    const tokens = new URL(c.req.url).searchParams.getAll('t');
+    return routes.show(askId, tokens.length === 1 ? tokens[0]! : '');
+  });
+  app.all('/assets/:name', async (c) => {
+    if (!isRead(c.req.method)) return methodNotAllowed(c.req.method, readOnly);
+    const asset = await assets.get(c.req.param('name'));
+    if (asset === undefined) return notFound();
+    return respond(200, asset.type, asset.body, { 'Cache-Control': 'public, max-age=300' });
+  });
+  app.all('/favicon.ico', (c) => {
+    if (!isRead(c.req.method)) return methodNotAllowed(c.req.method, readOnly);
+    return respond(204, '', null, { 'Cache-Control': 'public, max-age=86400' });
+  });
+  if (operator !== undefined) {
+    // Registered before `asks/:askId`, which would match it too.
+    app.all('/asks/events', (c) => {
+      if (!isRead(c.req.method)) return methodNotAllowed(c.req.method, readOnly);
+      return operator.stream(new URL(c.req.url), c.req.raw.signal);
+    });
+    app.all('/asks', (c) => {
+      if (!isRead(c.req.method)) return methodNotAllowed(c.req.method, readOnly);
+      return operator.list(new URL(c.req.url));
+    });
+    app.all('/asks/:askId', (c) => {
+      if (!isRead(c.req.method)) return methodNotAllowed(c.req.method, readOnly);
+      const askId = c.req.param('askId');
+      if (askId.length > MAX_ASK_ID_LENGTH) return notFound();
+      return operator.ask(askId, new URL(c.req.url));
+    });
+  }
+  app.notFound(() => notFound());
+  app.onError((error) => {
+    process.emitWarning(`ask-engine/web: ${(error as Error)?.stack ?? String(error)}`);
+    return htmlResponse(
+      500,
+      renderNoticePage(
+        'Something went wrong',
+        'The server could not handle this request; nothing was recorded. Try again later.',
+      ),
+    );
+  });
+
+  const links: AnswerAppLinks = {
+    get baseUrl() {
+      return baseUrl();
+    },
+    async linkFor(askId) {
+      const ask = await service.get(askId);
+      if (ask === undefined) {
+        throw new UserInteractionError(
+          'UNKNOWN_INTERACTION',
+          `No ask with id ${JSON.stringify(askId)} in the store; start it first.`,
+          { askId },
+        );
+      }
+      if (ask.final) {
+        throw new UserInteractionError(
+          'ASK_SETTLED',
+          `Ask ${JSON.stringify(askId)} is ${ask.state}; a link to it would be useless.`,
+          { askId, state: ask.state },
+        );
+      }
+      const now = clock.now();
+      const expiresAt = Math.floor(
+        Math.min(ask.deadlineAt ?? Number.POSITIVE_INFINITY, now + linkTtlMs),
+      );
+      return `${baseUrl()}/a/${encodeURIComponent(askId)}?t=${signer.sign(askId, Math.max(expiresAt, 1))}`;
+    },
+    close() {
+      operator?.close();
+    },
+  };
+  return Object.defineProperties(app, Object.getOwnPropertyDescriptors(links)) as AnswerApp;
+}
+
+function notFound(): Response {
+  return htmlResponse(404, renderNoticePage('Not found', 'There is no page at this address.'));
+}
+
+/**
+ * `baseUrl` without a trailing slash. Only an http(s) address with no credentials, query or
+ * fragment: a link is this address with a path and the token appended.
+ */
+export function checkBaseUrl(baseUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = /^https?:\/\/[^\s]+$/i.test(baseUrl) ? new URL(baseUrl) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (
+    url === undefined ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    baseUrl.includes('?') ||
+    baseUrl.includes('#')
+  ) {
+    throw new TypeError(
+      `Expected \`baseUrl\` to be an http(s) URL without credentials, query or fragment, got ${JSON.stringify(baseUrl)}.`,
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function checkOptions(
+  options: Omit<AnswerAppOptions, 'baseUrl'>,
+  linkTtlMs: number,
+  maxBodyBytes: number,
+): void {
+  if (typeof options.service?.get !== 'function' || typeof options.service.answer !== 'function') {
+    throw new TypeError(
+      `Expected \`service\` to be an interaction service (createInteractionService), got ${typeof options.service}.`,
+    );
+  }
+  if (!(linkTtlMs > 0))
+    throw new TypeError(`Expected \`linkTtlMs\` to be a number above 0, got ${String(linkTtlMs)}.`);
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1024) {
+    throw new TypeError(
+      `Expected \`maxBodyBytes\` to be an integer from 1024 up, got ${String(maxBodyBytes)}.`,
+    );
+  }
+  if (options.operatorToken !== undefined && options.operatorToken.length < 16) {
+    throw new TypeError(
+      `Expected \`operatorToken\` to have at least 16 characters, got ${options.operatorToken.length}.`,
+    );
+  }
+}

@@ -1,0 +1,195 @@
+/** Each ask's page at `a/<askId>`: showing the form (GET) and taking the answer (POST). */
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { UiForm, UiFormAnswer } from '../contracts/form.js';
+import type { AskOutcome } from '../contracts/outcome.js';
+import type { Clock } from '../engine/clock.js';
+import type { AskInfo } from '../engine/service-contract.js';
+import { buildAskUserForm } from '../form/build-form.js';
+import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
+import { isUserInteractionError } from '../rules/errors.js';
+import {
+  type PostedValues,
+  renderAnswerPage,
+  renderNoticePage,
+  renderRecordedPage,
+} from './answer-page.js';
+import { describeState } from './ask-state.js';
+import { BodyError, type FormFields, onlyOnce } from './form-body.js';
+import { htmlResponse } from './http-response.js';
+import type { LinkTokenSigner } from './link-token.js';
+import { readFormBody } from './read-body.js';
+import type { WebAnswerService } from './web-service.js';
+
+/** Longer ids are no ids of this engine: answered 404 before any work. */
+export const MAX_ASK_ID_LENGTH = 256;
+
+/** The answer page of each ask: the token is checked before the store is read. */
+export class AnswerRoutes {
+  constructor(
+    private readonly service: WebAnswerService,
+    private readonly signer: LinkTokenSigner,
+    private readonly clock: Pick<Clock, 'now'>,
+    private readonly maxBodyBytes: number,
+  ) {}
+
+  async show(askId: string, token: string): Promise<Response> {
+    const opened = await this.openAsk(askId, token);
+    if (opened instanceof Response) return opened;
+    const form = buildAskUserForm(opened.questions);
+    return htmlResponse(200, renderAnswerPage({ askId, questions: opened.questions, form, token }));
+  }
+
+  async answer(askId: string, request: Request): Promise<Response> {
+    let body: FormFields;
+    let token: string;
+    try {
+      body = await readFormBody(request, this.maxBodyBytes);
+      token = onlyOnce(body, 'token') ?? '';
+    } catch (error) {
+      return notAccepted(error);
+    }
+    const opened = await this.openAsk(askId, token, 'pass');
+    if (opened instanceof Response) return opened;
+    const ask = opened;
+    const form = buildAskUserForm(ask.questions);
+    let posted: UiFormAnswer & { values: PostedValues };
+    try {
+      posted = readPostedAnswer(form, body);
+    } catch (error) {
+      return notAccepted(error);
+    }
+    const refuse = (message: string) =>
+      htmlResponse(
+        422,
+        renderAnswerPage({
+          askId,
+          questions: ask.questions,
+          form,
+          token,
+          values: posted.values,
+          error: message,
+        }),
+      );
+    let answers: AskUserQuestionAnswer[] | null;
+    try {
+      answers = decodeAskUserFormAnswer(ask.questions, posted);
+    } catch (error) {
+      if (!isUserInteractionError(error)) throw error;
+      return ask.final ? htmlResponse(409, settledPage(ask.state)) : refuse(error.message);
+    }
+    if (answers === null) return this.decline(askId, ask);
+    let outcome: AskOutcome;
+    try {
+      outcome = await this.service.answer(askId, answers);
+    } catch (error) {
+      if (isUserInteractionError(error, 'ASK_SETTLED')) return this.settled(askId, ask);
+      if (
+        isUserInteractionError(error, 'INVALID_ANSWER') ||
+        isUserInteractionError(error, 'LIMIT_EXCEEDED')
+      ) {
+        return refuse(error.message);
+      }
+      throw error;
+    }
+    // What the service recorded: option titles in the option's own spelling.
+    const recorded = outcome.status === 'answered' ? outcome.answers : answers;
+    return htmlResponse(200, renderRecordedPage(ask.questions, recorded));
+  }
+
+  /** The person declined: the ask ends cancelled by them, on whichever service delivers it. */
+  private async decline(askId: string, ask: AskInfo): Promise<Response> {
+    try {
+      await this.service.cancel(askId, 'user', 'The person declined to answer on the answer page.');
+    } catch (error) {
+      if (!isUserInteractionError(error, 'ASK_SETTLED')) throw error;
+      return this.settled(askId, ask);
+    }
+    return htmlResponse(
+      200,
+      renderNoticePage(
+        'You declined to answer',
+        'Nothing was chosen for you; whoever asked is told that you declined.',
+      ),
+    );
+  }
+
+  private async settled(askId: string, ask: AskInfo): Promise<Response> {
+    const now = await this.service.get(askId);
+    return htmlResponse(409, settledPage(now?.state ?? ask.state));
+  }
+
+  /**
+   * The ask the token opens, or the refusal to send. The token is checked before the store is
+   * read. A settled ask is refused here only when `settled` is 'refuse' (showing the page); a
+   * submit goes on to the service, which refuses it and audits the attempt.
+   */
+  private async openAsk(
+    askId: string,
+    token: string,
+    settled: 'refuse' | 'pass' = 'refuse',
+  ): Promise<AskInfo | Response> {
+    const check = this.signer.verify(askId, token, this.clock.now());
+    if (!check.ok) {
+      if (check.problem === 'expired') {
+        return htmlResponse(
+          410,
+          renderNoticePage(
+            'This link has expired',
+            "The link was valid until the question's deadline or its own time limit. Ask the sender for a new link if the question is still open.",
+          ),
+        );
+      }
+      return htmlResponse(
+        403,
+        renderNoticePage(
+          'This link is not valid',
+          'The link is incomplete or was not made for this question. Open the link exactly as you received it.',
+        ),
+      );
+    }
+    const ask = await this.service.get(askId);
+    if (ask === undefined) {
+      return htmlResponse(
+        404,
+        renderNoticePage('Question not found', 'This question is no longer stored on the server.'),
+      );
+    }
+    if (ask.final && settled === 'refuse') return htmlResponse(410, settledPage(ask.state));
+    return ask;
+  }
+}
+
+/** A refused body: the connection closes after the answer, so no more of that body is read. */
+function notAccepted(error: unknown): Response {
+  if (!(error instanceof BodyError)) throw error;
+  const response = htmlResponse(error.status, renderNoticePage('Not accepted', error.message));
+  response.headers.set('Connection', 'close');
+  return response;
+}
+
+/**
+ * The form answer as posted: the action and every field, unknown ones kept for the codec to
+ * refuse. Only a multi-select field may be sent more than once (`BodyError` 400 otherwise).
+ */
+function readPostedAnswer(form: UiForm, body: FormFields): UiFormAnswer & { values: PostedValues } {
+  const multi = new Set(
+    form.fields.filter((field) => field.type === 'multi-choice').map((field) => field.id),
+  );
+  const values: PostedValues = Object.create(null);
+  for (const [name, sent] of body) {
+    if (name === 'token' || name === 'action') continue;
+    // Browsers send a textarea's line breaks as CRLF; the person typed LF.
+    const all = (multi.has(name) ? sent : [onlyOnce(body, name)!]).map((value) =>
+      value.replace(/\r\n?/g, '\n'),
+    );
+    values[name] = multi.has(name) ? all : all[0]!;
+  }
+  return { action: onlyOnce(body, 'action') ?? 'submit', values };
+}
+
+function settledPage(state: AskInfo['state']): string {
+  return renderNoticePage(
+    'Nothing left to answer',
+    `${describeState(state)} Its outcome is fixed, so this page cannot change it; you can close it.`,
+  );
+}
