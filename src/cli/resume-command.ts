@@ -9,6 +9,7 @@ import { isUserInteractionError } from '../rules/errors.js';
 import type { AskStore } from '../stores/ask-store.js';
 import { EXIT } from './exit-codes.js';
 import { readStdin } from './read-stdin.js';
+import { toStderrText, toTerminalSafeJson } from './stderr-text.js';
 import { UsageError } from './usage-error.js';
 
 export const RESUME_HELP = `Usage: ask-engine resume <interactionId> <answers-json | -> --store PATH
@@ -61,11 +62,11 @@ export async function runResumeCommand(argv: string[]): Promise<number> {
   const service = createInteractionService({ store });
   try {
     const outcome = await service.resume(interactionId, answers);
-    process.stdout.write(`${JSON.stringify(outcome)}\n`);
+    process.stdout.write(`${toTerminalSafeJson(outcome)}\n`);
     return EXIT.answered;
   } catch (error) {
     if (!isUserInteractionError(error)) throw error;
-    process.stderr.write(`ask-engine resume: ${error.code}: ${error.message}\n`);
+    process.stderr.write(toStderrText(`ask-engine resume: ${error.code}: ${error.message}\n`));
     return EXIT.invalidInput;
   } finally {
     await service.close();
