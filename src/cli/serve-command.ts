@@ -105,8 +105,11 @@ export async function runServeCommand(
   if (values['secret-file'] === undefined) {
     out('note: no --secret-file, so links stop working when this process ends');
   }
-  const printLink = (askId: string) =>
-    server.linkFor(askId).then(
+  const printLink = async (askId: string) => {
+    // Past its deadline: the sweep times it out, and the line for its end says so.
+    const deadlineAt = (await service.get(askId))?.deadlineAt;
+    if (deadlineAt !== undefined && deadlineAt <= Date.now()) return;
+    await server.linkFor(askId).then(
       (link) => out(`link ${askId} ${link}`),
       (error: unknown) => {
         // Ended before its link was made: the line for its end says how.
@@ -114,6 +117,7 @@ export async function runServeCommand(
         process.stderr.write(toStderrText(`ask-engine serve: ${(error as Error).message}\n`));
       },
     );
+  };
   // The store's feed, not service.events$: the asks were deferred by other processes.
   const subscription = storeAuditEvents(store).subscribe((event) => {
     if (event.type === 'provider.deferred') void printLink(event.askId);
