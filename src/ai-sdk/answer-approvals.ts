@@ -2,7 +2,9 @@
 import type { ToolApprovalResponse, ToolModelMessage } from 'ai';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { InteractionService } from '../engine/service-contract.js';
+import { isUserInteractionError } from '../rules/errors.js';
 import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
+import { approvalBindingLine, approvalKey } from './approval-binding.js';
 import { verifyApprovalSignature } from './approval-signature.js';
 
 export const ALLOW = 'Allow';
@@ -40,8 +42,12 @@ interface ApprovalRequest {
  * the tool and showing its input) and resolves the `tool` message of `tool-approval-response`
  * parts to append before the next step. Only an explicit Allow approves; a Deny (its comment
  * is the reason), a timeout, a cancellation, an unavailable UI, an abort or a forged request
- * is a denial whose reason says which. Each ask is keyed by the approval id, so answering the
- * same result twice asks once. The message is empty when there was nothing to approve.
+ * is a denial whose reason says which. An approval is bound to exactly one call: its ask is
+ * keyed by the approval id and its question names the tool-call id and a digest of the tool
+ * name and canonical input, so answering the same result twice asks once, while the same
+ * approval id sent for another call (a replay, or an approval moved to another call) or with
+ * other input is refused without asking, signed or not. The message is empty when there was
+ * nothing to approve.
  *
  * @example
  * const step = await generateText({ model, tools, messages });
@@ -95,8 +101,15 @@ async function answerOne(
   try {
     outcome = await askApproval(service, request, options);
   } catch (error) {
-    // A request the engine refuses (no provider, an input past the limits, or an approval id
-    // already asked about with another input: an Allow never carries over to other input).
+    // The engine refuses a key reused with other questions: this approval id was asked about
+    // for another call, tool or input. An Allow never carries over.
+    if (isUserInteractionError(error, 'INVALID_REQUEST') && typeof error.data.askId === 'string') {
+      return response(
+        false,
+        `Refused without asking: the approval id ${JSON.stringify(request.approvalId)} already belongs to another tool call or input (ask ${error.data.askId}); an approval answers one call only.`,
+      );
+    }
+    // Any other request the engine refuses (no provider, an input past the limits).
     return response(
       false,
       `Not approved: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`,
@@ -105,11 +118,12 @@ async function answerOne(
   return decide(outcome, response);
 }
 
-function askApproval(
+async function askApproval(
   service: InteractionService,
   request: ApprovalRequest,
   options: AnswerApprovalsOptions,
 ): Promise<AskOutcome> {
+  const input = JSON.stringify(request.input, null, 2) ?? 'undefined';
   return service.ask(
     {
       questions: [
@@ -117,7 +131,8 @@ function askApproval(
           header: 'Approve',
           // JSON-quoted: a tool name cannot pose as the question's own words.
           question: `Allow the tool ${JSON.stringify(request.toolName)} to run with this input?`,
-          context: JSON.stringify(request.input, null, 2) ?? 'undefined',
+          // The last line binds the ask to this call (see approval-binding.ts).
+          context: `${input}\n\n${await approvalBindingLine(request)}`,
           options: [
             { title: ALLOW, description: 'Run it with exactly this input.' },
             { title: DENY, description: 'Do not run it; the model is told it was denied.' },
@@ -128,7 +143,7 @@ function askApproval(
       ...(options.agent === undefined ? {} : { agent: options.agent }),
     },
     {
-      key: `ai-sdk-approval:${request.approvalId}`,
+      key: approvalKey(request),
       toolCallId: request.toolCallId,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -5,6 +5,8 @@
  * unpadded base64url. Web Crypto only, so it runs wherever the AI SDK does.
  */
 
+import { canonicalJson, sha256Base64Url } from './approval-binding.js';
+
 const encoder = new TextEncoder();
 
 export interface SignedApprovalRequest {
@@ -29,33 +31,14 @@ export async function verifyApprovalSignature(
     false,
     ['verify'],
   );
-  const digest = new Uint8Array(
-    await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(request.input))),
-  );
   const payload = [
     request.approvalId,
     request.toolCallId,
     request.toolName,
-    encodeBase64Url(digest),
+    await sha256Base64Url(canonicalJson(request.input)),
   ];
   // crypto.subtle.verify compares in constant time.
   return crypto.subtle.verify('HMAC', key, signature, encoder.encode(payload.join('\n')));
-}
-
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? '';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const entries = Object.keys(record)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-  return `{${entries.join(',')}}`;
-}
-
-function encodeBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {

@@ -1,5 +1,4 @@
 /** `ask-engine demo`: a scripted agent loop that asks every kind of question in this terminal. */
-import { parseArgs } from 'node:util';
 import type { AskAuditEvent } from '../engine/audit.js';
 import type { AskUserToolDetails } from '../tool/tool-result.js';
 import { formatAuditTrail } from './audit-trail.js';
@@ -7,8 +6,10 @@ import { DEMO_STEPS, DEMO_TASK } from './demo-script.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { DEMO_HELP } from './help.js';
 import { listenForInterrupts } from './interrupts.js';
+import { parseFlags } from './parse-flags.js';
 import { preferenceFlagOptions, readPreferenceFlags } from './preference-flags.js';
 import { setUpAsking } from './terminal-setup.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * Runs the demo and returns the exit code: 0 when it ran through (whatever was answered),
@@ -18,14 +19,16 @@ import { setUpAsking } from './terminal-setup.js';
  * process.exitCode = await runDemoCommand([]);
  */
 export async function runDemoCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: { help: { type: 'boolean', short: 'h' }, ...preferenceFlagOptions },
+  const { values, positionals } = parseFlags('demo', argv, {
+    help: { type: 'boolean', short: 'h' },
+    ...preferenceFlagOptions,
   });
   if (values.help) {
     process.stdout.write(DEMO_HELP);
     return EXIT.answered;
+  }
+  if (positionals.length > 0) {
+    throw new UsageError(`demo takes no arguments, got ${JSON.stringify(positionals[0])}.`);
   }
   const asking = setUpAsking(readPreferenceFlags(values), { agent: 'demo-agent' });
   const interrupts = listenForInterrupts();

@@ -8,6 +8,8 @@ export const EXIT = {
   invalidInput: 2,
   timedOut: 3,
   deferred: 4,
+  /** The store (`--store`) cannot be opened or used: one line names the problem and the fix. */
+  store: 5,
   /** 128 + signal number, as shells report a process ended by that signal. */
   interrupted: 130,
   terminated: 143,
@@ -17,6 +19,13 @@ export const EXIT = {
  * @example
  * exitCodeFor('aborted', 'SIGTERM') // => 143
  */
+/** The exit codes every help text lists, one line each. */
+export const EXIT_CODES_HELP = `Exit codes:
+  0 answered   1 cancelled (declined, or no terminal)   2 invalid input or usage (message on stderr)
+  3 timed out   4 deferred (answer it later: ask-engine resume or serve)
+  5 the store cannot be opened or used (one line names the problem and the fix)
+  130 aborted by SIGINT (ctrl+c)   143 aborted by SIGTERM`;
+
 export function exitCodeFor(
   status: AskUserToolDetails['status'],
   signal: 'SIGINT' | 'SIGTERM' | undefined,

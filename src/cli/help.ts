@@ -1,4 +1,5 @@
 /** `--help` text for `ask-engine` and each of its commands. */
+import { EXIT_CODES_HELP } from './exit-codes.js';
 
 const PREFERENCES = `Terminal preferences (they win over the caller's hints):
   --ask-user-display-mode inline|overlay        default inline
@@ -14,14 +15,20 @@ export const MAIN_HELP = `ask-engine: stop an agent loop and ask a person.
 Usage:
   ask-engine demo                 a scripted agent that asks you every kind of question
   ask-engine ask [JSON | -]       ask the ask_user tool input JSON in this terminal
+  ask-engine ask JSON --store FILE --defer   keep the ask in a SQLite file for later (exit 4)
   ask-engine serve --store FILE   answer deferred asks from a browser (web answer page)
   ask-engine mcp                  an MCP stdio server whose ask_user tool asks the client's user
-  ask-engine resume ID ANSWERS --store PATH   answer a deferred ask kept in a SQLite file
+  ask-engine resume ID ANSWERS --store FILE   answer a deferred ask kept in a SQLite file
   ask-engine <command> --help     help for one command
+  ask-engine --version            the installed version
+
+${EXIT_CODES_HELP}
 
 Examples:
-  npm run demo
+  ask-engine demo
   ask-engine ask '{"question":"Deploy now?","options":["Yes","No"]}'
+  ask-engine ask '{"question":"Deploy now?","options":["Yes","No"]}' --store asks.db --defer
+  ask-engine serve --store asks.db
 `;
 
 export const ASK_HELP = `Usage: ask-engine ask [JSON | -] [options]
@@ -33,14 +40,17 @@ stdin and stdout may be redirected.
 Options:
   --text              print the tool result text the agent would receive, not JSON
   --timeout DURATION  give up after 1500 (ms), 30s, 2m, 1h (at least 1s): the outcome is timedOut
-  --store PATH        keep the ask in this SQLite file (a deferred ask: see ask-engine resume)
+  --store FILE        keep the ask in this SQLite file (created if missing)
+  --defer             do not ask here: keep the ask waiting in --store and exit 4 at once;
+                      answer it with ask-engine resume ID or from ask-engine serve's link
+  --interaction-id ID the id resume answers a deferred ask by (default: the ask id)
   -h, --help          this help
+
+The JSON outcome carries the ask's id (askId) and, when deferred, its interactionId.
 
 ${PREFERENCES}
 
-Exit codes:
-  0 answered   1 cancelled (esc, or no terminal)   2 invalid input   3 timed out   4 deferred
-  130 aborted by SIGINT (ctrl+c)   143 aborted by SIGTERM
+${EXIT_CODES_HELP}
 
 Examples:
   ask-engine ask '{"question":"Which database?","options":[{"title":"PostgreSQL","description":"server"},{"title":"SQLite","description":"one file"}]}'
@@ -68,7 +78,7 @@ Options:
 ${PREFERENCES}
 
 Examples:
-  npm run demo
+  ask-engine demo
   ask-engine demo --ask-user-display-mode overlay
   ASK_ENGINE_SETTINGS=./settings.json ask-engine demo
 `;

@@ -7,8 +7,10 @@ import { runAskCommand } from './ask-command.js';
 import { runDemoCommand } from './demo-command.js';
 import { EXIT } from './exit-codes.js';
 import { MAIN_HELP } from './help.js';
+import { packageVersion } from './package-version.js';
 import { runResumeCommand } from './resume-command.js';
 import { toStderrText } from './stderr-text.js';
+import { StoreProblem } from './store-problem.js';
 import { UsageError } from './usage-error.js';
 
 /** Every command: its name on the command line and the function that runs it. */
@@ -24,7 +26,9 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 
 /**
  * Runs one command and returns its exit code. Usage mistakes (unknown flags, bad JSON, a bad
- * preference or settings file) are printed on stderr with exit code 2.
+ * preference or settings file) are printed on stderr with exit code 2; a store that cannot be
+ * opened or used is one line on stderr with exit code 5. Help asked for goes to stdout (exit 0);
+ * no command at all prints the help on stderr as a usage mistake (exit 2).
  *
  * @example
  * process.exitCode = await main(['ask', '{"question":"Deploy now?","options":["Yes","No"]}']);
@@ -32,11 +36,24 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
+    if (command === undefined) {
+      process.stderr.write(MAIN_HELP);
+      return EXIT.invalidInput;
+    }
+    if (command === 'help' || command === '-h' || command === '--help') {
       process.stdout.write(MAIN_HELP);
-      return command === undefined ? EXIT.invalidInput : EXIT.answered;
+      return EXIT.answered;
+    }
+    if (command === '--version' || command === '-V') {
+      process.stdout.write(`${packageVersion()}\n`);
+      return EXIT.answered;
     }
     const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (run === undefined && command.startsWith('-')) {
+      throw new UsageError(
+        `unknown option ${command}; give a command first (${Object.keys(COMMANDS).join(', ')}), or --help or --version.`,
+      );
+    }
     if (run === undefined) {
       throw new UsageError(
         `Unknown command ${JSON.stringify(command)}; use one of: ${Object.keys(COMMANDS).join(', ')}.`,
@@ -44,6 +61,10 @@ export async function main(argv: string[]): Promise<number> {
     }
     return await run(rest);
   } catch (error) {
+    if (error instanceof StoreProblem) {
+      process.stderr.write(toStderrText(`ask-engine: ${error.message}\n`));
+      return EXIT.store;
+    }
     if (!isUsageProblem(error)) throw error;
     process.stderr.write(toStderrText(`ask-engine: ${error.message}\nSee ask-engine --help.\n`));
     return EXIT.invalidInput;

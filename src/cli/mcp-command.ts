@@ -1,6 +1,4 @@
 /** `ask-engine mcp`: an MCP stdio server whose `ask_user` tool asks the connected client's user. */
-import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -19,6 +17,8 @@ import { createElicitationSchemaValidator } from '../mcp/schema-validator.js';
 import { createAskUserTool } from '../tool/tool.js';
 import { parseDuration } from './duration.js';
 import { EXIT } from './exit-codes.js';
+import { packageVersion } from './package-version.js';
+import { parseFlags } from './parse-flags.js';
 import { UsageError } from './usage-error.js';
 
 export const MCP_HELP = `Usage: ask-engine mcp [options]
@@ -31,8 +31,8 @@ gets an "unavailable" result. The server runs until the client closes stdin (exi
 SIGINT/SIGTERM (130/143); asks still waiting then end "aborted".
 
 Options:
-  --timeout DURATION  give up on an ask after 1500 (ms), 500ms, 30s, 2m, 1h when the model
-                      sets no timeout of its own (default: wait until the client replies)
+  --timeout DURATION  give up on an ask after 1500 (ms), 30s, 2m or 1h (at least 1s) when the
+                      model sets no timeout of its own (default: wait until the client replies)
   -h, --help          this help
 
 MCP client configuration (the command and its arguments):
@@ -47,14 +47,9 @@ MCP client configuration (the command and its arguments):
  * process.exitCode = await runMcpCommand(['--timeout', '10m']);
  */
 export async function runMcpCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  const { values, positionals } = parseFlags('mcp', argv, {
+    timeout: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
     process.stdout.write(MCP_HELP);
@@ -139,11 +134,4 @@ export function createAskUserMcpServer(options: { timeoutMs?: number } = {}): {
     mcp.server.ping().catch((error: unknown) => mcp.server.onerror?.(error as Error));
   };
   return { mcp, service };
-}
-
-function packageVersion(): string {
-  const manifest = createRequire(import.meta.url)('ask-engine/package.json') as {
-    version: string;
-  };
-  return manifest.version;
 }

@@ -2,13 +2,14 @@
  * `ask-engine resume <interactionId> <answers-json | -> --store PATH`: brings the answer of a
  * deferred ask kept in a SQLite file, from any later process, and prints the outcome.
  */
-import { parseArgs } from 'node:util';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import { createInteractionService } from '../engine/service.js';
 import { isUserInteractionError } from '../rules/errors.js';
-import type { AskStore } from '../stores/ask-store.js';
+import { openCliStore } from './cli-store.js';
 import { EXIT } from './exit-codes.js';
+import { parseFlags } from './parse-flags.js';
 import { readStdin } from './read-stdin.js';
+import { toStderrText, toTerminalSafeJson } from './stderr-text.js';
 import { UsageError } from './usage-error.js';
 
 export const RESUME_HELP = `Usage: ask-engine resume <interactionId> <answers-json | -> --store PATH
@@ -18,12 +19,13 @@ Answers the deferred ask waiting on <interactionId> in the SQLite file PATH (the
 are a JSON array of { "questionId", "response" }, checked against the ask's questions.
 
 Options:
-  --store PATH   the SQLite file the ask lives in (required)
+  --store FILE   the SQLite file the ask lives in (required; never created)
   -h, --help     this help
 
 Exit codes:
   0 answered   2 refused (message on stderr): bad JSON or flags, unknown interaction id,
   invalid answers (the ask stays open), or an ask that has already ended
+  5 the store cannot be opened or used (one line names the problem and the fix)
 
 Examples:
   ask-engine resume thread-42 '[{"questionId":"q1","response":{"kind":"selection","selections":["Yes"]}}]' --store asks.db
@@ -37,11 +39,9 @@ Examples:
  * process.exitCode = await runResumeCommand(['thread-42', answersJson, '--store', 'asks.db']);
  */
 export async function runResumeCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: { store: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  const { values, positionals } = parseFlags('resume', argv, {
+    store: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
     process.stdout.write(RESUME_HELP);
@@ -57,31 +57,20 @@ export async function runResumeCommand(argv: string[]): Promise<number> {
     throw new UsageError('resume needs --store PATH: the SQLite file the deferred ask lives in.');
   }
   const answers = parseAnswers(answersText === '-' ? await readStdin() : answersText);
-  const store = await openCliStore(values.store);
-  const service = createInteractionService({ store });
+  const store = await openCliStore(values.store, 'existing');
+  const service = createInteractionService({ store: store.store });
   try {
     const outcome = await service.resume(interactionId, answers);
-    process.stdout.write(`${JSON.stringify(outcome)}\n`);
+    process.stdout.write(`${toTerminalSafeJson(outcome)}\n`);
     return EXIT.answered;
   } catch (error) {
     if (!isUserInteractionError(error)) throw error;
-    process.stderr.write(`ask-engine resume: ${error.code}: ${error.message}\n`);
+    process.stderr.write(toStderrText(`ask-engine resume: ${error.code}: ${error.message}\n`));
     return EXIT.invalidInput;
   } finally {
     await service.close();
     await store.close();
   }
-}
-
-/**
- * The SQLite store behind `--store PATH`, opened at once so that a file that cannot be opened
- * is reported before anything is asked. Loaded only when the flag is given.
- */
-export async function openCliStore(path: string): Promise<AskStore> {
-  const { createSqliteAskStore } = await import('../stores/sqlite-store.js');
-  const store = createSqliteAskStore({ path });
-  await store.get('');
-  return store;
 }
 
 function parseAnswers(text: string): AskUserQuestionAnswer[] {

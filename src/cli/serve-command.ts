@@ -1,23 +1,31 @@
 /** `ask-engine serve --store asks.db`: the web answer page for the asks in a SQLite store. */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import type { AskAuditEvent } from '../engine/audit.js';
 import { createInteractionService } from '../engine/service.js';
-import { createSqliteAskStore } from '../sqlite.js';
+import { isUserInteractionError } from '../rules/errors.js';
+import { escapeControlCharacters } from '../rules/escape-text.js';
 import { createWebAnswerServer } from '../web/answer-server.js';
 import { MIN_SECRET_BYTES } from '../web/link-token.js';
 import { storeAuditEvents } from '../web/store-events.js';
+import { openCliStore } from './cli-store.js';
 import { EXIT } from './exit-codes.js';
+import { parseFlags } from './parse-flags.js';
+import { toStderrText } from './stderr-text.js';
 import { UsageError } from './usage-error.js';
 
 export const SERVE_HELP = `Usage: ask-engine serve --store FILE [options]
 
 Serves the web answer page for the asks in a SQLite store, so that asks deferred by any program
-sharing the store can be answered from a browser. Prints the address, the live asks view and
-one line "link <askId> <url>" for every ask deferred into the store. Stops on ctrl+c or SIGTERM.
+sharing the store can be answered from a browser. Prints the address, the live asks view, one
+line "link <askId> <url>" for every ask waiting deferred in the store (those deferred before it
+started first), and one line as each ask ends: "answered <askId>", "declined <askId>",
+"timed out <askId>", "cancelled <askId> (<reason>)" or "aborted <askId>". Stops on ctrl+c or
+SIGTERM. A store that cannot be opened (a wrong path, not a database) fails with exit code 5.
 
 Options:
-  --store FILE                the SQLite file the asking programs share (created if missing)
+  --store FILE                the SQLite file the asking programs share (must exist: an asking
+                              program, or ask-engine ask --store FILE, creates it)
   --port N                    default 0: any free port
   --host HOST                 default 127.0.0.1
   --base-url URL              the public address in links (behind a proxy)
@@ -27,6 +35,7 @@ Options:
   -h, --help                  this help
 
 Example:
+  ask-engine ask '{"question":"Deploy now?","options":["Yes","No"]}' --store asks.db --defer
   openssl rand -base64 48 > web.secret
   ask-engine serve --store asks.db --port 8080 --secret-file web.secret
 `;
@@ -42,19 +51,14 @@ export async function runServeCommand(
   argv: string[],
   stop: AbortSignal = signalOnExit(),
 ): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      store: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'base-url': { type: 'string' },
-      'secret-file': { type: 'string' },
-      'operator-token-file': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+  const { values, positionals } = parseFlags('serve', argv, {
+    store: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'base-url': { type: 'string' },
+    'secret-file': { type: 'string' },
+    'operator-token-file': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
     process.stdout.write(SERVE_HELP);
@@ -83,7 +87,8 @@ export async function runServeCommand(
           'utf8',
         );
 
-  const store = createSqliteAskStore({ path: values.store });
+  const opened = await openCliStore(values.store, 'existing');
+  const { store } = opened;
   const service = createInteractionService({ store });
   const server = await createWebAnswerServer({
     service,
@@ -94,20 +99,33 @@ export async function runServeCommand(
     operatorToken,
     store,
   });
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const out = (line: string) => process.stdout.write(`${escapeControlCharacters(line)}\n`);
   out(`serving ${server.url}`);
   out(`live asks ${server.url}/asks?token=${encodeURIComponent(operatorToken)}`);
   if (values['secret-file'] === undefined) {
     out('note: no --secret-file, so links stop working when this process ends');
   }
+  const printLink = async (askId: string) => {
+    // Past its deadline: the sweep times it out, and the line for its end says so.
+    const deadlineAt = (await service.get(askId))?.deadlineAt;
+    if (deadlineAt !== undefined && deadlineAt <= Date.now()) return;
+    await server.linkFor(askId).then(
+      (link) => out(`link ${askId} ${link}`),
+      (error: unknown) => {
+        // Ended before its link was made: the line for its end says how.
+        if (isUserInteractionError(error, 'ASK_SETTLED')) return;
+        process.stderr.write(toStderrText(`ask-engine serve: ${(error as Error).message}\n`));
+      },
+    );
+  };
   // The store's feed, not service.events$: the asks were deferred by other processes.
   const subscription = storeAuditEvents(store).subscribe((event) => {
-    if (event.type !== 'provider.deferred') return;
-    server.linkFor(event.askId).then(
-      (link) => out(`link ${event.askId} ${link}`),
-      (error: unknown) => process.stderr.write(`ask-engine serve: ${(error as Error).message}\n`),
-    );
+    if (event.type === 'provider.deferred') void printLink(event.askId);
+    const ended = endLine(event);
+    if (ended !== undefined) out(ended);
   });
+  // Asks deferred before this server started: a restart shows every waiting ask again.
+  for (const askId of opened.deferredAskIds()) await printLink(askId);
   await new Promise<void>((resolve) => {
     if (stop.aborted) resolve();
     stop.addEventListener('abort', () => resolve(), { once: true });
@@ -115,8 +133,29 @@ export async function runServeCommand(
   subscription.unsubscribe();
   await server.close();
   await service.close();
-  await store.close();
+  await opened.close();
   return EXIT.answered;
+}
+
+/** The line `serve` prints when an ask ends; never the answers. */
+function endLine(event: AskAuditEvent): string | undefined {
+  if (event.from === event.to) return undefined;
+  switch (event.to) {
+    case 'answered':
+      return `answered ${event.askId}`;
+    case 'cancelled': {
+      const reason = (event.data as { reason?: unknown }).reason;
+      return reason === 'user'
+        ? `declined ${event.askId}`
+        : `cancelled ${event.askId} (${String(reason)})`;
+    }
+    case 'timedOut':
+      return `timed out ${event.askId}`;
+    case 'aborted':
+      return `aborted ${event.askId}`;
+    default:
+      return undefined;
+  }
 }
 
 async function readSecret(path: string, flag: string, minBytes: number): Promise<Buffer> {

@@ -20,7 +20,11 @@ export interface NodeAskOptions {
 export interface AskInterrupt {
   askId: string;
   questions: AskUserQuestion[];
-  /** Why the previous resume value was refused (the graph stopped again for a corrected one). */
+  /**
+   * Why the previous resume value was refused (the graph stopped again for a corrected one). It
+   * names the question and what was wrong, never what the person typed or picked: the
+   * checkpointer keeps this value, outside the service's redaction.
+   */
   error?: string;
 }
 
@@ -50,9 +54,10 @@ export async function askInNode(
  * elsewhere) stops the graph with `interrupt({ askId, questions })`. Resume the thread with
  * `new Command({ resume: answers })`: the node runs again, attaches to the same ask and gives the
  * answers through `service.answer`. Answers that do not fit the questions stop the graph again
- * with `error` saying why, and the ask stays open. `new Command({ resume: { askId } })` means the
+ * with `error` saying why (without quoting the answers), and the ask stays open. `new Command({ resume: { askId } })` means the
  * answer went in elsewhere (a web page calling `service.answer`): the stored outcome is returned,
- * still `deferred` if nobody has answered yet.
+ * still `deferred` if nobody has answered yet. LangGraph keeps a resume value in its checkpointer
+ * as given, so with a redacting service prefer this form: the answers then never reach it.
  */
 export async function askOrInterrupt(
   service: InteractionService,
@@ -84,7 +89,8 @@ export async function askOrInterrupt(
     }
     let answers: AskUserQuestionAnswer[];
     try {
-      answers = validateAskUserAnswers(questions, resume);
+      // Never quoting the person: the interrupt value is written to the checkpointer.
+      answers = validateAskUserAnswers(questions, resume, { quoteInput: false });
     } catch (error) {
       if (!isUserInteractionError(error)) throw error;
       pause = { askId, questions, error: error.message };

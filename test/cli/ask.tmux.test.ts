@@ -44,6 +44,7 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () =
     const { code, stdout, ttyRestored } = await cli.result();
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({
+      askId: expect.any(String),
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['SQLite'] } }],
     });
@@ -218,7 +219,11 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () =
     cli.keys('Escape');
     const { code, stdout } = await cli.result();
     expect(code).toBe(1);
-    expect(JSON.parse(stdout)).toEqual({ status: 'cancelled', reason: 'user' });
+    expect(JSON.parse(stdout)).toEqual({
+      askId: expect.any(String),
+      status: 'cancelled',
+      reason: 'user',
+    });
   });
 
   it('ends aborted on SIGTERM while pending and restores the terminal', async () => {

@@ -128,6 +128,7 @@ describe('the installed ask-engine command', () => {
       const { code, stdout } = await cli.result();
       expect(code).toBe(0);
       expect(JSON.parse(stdout)).toEqual({
+        askId: expect.any(String),
         status: 'answered',
         answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
       });

@@ -7,6 +7,12 @@ import { createSqliteAskStore } from 'ask-engine/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
+/** An option title a model wrote with a C1 CSI, a bidi override and an ESC sequence. */
+const evil = 'Y\u009b31m\u202eES\u001b[2J';
+const RAW_CONTROLS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: none of these may reach a terminal raw.
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
+
 const yes = [{ questionId: 'q1', response: { kind: 'selection', selections: ['yes'] } }];
 
 describe('ask-engine resume --store', () => {
@@ -29,10 +35,11 @@ describe('ask-engine resume --store', () => {
     const store = createSqliteAskStore({ path: file });
     const service = createInteractionService({ store });
     service.registerProvider(
-      createScriptedProvider([{ defer: 'thread-7' }, { defer: 'thread-8' }]),
+      createScriptedProvider([{ defer: 'thread-7' }, { defer: 'thread-8' }, { defer: 'thread-9' }]),
     );
-    for (const thread of ['thread-7', 'thread-8']) {
-      const handle = service.start({ question: 'Ship it?', options: ['Yes', 'No'] });
+    for (const thread of ['thread-7', 'thread-8', 'thread-9']) {
+      const options = thread === 'thread-9' ? [evil, 'No'] : ['Yes', 'No'];
+      const handle = service.start({ question: 'Ship it?', options });
       expect(await handle.outcome).toMatchObject({ status: 'deferred', interactionId: thread });
       ids[thread] = handle.id;
     }
@@ -76,6 +83,23 @@ describe('ask-engine resume --store', () => {
     const { row, types } = await stored(ids['thread-8']!);
     expect(row?.state).toBe('deferred');
     expect(types.at(-1)).toBe('answer.refused');
+  });
+
+  it('shows C1 and bidi controls from option titles escaped, on stderr and on stdout', async () => {
+    const wrong = [{ questionId: 'q1', response: { kind: 'selection', selections: ['Maybe'] } }];
+    const refused = await runCli(['resume', 'thread-9', JSON.stringify(wrong), '--store', file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('"Y\\x9b31m\\u202eES\\u001b[2J"');
+    expect(refused.stderr).not.toMatch(RAW_CONTROLS);
+    const pick = [{ questionId: 'q1', response: { kind: 'selection', selections: [evil] } }];
+    const result = await runCli(['resume', 'thread-9', JSON.stringify(pick), '--store', file]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(RAW_CONTROLS);
+    expect(result.stdout).toContain('\\u009b31m\\u202eES\\u001b[2J');
+    // The same value once parsed.
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      answers: [{ response: { selections: [evil] } }],
+    });
   });
 
   it('names an unknown interaction id, and a missing --store', async () => {

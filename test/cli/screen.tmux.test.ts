@@ -222,7 +222,11 @@ describe.skipIf(!hasTmux())('the screen around an ask in tmux', { concurrent: tr
     cli.keys('Escape');
     const { code, stdout } = await cli.result();
     expect(code).toBe(1);
-    expect(JSON.parse(stdout)).toEqual({ status: 'cancelled', reason: 'user' });
+    expect(JSON.parse(stdout)).toEqual({
+      askId: expect.any(String),
+      status: 'cancelled',
+      reason: 'user',
+    });
   });
 
   it('shows hostile headers in the review notice as escapes', async () => {

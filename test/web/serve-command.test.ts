@@ -63,12 +63,14 @@ describe('ask-engine serve', () => {
     const path = join(dir, 'asks.db');
     const secretFile = join(dir, 'web.secret');
     writeFileSync(secretFile, `${'s'.repeat(48)}\n`);
+    // serve never creates a store: the asking program's store is there first.
+    const store = createSqliteAskStore({ path });
+    await store.get('');
     const server = serve(['--store', path, '--secret-file', secretFile]);
     const serving = await server.line((line) => line.startsWith('serving '));
     expect(serving).toMatch(/^serving http:\/\/127\.0\.0\.1:\d+$/);
     expect(await server.line((line) => line.startsWith('live asks '))).toMatch(/\/asks\?token=/);
 
-    const store = createSqliteAskStore({ path });
     const service = createInteractionService({ store });
     service.registerProvider(createScriptedProvider([{ defer: 'chat-thread-7' }]));
     try {

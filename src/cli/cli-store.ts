@@ -1,0 +1,135 @@
+/**
+ * The store behind `--store PATH`: a SQLite file. Every problem opening it is a `StoreProblem`: one line naming the problem
+ * and the fix, never a stack trace. Commands that only read or answer open an existing store and
+ * never create one, so a mistyped path is reported instead of becoming an empty database.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { AskStore } from '../stores/ask-store.js';
+import { StoreProblem } from './store-problem.js';
+
+/** `create`: `ask` may make a new store. `existing`: the store must be there already. */
+export type StoreAccess = 'create' | 'existing';
+
+export interface CliStore {
+  store: AskStore;
+  /** How messages name the store: `--store "<path>"`. */
+  where: string;
+  /** The ids of the asks waiting deferred in the store, oldest first. */
+  deferredAskIds(): string[];
+  close(): Promise<void>;
+}
+
+// The table the SQLite store's first migration creates (src/stores/sqlite-schema.ts): a file
+// without it is a SQLite database of something else, which a reading command must not migrate.
+const SQLITE_SCHEMA_TABLE = 'ask_schema_version';
+
+/**
+ * Opens the store and reads from it once, so a store that cannot be used is reported before
+ * anything is asked or served.
+ *
+ * @example
+ * const { store, close } = await openCliStore('asks.db', 'existing');
+ */
+export async function openCliStore(path: string, access: StoreAccess): Promise<CliStore> {
+  const where = `--store ${JSON.stringify(path)}`;
+  const file = resolve(path);
+  const directory = dirname(file);
+  if (!existsSync(directory)) {
+    throw new StoreProblem(
+      `${where}: the directory ${directory} does not exist; create it (mkdir -p ${directory}) or give another path.`,
+    );
+  }
+  if (existsSync(file) && statSync(file).isDirectory()) {
+    throw new StoreProblem(`${where} is a directory; give the path of a store file in it.`);
+  }
+  if (access === 'existing' && !existsSync(file)) {
+    throw new StoreProblem(
+      `${where}: no such store; check the path (ask-engine ask --store PATH, or any program with the SQLite store, creates one).`,
+    );
+  }
+  const { default: Database } = await importDriver(
+    () => import('better-sqlite3'),
+    'better-sqlite3',
+    where,
+    'the SQLite store needs the better-sqlite3 package, which is not installed; install it next to ask-engine (npm install better-sqlite3@^12).',
+  );
+  let db: InstanceType<typeof Database>;
+  try {
+    db = new Database(file, { fileMustExist: access === 'existing' });
+  } catch (error) {
+    throw new StoreProblem(
+      `${where} cannot be opened: ${messageOf(error)}; check its permissions.`,
+    );
+  }
+  try {
+    const schema = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+      .get(SQLITE_SCHEMA_TABLE);
+    if (schema === undefined && access === 'existing') {
+      throw new StoreProblem(
+        `${where} is a SQLite database but not an ask-engine store; give the path of the store the asking program uses.`,
+      );
+    }
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreProblem) throw error;
+    throw new StoreProblem(
+      isNotADatabase(error)
+        ? `${where} is not a SQLite database; give the path of an ask-engine store${access === 'create' ? ', or a new file name to create one' : ''}.`
+        : `${where} cannot be read: ${messageOf(error)}.`,
+    );
+  }
+  const { createSqliteAskStore } = await import('../stores/sqlite-store.js');
+  const store = createSqliteAskStore({ database: db });
+  const close = async () => {
+    await store.close();
+    db.close();
+  };
+  await probe(store, where, close);
+  // Until the store contract has a query (issue 17's `list`), the one read the CLI makes of the
+  // SQLite store's own table: the asks waiting for an answer, for `serve` to link at its start.
+  const deferred = db.prepare(
+    "SELECT id FROM asks WHERE state = 'deferred' ORDER BY created_at, id",
+  );
+  const deferredAskIds = () => (deferred.all() as { id: string }[]).map((row) => row.id);
+  return { store, where, deferredAskIds, close };
+}
+
+/** One read, so a store that cannot be used fails here, with a line saying so. */
+async function probe(store: AskStore, where: string, close: () => Promise<void>): Promise<void> {
+  try {
+    await store.get('');
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw new StoreProblem(`${where} cannot be used: ${messageOf(error)}`);
+  }
+}
+
+async function importDriver<T>(
+  load: () => Promise<T>,
+  name: string,
+  where: string,
+  fix: string,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      throw new StoreProblem(`${where}: ${fix}`);
+    }
+    throw new StoreProblem(`${where}: the ${name} package cannot be loaded: ${messageOf(error)}`);
+  }
+}
+
+function isNotADatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
+}
+
+function messageOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // One line: a driver's message can span several.
+  return message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
+}
