@@ -15,16 +15,13 @@ export {
 } from './email-channel.js';
 export {
   type AnsweredBy,
-  AnsweredBySchema,
   NOTIFICATION_KINDS,
   type Notification,
   type NotificationKind,
   type NotificationRecipient,
-  NotificationRecipientSchema,
   NotificationSchema,
   readNotification,
   type SettledSummary,
-  SettledSummarySchema,
 } from './notification.js';
 export { createWebhookChannel } from './webhook-channel.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event.js';

@@ -22,7 +22,7 @@ export function created(overrides: Partial<Notification> = {}): Notification {
     kind: 'created',
     askId: 'ask_1',
     at: AT,
-    questions: [question],
+    questions: [structuredClone(question)],
     recipient: { id: 'alice', channel: 'email', address: 'alice@example.com' },
     link: LINK,
     deadline: AT + 3_600_000,
