@@ -2,11 +2,11 @@
 import { describe, messageOf } from '../rules/describe.js';
 import { raceAbort } from './abortable.js';
 import type { NotifyChannel } from './channel.js';
+import { readChannelInput, readChannelName } from './channel-input.js';
 import { NotificationDeliveryError } from './delivery-error.js';
 import { deliveryIdFor } from './delivery-id.js';
 import { domainOf, type MailAddress, readFromAddress, readMailAddress } from './email-address.js';
 import { renderEmail } from './email-content.js';
-import { type Notification, readNotification } from './notification.js';
 
 /** The message handed to the transport; nodemailer's `Mail.Options` accepts it as it is. */
 export interface EmailMessage {
@@ -54,14 +54,12 @@ export function createEmailChannel(options: EmailChannelOptions): NotifyChannel 
       `Expected email channel options { transport, from }, got ${describe(options)}.`,
     );
   }
-  const { transport, name = 'email' } = options;
+  const { transport } = options;
+  const name = readChannelName(options.name ?? 'email');
   if (typeof (transport as Partial<EmailTransport> | undefined)?.sendMail !== 'function') {
     throw new TypeError(
       `Expected \`transport\` to have a sendMail method (nodemailer.createTransport(...)), got ${describe(transport)}.`,
     );
-  }
-  if (typeof name !== 'string' || name === '') {
-    throw new TypeError(`Expected \`name\` to be a non-empty string, got ${describe(name)}.`);
   }
   const from = readFromAddress(options.from);
   const domain = domainOf(from.address);
@@ -70,15 +68,9 @@ export function createEmailChannel(options: EmailChannelOptions): NotifyChannel 
     name,
     async send(value, signal) {
       signal.throwIfAborted();
-      const notification = readNotification(value);
+      const { notification, deliveryId } = readChannelInput(name, value);
       const { askId, recipient, kind } = notification;
-      if (recipient.channel !== name) {
-        throw new TypeError(
-          `Notification for channel ${describe(recipient.channel)} was sent through channel ${describe(name)}.`,
-        );
-      }
       const to = readMailAddress(recipient.address, '`recipient.address`');
-      const deliveryId = deliveryIdFor(askId, recipient.id, kind, seqOf(notification));
       const messageId = `<${deliveryId}@${domain}>`;
       const first = `<${deliveryIdFor(askId, recipient.id, 'created')}@${domain}>`;
       const message: EmailMessage = {
@@ -102,10 +94,6 @@ export function createEmailChannel(options: EmailChannelOptions): NotifyChannel 
       }
     },
   };
-}
-
-function seqOf(notification: Notification): number | undefined {
-  return 'seq' in notification ? notification.seq : undefined;
 }
 
 /**

@@ -2,9 +2,8 @@
 import { messageOf } from '../rules/describe.js';
 import { sleep } from './abortable.js';
 import type { NotifyChannel } from './channel.js';
+import { readChannelInput } from './channel-input.js';
 import { NotificationDeliveryError } from './delivery-error.js';
-import { deliveryIdFor } from './delivery-id.js';
-import { readNotification } from './notification.js';
 import { webhookBodyOf } from './webhook-event.js';
 import {
   type ResolvedWebhookOptions,
@@ -33,20 +32,8 @@ export function createWebhookChannel(options: WebhookChannelOptions): NotifyChan
     name,
     async send(value, signal) {
       signal.throwIfAborted();
-      const notification = readNotification(value);
-      const { askId, recipient, kind } = notification;
-      if (recipient.channel !== name) {
-        throw new TypeError(
-          `Notification for channel '${recipient.channel}' was sent through channel '${name}'.`,
-        );
-      }
-      const id = deliveryIdFor(
-        askId,
-        recipient.id,
-        kind,
-        'seq' in notification ? notification.seq : undefined,
-      );
-      await deliver(resolved, id, webhookBodyOf(notification), signal);
+      const { notification, deliveryId } = readChannelInput(name, value);
+      await deliver(resolved, deliveryId, webhookBodyOf(notification), signal);
     },
   };
 }

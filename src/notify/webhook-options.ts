@@ -2,6 +2,7 @@
 import { Webhook } from 'standardwebhooks';
 import { type Clock, systemClock } from '../engine/clock.js';
 import { describe } from '../rules/describe.js';
+import { readChannelName } from './channel-input.js';
 
 export interface WebhookChannelOptions {
   /** Where events are POSTed: an http or https URL without credentials. */
@@ -49,16 +50,12 @@ export function resolveWebhookOptions(options: WebhookChannelOptions): ResolvedW
     );
   }
   const {
-    name = 'webhook',
     retries = DEFAULT_RETRIES,
     backoff = defaultBackoff,
     timeoutMs = DEFAULT_TIMEOUT_MS,
     fetch = globalThis.fetch,
     clock = systemClock,
   } = options;
-  if (typeof name !== 'string' || name === '') {
-    throw new TypeError(`Expected \`name\` to be a non-empty string, got ${describe(name)}.`);
-  }
   if (!Number.isSafeInteger(retries) || retries < 0) {
     throw new TypeError(
       `Expected \`retries\` to be an integer from 0 and up, got ${describe(retries)}.`,
@@ -85,7 +82,7 @@ export function resolveWebhookOptions(options: WebhookChannelOptions): ResolvedW
   return {
     url: readUrl(options.url),
     webhook: new Webhook(readSecret(options.secret)),
-    name,
+    name: readChannelName(options.name ?? 'webhook'),
     retries,
     backoff,
     timeoutMs,
