@@ -237,6 +237,29 @@ describe('the email channel', () => {
     expect(smtp.received).toHaveLength(0);
   });
 
+  it('sends under its own name and sender, with text in any script intact', async () => {
+    const email = createEmailChannel({
+      transport: smtp.transport,
+      from: { name: 'Équipe Ops', address: 'ops@example.org' },
+      name: 'mail-eu',
+    });
+    const unicode = { ...question, question: 'Déployer la version 4.2 ? 🚀 日本語' };
+    await email.send(
+      created({
+        questions: [unicode],
+        recipient: { id: 'zoé', channel: 'mail-eu', address: 'zoe@example.org' },
+      }),
+      signal,
+    );
+
+    const { mail } = smtp.received[0]!;
+    expect(email.name).toBe('mail-eu');
+    expect(mail.from?.value).toEqual([{ name: 'Équipe Ops', address: 'ops@example.org' }]);
+    expect(mail.subject).toBe('Your answer is needed: Déployer la version 4.2 ? 🚀 日本語');
+    expect(mail.text).toContain('Déployer la version 4.2 ? 🚀 日本語');
+    expect(mail.messageId).toBe(`<${deliveryIdFor('ask_1', 'zoé', 'created')}@example.org>`);
+  });
+
   it('refuses a notification meant for another channel', async () => {
     const forWebhook = created({ recipient: { id: 'ops', channel: 'webhook', address: 'ops' } });
     await expect(channel().send(forWebhook, signal)).rejects.toThrow(
