@@ -9,9 +9,8 @@
  */
 import type { ToolExecutionOptions } from 'ai';
 import { askUserTool } from '../src/ai-sdk/ask-user-tool.js';
-import { createInteractionService } from '../src/engine/service.js';
+import { createInteractionService, createScriptedProvider } from '../src/index.js';
 import { askInNode } from '../src/langgraph/ask-in-node.js';
-import { createScriptedProvider } from '../src/providers/scripted-provider.js';
 import { createAskUserTool } from '../src/tool/tool.js';
 import { yesAnswer, yesNoRequest } from './fixtures.js';
 import { timeRatio } from './ratio.js';

@@ -7,10 +7,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createInteractionService } from '../src/engine/service.js';
-import { createMemoryAskStore } from '../src/stores/memory-store.js';
+import { getHeapStatistics } from 'node:v8';
+import { createInteractionService, createMemoryAskStore } from '../src/index.js';
 import { requireGc, yesNoRequest } from './fixtures.js';
 import { report } from './ratio.js';
+import { record } from './record.js';
 
 const MILLION = process.argv[2] === 'million';
 const COUNT = MILLION ? 1_000_000 : 100_000;
@@ -82,11 +83,14 @@ const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), 'mill
 });
 if (child.status === 0) {
   const { heapUsed } = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { heapUsed: number };
-  console.log(
-    `(b) 1,000,000 pending asks in Node's default heap: fit, heap used ${(heapUsed / 2 ** 20).toFixed(0)} MiB`,
-  );
+  record({
+    name: "(b) 1,000,000 pending asks in Node's default heap: heap used",
+    value: heapUsed / 2 ** 20,
+    unit: 'MiB',
+    goal: getHeapStatistics().heap_size_limit / 2 ** 20,
+  });
 } else {
-  console.log(
+  console.error(
     `(b) 1,000,000 pending asks in Node's default heap: did NOT fit (exit ${child.status}): ${child.stderr.split('\n').find((line) => /heap|memory/i.test(line)) ?? ''}`,
   );
   process.exitCode = 1;

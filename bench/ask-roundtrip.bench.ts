@@ -5,8 +5,7 @@
  * snapshot and one transition to its final state, as the engine runs it) against the same floor.
  */
 import { applyAskEvent, initialAskSnapshot } from '../src/engine/ask-logic.js';
-import { createInteractionService } from '../src/engine/service.js';
-import { createScriptedProvider } from '../src/providers/scripted-provider.js';
+import { createInteractionService, createScriptedProvider } from '../src/index.js';
 import { yesAnswer, yesNoRequest } from './fixtures.js';
 import { timeRatio } from './ratio.js';
 
@@ -27,7 +26,7 @@ service.events$.subscribe(() => {
 service.registerProvider(
   createScriptedProvider([{ answer: yesAnswer }], { loop: true, recordCalls: false }),
 );
-await timeRatio('(a) full ask vs bare Promise + setTimeout/clearTimeout', 20, floor, () =>
+await timeRatio('(a) full ask vs bare Promise + setTimeout/clearTimeout', 30, floor, () =>
   service.ask(yesNoRequest, { timeoutMs: 60_000 }),
 );
 if (audited === 0) throw new Error('audit events were not delivered');

@@ -4,6 +4,7 @@
  * shared machine skews both sides of a round alike; the figure is the median of the per-round
  * ratios.
  */
+import { record } from './record.js';
 
 export interface RatioResult {
   name: string;
@@ -12,6 +13,8 @@ export interface RatioResult {
   ratio: number;
   /** The ratio the figure must stay under; absent for figures shown for scale only. */
   goal?: number;
+  /** The options the subject ran with when they are not the defaults. */
+  config?: string;
 }
 
 export interface RatioOptions {
@@ -19,6 +22,8 @@ export interface RatioOptions {
   rounds?: number;
   /** Length of one chunk of floor or subject calls, in ms; at most 50. Default 40. */
   chunkMs?: number;
+  /** The options the subject runs with when they are not the defaults (see `record`). */
+  config?: string;
 }
 
 /**
@@ -52,6 +57,7 @@ export async function timeRatio(
   return report({
     name,
     ...(goal === undefined ? {} : { goal }),
+    ...(options.config === undefined ? {} : { config: options.config }),
     subjectNs: middle.subject,
     floorNs: middle.floor,
   });
@@ -79,16 +85,17 @@ async function chunk(fn: () => unknown, budgetNs: number): Promise<number> {
 /** Results land here so the optimizer cannot drop the calls that produced them. */
 export let sink: unknown;
 
-/** Prints one result line: `name: subject, floor, ratio (goal) ok|OVER`. */
+/** Records one ratio (see `record`): `name: ratio (subject unit vs floor unit) verdict [load]`. */
 export function report(result: Omit<RatioResult, 'ratio'>, unit = 'ns'): RatioResult {
   const ratio = result.subjectNs / result.floorNs;
-  const verdict =
-    result.goal === undefined
-      ? '(for scale)'
-      : `(goal <= ${result.goal}x) ${ratio <= result.goal ? 'ok' : 'OVER'}`;
-  console.log(
-    `${result.name}: ${fmt(result.subjectNs)} ${unit} vs floor ${fmt(result.floorNs)} ${unit} = ${ratio.toFixed(2)}x ${verdict}`,
-  );
+  record({
+    name: result.name,
+    value: ratio,
+    unit: 'x',
+    detail: `${amount(result.subjectNs, unit)} vs floor ${amount(result.floorNs, unit)}`,
+    ...(result.goal === undefined ? {} : { goal: result.goal }),
+    ...(result.config === undefined ? {} : { config: result.config }),
+  });
   return { ...result, ratio };
 }
 
@@ -98,6 +105,16 @@ export function median(values: readonly number[]): number {
   return sorted[sorted.length >> 1]!;
 }
 
+/** A time in the largest unit that keeps it readable (`31.2 µs`), anything else as given. */
+function amount(value: number, unit: string): string {
+  if (unit === 'ms') return amount(value * 1e6, 'ns');
+  if (unit !== 'ns') return `${fmt(value)} ${unit}`;
+  if (value >= 1e9) return `${fmt(value / 1e9)} s`;
+  if (value >= 1e6) return `${fmt(value / 1e6)} ms`;
+  if (value >= 1e3) return `${fmt(value / 1e3)} µs`;
+  return `${fmt(value)} ns`;
+}
+
 function fmt(value: number): string {
-  return value >= 100 ? value.toFixed(0) : value.toFixed(2);
+  return value >= 100 ? value.toFixed(0) : value.toFixed(value >= 10 ? 1 : 2);
 }

@@ -11,14 +11,15 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AskUserQuestion, UiFormAnswer } from '../src/data.js';
-import { createInteractionService } from '../src/engine/service.js';
 import { buildAskUserForm } from '../src/form/build-form.js';
 import { decodeAskUserFormAnswer } from '../src/form/decode-answer.js';
+import { createInteractionService } from '../src/index.js';
 import { renderAnswerPage } from '../src/web/answer-page.js';
 import { createWebAnswerServer } from '../src/web/answer-server.js';
 import { createLinkTokenSigner } from '../src/web/link-token.js';
 import { createWebProvider } from '../src/web/web-provider.js';
 import { timeRatio } from './ratio.js';
+import { record } from './record.js';
 
 // A realistic wizard: four questions of eight described options, typed text and comments.
 const questions: AskUserQuestion[] = [1, 2, 3, 4].map((n) => ({
@@ -141,9 +142,13 @@ const submit = await timeRatio(
   },
 );
 submitTimes.sort((a, b) => a - b);
-console.log(
-  `(c) submit -> outcome median ${submitTimes[Math.floor(submitTimes.length / 2)]!.toFixed(2)} ms over ${submitTimes.length} submits (goal <= 3 ms)`,
-);
+record({
+  name: '(c) web submit -> outcome on loopback, median',
+  value: submitTimes[Math.floor(submitTimes.length / 2)]!,
+  unit: 'ms',
+  goal: 3,
+  detail: `over ${submitTimes.length} submits`,
+});
 await server.close();
 await service.close();
 bare.close();
