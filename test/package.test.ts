@@ -23,6 +23,7 @@ describe('the built package', () => {
       const data = await import('ask-engine/data');
       const terminal = await import('ask-engine/terminal');
       const mcp = await import('ask-engine/mcp');
+      const notify = await import('ask-engine/notify');
       const sqlite = await import('ask-engine/sqlite');
       const store = sqlite.createSqliteAskStore({ path: ':memory:' });
       const stored = await store.get('none');
@@ -38,6 +39,7 @@ describe('the built package', () => {
         data: Object.keys(data).length,
         terminal: Object.keys(terminal).length,
         mcp: Object.keys(mcp).sort(),
+        notify: typeof notify.createWebhookChannel,
         sqlite: Object.keys(sqlite),
         stored: stored === undefined,
         postgres: Object.keys(postgres).sort(),
@@ -58,6 +60,7 @@ describe('the built package', () => {
       'createElicitationProvider',
       'createElicitationSchemaValidator',
     ]);
+    expect(result.notify).toBe('function');
     expect(result.sqlite).toEqual(['createSqliteAskStore']);
     expect(result.stored).toBe(true);
     expect(result.postgres).toEqual(['CorruptAskRowError', 'createPostgresAskStore']);
@@ -99,7 +102,11 @@ describe('the built package', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((file) => file.includes('xstate'))).toBe(true);
     expect(
-      inputs.filter((file) => /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp/.test(file)),
+      inputs.filter((file) =>
+        /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp|src\/notify|standardwebhooks/.test(
+          file,
+        ),
+      ),
     ).toEqual([]);
     expect(inputs.filter((file) => file.includes('sqlite'))).toEqual([]);
     expect(inputs.filter((file) => file.includes('postgres'))).toEqual([]);

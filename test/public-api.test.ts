@@ -79,6 +79,22 @@ describe('public API', () => {
     ]);
   });
 
+  it('ask-engine/notify exports the channels and the notification contract', async () => {
+    const notify = await import('ask-engine/notify');
+    expect(Object.keys(notify).sort()).toEqual(
+      [
+        'NOTIFICATION_KINDS',
+        'NotificationDeliveryError',
+        'NotificationSchema',
+        'WEBHOOK_EVENT_TYPES',
+        'createEmailChannel',
+        'createWebhookChannel',
+        'deliveryIdFor',
+        'readNotification',
+      ].sort(),
+    );
+  });
+
   it('ask-engine/mcp exports the elicitation provider', async () => {
     const mcp = await import('ask-engine/mcp');
     expect(Object.keys(mcp).sort()).toEqual([

@@ -1,0 +1,119 @@
+/**
+ * The notification channels against floors measured in the same run, on loopback:
+ * (a) the email channel's send (check the notification, render text and HTML, send) to a local
+ *     SMTP server, against nodemailer sending the same, already rendered mail through the same
+ *     pooled transport; goal <= 1.5x (the issue's figure adds the outbox write once it exists).
+ * (b) the webhook channel's send (check, sign, POST) to a local receiver, against a bare fetch
+ *     POST of the same body and headers, signed once beforehand; for scale.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { Webhook } from 'standardwebhooks';
+import { createEmailChannel } from '../src/notify/email-channel.js';
+import type { Notification } from '../src/notify/notification.js';
+import { createWebhookChannel } from '../src/notify/webhook-channel.js';
+import { webhookBodyOf } from '../src/notify/webhook-event.js';
+import { timeRatio } from './ratio.js';
+
+const notification: Notification = {
+  kind: 'created',
+  askId: 'ask_12345678',
+  at: Date.now(),
+  questions: [1, 2].map((n) => ({
+    id: `q${n}`,
+    header: `Step ${n}`,
+    question: `Should step ${n} of the <b>migration</b> run tonight?`,
+    context: 'Plan:\n1. copy rows\n2. switch reads',
+    options: Array.from({ length: 4 }, (_, i) => ({
+      title: `Option ${i + 1}`,
+      description: `Moves module ${i + 1}`,
+    })),
+    allowMultiple: false,
+    allowFreeform: true,
+    allowComment: false,
+  })),
+  recipient: { id: 'alice', channel: 'email', address: 'alice@example.com' },
+  link: 'https://answers.example.com/a/ask_12345678?t=abc.def',
+  deadline: Date.now() + 3_600_000,
+};
+const signal = new AbortController().signal;
+
+// (a) email
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['AUTH', 'STARTTLS'],
+  logger: false,
+  onData(stream, _session, callback) {
+    stream.on('data', () => {});
+    stream.on('end', () => callback());
+  },
+});
+await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+const smtpPort = (smtp.server.address() as AddressInfo).port;
+const transport = nodemailer.createTransport({
+  host: '127.0.0.1',
+  port: smtpPort,
+  ignoreTLS: true,
+  pool: true,
+  maxConnections: 1,
+  maxMessages: Number.POSITIVE_INFINITY,
+});
+const email = createEmailChannel({ transport, from: 'Approvals <approvals@example.com>' });
+// The floor mails what the channel mails, rendered once: one message taken from the channel.
+let rendered: Parameters<typeof transport.sendMail>[0] | undefined;
+await createEmailChannel({
+  transport: {
+    async sendMail(message) {
+      rendered = message;
+    },
+  },
+  from: 'Approvals <approvals@example.com>',
+}).send(notification, signal);
+
+await timeRatio(
+  '(a) email channel send vs nodemailer sending the same rendered mail (local SMTP)',
+  1.5,
+  () => transport.sendMail(rendered!),
+  () => email.send(notification, signal),
+  { rounds: 31, chunkMs: 50 },
+);
+transport.close();
+await new Promise<void>((resolve) => smtp.close(() => resolve()));
+
+// (b) webhooks
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(204).end());
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const hook = createWebhookChannel({ url, secret });
+const webhookNotification = {
+  ...notification,
+  recipient: { id: 'ops', channel: 'webhook', address: 'ops' },
+};
+const body = webhookBodyOf(webhookNotification);
+const now = new Date();
+const headers = {
+  'content-type': 'application/json',
+  'webhook-id': 'msg_floor',
+  'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+  'webhook-signature': new Webhook(secret).sign('msg_floor', now, body),
+};
+
+await timeRatio(
+  '(b) webhook channel send vs a bare fetch POST of the same signed body (local receiver)',
+  undefined,
+  async () => {
+    const response = await fetch(url, { method: 'POST', headers, body });
+    await response.body?.cancel();
+  },
+  () => hook.send(webhookNotification, signal),
+  { rounds: 31, chunkMs: 50 },
+);
+receiver.closeAllConnections();
+await new Promise<void>((resolve) => receiver.close(() => resolve()));

@@ -1,0 +1,66 @@
+/** Mail addresses as this channel accepts them: one plain address, nothing a header could smuggle. */
+import { describe } from '../rules/describe.js';
+
+export interface MailAddress {
+  /** The display name, when one was given. */
+  name?: string;
+  address: string;
+}
+
+// One `local@domain` with none of the characters that would start a second address, a comment,
+// a group or a new header line. Quoted local parts and IP literals are refused, not parsed.
+const PLAIN_ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
+// `Approvals <approvals@example.com>`: the display name is everything before the last `<`.
+const NAMED_ADDRESS = /^(.*?)\s*<([^<>]*)>$/s;
+
+/**
+ * Reads the channel's `from`: `'approvals@example.com'`, `'Approvals <approvals@example.com>'` or
+ * `{ name, address }`. Throws a `TypeError` naming the problem otherwise.
+ */
+export function readFromAddress(from: unknown): MailAddress {
+  if (typeof from === 'object' && from !== null) {
+    const { name, address } = from as { name?: unknown; address?: unknown };
+    return {
+      ...(name === undefined ? {} : { name: readDisplayName(name) }),
+      address: readMailAddress(address, '`from.address`'),
+    };
+  }
+  if (typeof from !== 'string') {
+    throw new TypeError(
+      `Expected \`from\` to be an address like 'approvals@example.com' or { name, address }, got ${describe(from)}.`,
+    );
+  }
+  const named = NAMED_ADDRESS.exec(from);
+  if (named === null) return { address: readMailAddress(from, '`from`') };
+  const name = named[1]!.replace(/^"(.*)"$/s, '$1');
+  return {
+    ...(name === '' ? {} : { name: readDisplayName(name) }),
+    address: readMailAddress(named[2], '`from`'),
+  };
+}
+
+/** Checks one plain `local@domain` address; `what` names it in the error. */
+export function readMailAddress(address: unknown, what: string): string {
+  if (typeof address !== 'string' || !PLAIN_ADDRESS.test(address)) {
+    throw new TypeError(
+      `Expected ${what} to be one plain mail address like 'alice@example.com' (no display name, list, line break or blank), got ${describe(address)}.`,
+    );
+  }
+  return address;
+}
+
+/** The domain of an address: Message-IDs of this sender are made under it. */
+export function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf('@') + 1);
+}
+
+function readDisplayName(name: unknown): string {
+  // Control characters (CR and LF above all) would end the header; they are refused, not escaped,
+  // because a sender's name is configuration, not text a model wrote.
+  if (typeof name !== 'string' || name.trim() === '' || /[\p{Cc}"<>]/u.test(name)) {
+    throw new TypeError(
+      `Expected the \`from\` display name to be text without control characters, quotes or angle brackets, got ${describe(name)}.`,
+    );
+  }
+  return name;
+}

@@ -1,0 +1,28 @@
+/**
+ * `ask-engine/notify`: reach the people an ask is for. A channel is `{ name, send(notification,
+ * signal) }`; email (nodemailer) and webhooks (Standard Webhooks) ship here, and users add their
+ * own the same way.
+ */
+export type { NotifyChannel } from './channel.js';
+export { NotificationDeliveryError, type NotificationDeliveryErrorData } from './delivery-error.js';
+export { deliveryIdFor } from './delivery-id.js';
+export type { MailAddress } from './email-address.js';
+export {
+  createEmailChannel,
+  type EmailChannelOptions,
+  type EmailMessage,
+  type EmailTransport,
+} from './email-channel.js';
+export {
+  type AnsweredBy,
+  NOTIFICATION_KINDS,
+  type Notification,
+  type NotificationKind,
+  type NotificationRecipient,
+  NotificationSchema,
+  readNotification,
+  type SettledSummary,
+} from './notification.js';
+export { createWebhookChannel } from './webhook-channel.js';
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event.js';
+export type { WebhookChannelOptions } from './webhook-options.js';

@@ -1,0 +1,60 @@
+/** A real SMTP server on loopback that parses what it receives, and a nodemailer transport to it. */
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import nodemailer from 'nodemailer';
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+
+export interface ReceivedMail {
+  mail: ParsedMail;
+  /** The envelope's recipients: who the SMTP server was really asked to deliver to. */
+  rcptTo: string[];
+  raw: string;
+}
+
+export interface SmtpReceiver {
+  received: ReceivedMail[];
+  /** Decides the SMTP answer to each RCPT TO; resolve an error with `responseCode` to refuse. */
+  onRcptTo: (address: SMTPServerAddress) => Promise<Error | undefined>;
+  transport: ReturnType<typeof nodemailer.createTransport>;
+  close(): Promise<void>;
+}
+
+export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  const received: ReceivedMail[] = [];
+  const receiver = {
+    received,
+    onRcptTo: async () => undefined,
+  } as unknown as SmtpReceiver;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      receiver.onRcptTo(address).then((error) => callback(error ?? null), callback);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        simpleParser(raw).then((mail) => {
+          received.push({ mail, raw, rcptTo: session.envelope.rcptTo.map((to) => to.address) });
+          callback();
+        }, callback);
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  receiver.transport = nodemailer.createTransport({ host: '127.0.0.1', port, ignoreTLS: true });
+  receiver.close = async () => {
+    receiver.transport.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return receiver;
+}
+
+/** An SMTP refusal as smtp-server sends it: the code is the reply's first three digits. */
+export function smtpError(responseCode: number, message: string): Error {
+  return Object.assign(new Error(message), { responseCode });
+}
