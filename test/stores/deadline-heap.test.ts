@@ -20,7 +20,9 @@ describe('DeadlineHeap', () => {
   it('hands out due items earliest first, ties in arrival order, and nothing early', () => {
     const heap = new DeadlineHeap<Item>();
     const deadlines = [50, 10, 30, 10, 70, 20, 30, 60];
-    deadlines.forEach((deadline, n) => heap.set(item(`i${n}-${deadline}`), deadline));
+    deadlines.forEach((deadline, n) => {
+      heap.set(item(`i${n}-${deadline}`), deadline);
+    });
     expect(heap.popDue(9)).toBeUndefined();
     expect(drain(heap, 30)).toEqual(['i1-10', 'i3-10', 'i5-20', 'i2-30', 'i6-30']);
     expect(heap.size).toBe(3);
@@ -31,7 +33,9 @@ describe('DeadlineHeap', () => {
     const heap = new DeadlineHeap<Item>();
     const items = Array.from({ length: 200 }, (_, n) => item(`i${n}`));
     // A fixed shuffle of deadlines, so the test sees the same heap each run.
-    items.forEach((each, n) => heap.set(each, (n * 7919) % 200));
+    items.forEach((each, n) => {
+      heap.set(each, (n * 7919) % 200);
+    });
     for (const each of items.filter((_, n) => n % 3 === 0)) heap.delete(each);
     heap.set(items[1] as Item, -5);
     heap.set(items[2] as Item, 1_000);
