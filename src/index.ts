@@ -35,6 +35,7 @@ export type {
   AskOptions,
   AskSnapshot,
   InteractionService,
+  ResumeOptions,
 } from './engine/service-contract.js';
 export {
   createFormProvider,
