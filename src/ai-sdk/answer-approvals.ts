@@ -68,18 +68,29 @@ export async function answerApprovals(
     );
   }
   const requests = readApprovalRequests(parts);
+  // The crypto work first, all at once; then the asks start in the order of the requests, so
+  // the person sees them in the order the model made the calls.
+  const checked = await Promise.all(requests.map((request) => checkRequest(request, options)));
   const content = await Promise.all(
-    requests.map((request) => answerOne(service, request, options)),
+    checked.map((check) =>
+      'refusal' in check ? check.refusal : answerOne(service, check, options),
+    ),
   );
   return { role: 'tool', content };
 }
 
-async function answerOne(
-  service: InteractionService,
+type Respond = (approved: boolean, reason: string) => ToolApprovalResponse;
+
+/** A request ready to ask: its binding line computed; or the refusal of a forged one. */
+type CheckedRequest =
+  | { refusal: ToolApprovalResponse }
+  | { request: ApprovalRequest; bindingLine: string; respond: Respond };
+
+async function checkRequest(
   request: ApprovalRequest,
   options: AnswerApprovalsOptions,
-): Promise<ToolApprovalResponse> {
-  const response = (approved: boolean, reason: string): ToolApprovalResponse => ({
+): Promise<CheckedRequest> {
+  const respond: Respond = (approved, reason) => ({
     type: 'tool-approval-response',
     approvalId: request.approvalId,
     approved,
@@ -91,36 +102,47 @@ async function answerOne(
       request.signature !== undefined &&
       (await verifyApprovalSignature(options.secret, { ...request, signature: request.signature }));
     if (!valid) {
-      return response(
-        false,
-        `Denied without asking: the approval request ${request.signature === undefined ? 'is not signed' : 'has an invalid signature'}.`,
-      );
+      return {
+        refusal: respond(
+          false,
+          `Denied without asking: the approval request ${request.signature === undefined ? 'is not signed' : 'has an invalid signature'}.`,
+        ),
+      };
     }
   }
+  return { request, bindingLine: await approvalBindingLine(request), respond };
+}
+
+async function answerOne(
+  service: InteractionService,
+  { request, bindingLine, respond }: Extract<CheckedRequest, { request: ApprovalRequest }>,
+  options: AnswerApprovalsOptions,
+): Promise<ToolApprovalResponse> {
   let outcome: AskOutcome;
   try {
-    outcome = await askApproval(service, request, options);
+    outcome = await askApproval(service, request, bindingLine, options);
   } catch (error) {
     // The engine refuses a key reused with other questions: this approval id was asked about
     // for another call, tool or input. An Allow never carries over.
     if (isUserInteractionError(error, 'INVALID_REQUEST') && typeof error.data.askId === 'string') {
-      return response(
+      return respond(
         false,
         `Refused without asking: the approval id ${JSON.stringify(request.approvalId)} already belongs to another tool call or input (ask ${error.data.askId}); an approval answers one call only.`,
       );
     }
     // Any other request the engine refuses (no provider, an input past the limits).
-    return response(
+    return respond(
       false,
       `Not approved: the approval could not be asked (${error instanceof Error ? error.message : String(error)}).`,
     );
   }
-  return decide(outcome, response);
+  return decide(outcome, respond);
 }
 
-async function askApproval(
+function askApproval(
   service: InteractionService,
   request: ApprovalRequest,
+  bindingLine: string,
   options: AnswerApprovalsOptions,
 ): Promise<AskOutcome> {
   const input = JSON.stringify(request.input, null, 2) ?? 'undefined';
@@ -132,7 +154,7 @@ async function askApproval(
           // JSON-quoted: a tool name cannot pose as the question's own words.
           question: `Allow the tool ${JSON.stringify(request.toolName)} to run with this input?`,
           // The last line binds the ask to this call (see approval-binding.ts).
-          context: `${input}\n\n${await approvalBindingLine(request)}`,
+          context: `${input}\n\n${bindingLine}`,
           options: [
             { title: ALLOW, description: 'Run it with exactly this input.' },
             { title: DENY, description: 'Do not run it; the model is told it was denied.' },
@@ -151,10 +173,7 @@ async function askApproval(
   );
 }
 
-function decide(
-  outcome: AskOutcome,
-  response: (approved: boolean, reason: string) => ToolApprovalResponse,
-): ToolApprovalResponse {
+function decide(outcome: AskOutcome, response: Respond): ToolApprovalResponse {
   switch (outcome.status) {
     case 'answered': {
       const answer = outcome.answers[0]?.response;
