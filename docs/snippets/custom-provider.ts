@@ -32,8 +32,10 @@ const outcome = await service.ask(
   { question: 'Allow `rm -rf build/`?', options: ['Allow once', 'Deny'] },
   { timeoutMs: 60_000, signal: turn.signal },
 );
-const allowed = outcome.status === 'answered' && outcome.answers[0]?.response?.kind === 'selection'
-  && outcome.answers[0].response.selections[0] === 'Allow once';
+const allowed =
+  outcome.status === 'answered' &&
+  outcome.answers[0]?.response?.kind === 'selection' &&
+  outcome.answers[0].response.selections[0] === 'Allow once';
 console.log(allowed ? 'running rm -rf build/' : `not running it (${outcome.status})`);
 dispose();
 await service.close();

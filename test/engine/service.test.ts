@@ -568,7 +568,7 @@ describe('progress reports', () => {
   it('work when the provider destructures its context, as the README shows', async () => {
     const service = createInteractionService();
     service.registerProvider({
-      async ask(request, { signal, reportProgress }) {
+      async ask(_request, { signal, reportProgress }) {
         const answers = [
           { questionId: 'q1', response: { kind: 'selection' as const, selections: ['Blue'] } },
         ];
