@@ -1,20 +1,21 @@
 /**
- * The `ask-engine` command as a user gets it: `npm pack`, installed into a fresh project, run
- * through `node_modules/.bin` (a symlink) and `npx`.
+ * The `ask-engine` command as a user gets it: `npm pack`, installed into a fresh project
+ * (test/support/packed-package.ts), run through `node_modules/.bin` (a symlink) and `npx`.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packedPackage } from '../support/packed-package.js';
 import { hasTmux, killServer, TmuxCli } from './tmux-session.js';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'ask-engine-installed-'));
-const project = join(dir, 'project');
-const bin = join(project, 'node_modules', '.bin', 'ask-engine');
+/** A fresh project with the packed package installed (shared with test/package.test.ts). */
+let project: string;
+let bin: string;
 
 /** Runs the installed command with no terminal at all (a new session, piped stdio). */
 async function installed(
@@ -35,57 +36,8 @@ async function installed(
 
 describe('the installed ask-engine command', () => {
   beforeAll(async () => {
-    // The package exactly as `npm pack` makes it, built into a staging copy so the build never
-    // races another test's build of dist/. `--noCheck`: the same output, without checking the
-    // types again (npm run typecheck does that).
-    const stage = join(dir, 'stage');
-    await run(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        join(ROOT, 'tsconfig.build.json'),
-        '--noCheck',
-        '--outDir',
-        join(stage, 'dist'),
-      ],
-      { cwd: ROOT },
-    );
-    for (const file of ['package.json', 'README.md', 'LICENSE']) {
-      copyFileSync(join(ROOT, file), join(stage, file));
-    }
-    const packed = await run(
-      'npm',
-      ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
-      {
-        cwd: stage,
-      },
-    );
-    const tarball = join(dir, JSON.parse(packed.stdout)[0].filename);
-    // A fresh project. Offline: the package's runtime dependencies are taken from this
-    // checkout's node_modules (as file: overrides), so the test needs no registry.
-    const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({
-        name: 'fresh-project',
-        version: '1.0.0',
-        private: true,
-        dependencies: { 'ask-engine': `file:${tarball}` },
-        overrides: Object.fromEntries(
-          Object.keys(dependencies).map((name) => [
-            name,
-            `file:${join(ROOT, 'node_modules', name)}`,
-          ]),
-        ),
-      }),
-    );
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
-      cwd: project,
-    });
+    ({ project } = await packedPackage());
+    bin = join(project, 'node_modules', '.bin', 'ask-engine');
   }, 180_000);
 
   afterAll(() => {

@@ -1,0 +1,209 @@
+/**
+ * The package as `npm pack` makes it and a user installs it, built once for every test that
+ * needs it (test/package.test.ts, test/cli/installed-bin.test.ts) instead of once per file.
+ *
+ * `stage/` is the package folder: `dist/` built from the sources as `npm run build` does it
+ * (`tsc -p tsconfig.build.json`, then scripts/build-web-assets.mjs), with package.json, README.md
+ * and LICENSE. `--noCheck`: the same output, without checking the types again
+ * (`npm run typecheck` does that). `project/` is a fresh project with the packed tarball
+ * installed, offline: the package's runtime dependencies come from this checkout's node_modules
+ * as `file:` overrides.
+ *
+ * Kept in the ignored `.scratch/packed-package/<fingerprint>/`, where the fingerprint covers the
+ * size and modification time of every file the package is made from: any change builds it anew.
+ * It lives inside the repository, so imports from `stage/` resolve the peers from this
+ * checkout's node_modules, as they would from a user's project that installed them.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+const CACHE = join(ROOT, '.scratch', 'packed-package');
+/** What the package is made from, besides the folders `tsc -p tsconfig.build.json` compiles. */
+const FILES = [
+  'package.json',
+  'README.md',
+  'LICENSE',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/build-web-assets.mjs',
+  'node_modules/typescript/package.json',
+  'node_modules/esbuild/package.json',
+];
+const FOLDERS = ['src', 'machines'];
+
+export interface PackedPackage {
+  /** The package folder that was packed, `dist/` built. */
+  stage: string;
+  /** The tarball `npm pack` wrote. */
+  tarball: string;
+  /** A fresh project with the tarball installed. */
+  project: string;
+}
+
+let packed: Promise<PackedPackage> | undefined;
+
+/**
+ * The built, packed and installed package of the current sources.
+ *
+ * @example
+ * const { project } = await packedPackage();
+ * execFile(join(project, 'node_modules/.bin/ask-engine'), ['--help']);
+ */
+export function packedPackage(): Promise<PackedPackage> {
+  packed ??= findOrBuild().catch((error: unknown) => {
+    packed = undefined;
+    throw error;
+  });
+  return packed;
+}
+
+async function findOrBuild(): Promise<PackedPackage> {
+  const dir = join(CACHE, fingerprint());
+  const result: PackedPackage = {
+    stage: join(dir, 'stage'),
+    tarball: join(dir, `ask-engine-${packageVersion()}.tgz`),
+    project: join(dir, 'project'),
+  };
+  const ready = join(dir, 'ready');
+  for (;;) {
+    if (existsSync(ready)) return result;
+    mkdirSync(CACHE, { recursive: true });
+    if (takeLock(`${dir}.lock`)) break;
+    // Another test file is building the same package: wait for it.
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    await build(result);
+    writeFileSync(ready, '');
+    removeOtherBuilds(dir);
+    return result;
+  } finally {
+    rmSync(`${dir}.lock`, { recursive: true, force: true });
+  }
+}
+
+async function build({ stage, tarball, project }: PackedPackage): Promise<void> {
+  await run(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.build.json'),
+      '--noCheck',
+      '--outDir',
+      join(stage, 'dist'),
+    ],
+    { cwd: ROOT },
+  );
+  // The rest of `npm run build`: the script bundles the pages' scripts into ../dist/ from itself.
+  mkdirSync(join(stage, 'scripts'));
+  copyFileSync(
+    join(ROOT, 'scripts/build-web-assets.mjs'),
+    join(stage, 'scripts/build-web-assets.mjs'),
+  );
+  await run(process.execPath, [join(stage, 'scripts/build-web-assets.mjs')], { cwd: stage });
+  for (const file of ['package.json', 'README.md', 'LICENSE']) {
+    copyFileSync(join(ROOT, file), join(stage, file));
+  }
+  const dir = resolve(tarball, '..');
+  await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: stage,
+  });
+  const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({
+      name: 'fresh-project',
+      version: '1.0.0',
+      private: true,
+      dependencies: { 'ask-engine': `file:${tarball}` },
+      overrides: Object.fromEntries(
+        Object.keys(dependencies).map((name) => [name, `file:${join(ROOT, 'node_modules', name)}`]),
+      ),
+    }),
+  );
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
+    cwd: project,
+  });
+}
+
+/** The size and modification time of every file the package is made from, hashed. */
+function fingerprint(): string {
+  const files = [...FILES, ...FOLDERS.flatMap((folder) => filesUnder(folder))].sort();
+  const hash = createHash('sha256').update(process.version);
+  for (const file of files) {
+    const { size, mtimeMs } = statSync(join(ROOT, file));
+    hash.update(`${file}\0${size}\0${mtimeMs}\n`);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+function filesUnder(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(ROOT.length + 1));
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+/** Takes the build lock, or says another living process holds it. */
+function takeLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // A lock left by a process that died (a run stopped with Ctrl-C) is taken over.
+  const owner = Number(readFileIfAny(join(lock, 'pid')));
+  if (owner > 0 && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+  return false;
+}
+
+function readFileIfAny(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Older builds are of sources that changed since: they are never used again. */
+function removeOtherBuilds(keep: string): void {
+  for (const entry of readdirSync(CACHE)) {
+    const path = join(CACHE, entry);
+    if (path === keep || entry.endsWith('.lock') || existsSync(`${path}.lock`)) continue;
+    rmSync(path, { recursive: true, force: true });
+  }
+}
