@@ -206,8 +206,9 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () =
   });
 
   it('shows a countdown and ends timedOut at the deadline, restoring the terminal', async () => {
-    const cli = run({ input: databases, args: ['--timeout', '2s'] });
-    await cli.waitFor(/⏱ [12]s left/);
+    // 3 s: long enough for a poller starved on a loaded machine to see the countdown.
+    const cli = run({ input: databases, args: ['--timeout', '3s'] });
+    await cli.waitFor(/⏱ [123]s left/);
     const { code, stdout, ttyRestored } = await cli.result();
     expect(code).toBe(3);
     expect(JSON.parse(stdout)).toMatchObject({ status: 'timedOut' });
