@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -12,5 +13,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Most test files spend their time waiting on what they started (CLI processes, chromium,
+    // tmux, PostgreSQL, servers), so two files at a time keep two cores busy where vitest's
+    // default (one worker fewer than the cores) would run one file at a time on two cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -1,21 +1,24 @@
-/** The package as a user installs it: built JavaScript, resolved through the exports map, in plain Node. */
+/**
+ * The package as a user installs it: built JavaScript, resolved through the exports map, in
+ * plain Node. Each script runs in the packed package's folder (test/support/packed-package.ts), so
+ * `ask-engine` resolves to its `dist/` as the package resolves itself.
+ */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packedPackage } from './support/packed-package.js';
 
 const run = promisify(execFile);
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = resolve(import.meta.dirname, '..');
+/** The packed package's folder: package.json and the `dist/` `npm run build` makes. */
+let stage: string;
 
 describe('the built package', () => {
   beforeAll(async () => {
-    await run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-      cwd: root,
-    });
-    // The rest of `npm run build`: the web pages' browser scripts.
-    await run(process.execPath, ['scripts/build-web-assets.mjs'], { cwd: root });
-  }, 120_000);
+    ({ stage } = await packedPackage());
+  }, 180_000);
 
   it('imports every entry from dist without a TypeScript loader', async () => {
     const script = `
@@ -47,7 +50,7 @@ describe('the built package', () => {
         from: import.meta.resolve('ask-engine'),
       }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: root,
+      cwd: stage,
     });
     const result = JSON.parse(stdout);
     expect(result.from).toMatch(/\/dist\/src\/index\.js$/);
@@ -57,6 +60,7 @@ describe('the built package', () => {
     expect(result.mcp).toEqual([
       'DECLINED',
       'DISMISSED',
+      'createAskUserMcpServer',
       'createElicitationProvider',
       'createElicitationSchemaValidator',
     ]);
@@ -78,7 +82,7 @@ describe('the built package', () => {
         from: import.meta.resolve('ask-engine/pi'),
       }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: root,
+      cwd: stage,
     });
     expect(JSON.parse(stdout)).toEqual({
       aiSdk: 'function',
@@ -91,7 +95,7 @@ describe('the built package', () => {
   it('keeps the terminal UI and the MCP SDK out of the root entry', async () => {
     const { build } = await import('esbuild');
     const result = await build({
-      entryPoints: [`${root}src/index.ts`],
+      entryPoints: [`${root}/src/index.ts`],
       bundle: true,
       write: false,
       metafile: true,
@@ -133,20 +137,20 @@ describe('the built package', () => {
       await server.close();
       await service.close();`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: root,
+      cwd: stage,
     });
     const result = JSON.parse(stdout);
     expect(result.from).toMatch(/\/dist\/src\/web\/index\.js$/);
     expect(result).toMatchObject({ status: 'deferred', page: true, bundle: 200 });
     expect(result.bytes).toBeGreaterThan(1000);
     // Served from the file `npm run build` wrote, so a user needs no bundler at run time.
-    const built = await readFile(`${root}dist/src/web/assets/answer-page.js`, 'utf8');
+    const built = await readFile(`${stage}/dist/src/web/assets/answer-page.js`, 'utf8');
     expect(built.length).toBe(result.bytes);
   });
 
   it('runs the ask-engine bin from dist', async () => {
     const { stdout } = await run(process.execPath, ['dist/src/cli/main.js', '--help'], {
-      cwd: root,
+      cwd: stage,
     });
     expect(stdout).toMatch(/ask-engine ask/);
     expect(stdout).toMatch(/ask-engine demo/);

@@ -25,5 +25,5 @@ describe('framework examples', () => {
     const out = await example('pi-extension.ts');
     expect(out).toContain('[ask_user, error] Nobody could be asked');
     expect(out).toContain('without an interactive UI');
-  });
+  }, 60_000);
 });

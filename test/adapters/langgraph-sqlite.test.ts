@@ -13,10 +13,11 @@ import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { type AskOutcome, createInteractionService, createScriptedProvider } from 'ask-engine';
 import { askOrInterrupt } from 'ask-engine/langgraph';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bundleProgram } from '../support/program-bundle.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const fixture = 'test/adapters/fixtures/langgraph-process.ts';
+const fixture = await bundleProgram('test/adapters/fixtures/langgraph-process.ts');
 
 interface ProcessReport {
   result: {
@@ -29,7 +30,7 @@ interface ProcessReport {
 }
 
 async function processRun(phase: string, dir: string, answers?: unknown): Promise<ProcessReport> {
-  const args = ['--conditions=ask-engine:source', '--import', 'tsx', fixture, phase, dir];
+  const args = [fixture, phase, dir];
   if (answers !== undefined) args.push(JSON.stringify(answers));
   const { stdout } = await run(process.execPath, args, { cwd: root });
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ProcessReport;

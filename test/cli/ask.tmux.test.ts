@@ -164,7 +164,8 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () =
       width: 90,
       height: 20,
     });
-    let screen = await cli.waitFor('Commit message?');
+    // The whole frame, down to its bottom border: tmux may show the top rows first.
+    let screen = await cli.waitFor(/Commit message\?[\s\S]*└─+┘/);
     expect(screen).toMatch(/┌─ ask_user ─+┐/);
     expect(screen).toMatch(/│ Commit\s+Commit message\?\s+│/);
     expect(screen).toMatch(/└─+┘/);
@@ -175,7 +176,7 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () =
     expect(screen).not.toContain('┌');
     expect(screen).not.toContain('fix: limit logins');
     cli.keys('M-o');
-    screen = await cli.waitFor('┌─ ask_user');
+    screen = await cli.waitFor(/┌─ ask_user[\s\S]*fix: limit logins/);
     expect(screen).toContain('fix: limit logins');
     cli.keys('Enter');
     const { stdout } = await cli.result();
@@ -205,8 +206,9 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () =
   });
 
   it('shows a countdown and ends timedOut at the deadline, restoring the terminal', async () => {
-    const cli = run({ input: databases, args: ['--timeout', '2s'] });
-    await cli.waitFor(/⏱ [12]s left/);
+    // 3 s: long enough for a poller starved on a loaded machine to see the countdown.
+    const cli = run({ input: databases, args: ['--timeout', '3s'] });
+    await cli.waitFor(/⏱ [123]s left/);
     const { code, stdout, ttyRestored } = await cli.result();
     expect(code).toBe(3);
     expect(JSON.parse(stdout)).toMatchObject({ status: 'timedOut' });

@@ -1,33 +1,31 @@
 /**
- * The `ask-engine` command as a user gets it: `npm pack`, installed into a fresh project, run
- * through `node_modules/.bin` (a symlink) and `npx`.
+ * The `ask-engine` command as a user gets it: `npm pack`, installed into a fresh project
+ * (test/support/packed-package.ts), run through `node_modules/.bin` (a symlink) and `npx`.
  */
 import { execFile } from 'node:child_process';
 import {
-  copyFileSync,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packedPackage, TERMINAL_UI } from '../support/packed-package.js';
 import { hasTmux, killServer, TmuxCli } from './tmux-session.js';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'ask-engine-installed-'));
-const project = join(dir, 'project');
-const bin = join(project, 'node_modules', '.bin', 'ask-engine');
-const engineOnly = join(dir, 'engine-only');
-const TERMINAL_UI = '@mariozechner/pi-tui';
+/** A fresh project with the packed package installed (shared with test/package.test.ts). */
+let project: string;
+let bin: string;
+/** The same package installed alone, without the optional peers. */
+let engineOnly: string;
 
 /** Runs the installed command with no terminal at all (a new session, piped stdio). */
 async function installed(
@@ -48,71 +46,8 @@ async function installed(
 
 describe('the installed ask-engine command', () => {
   beforeAll(async () => {
-    // The package exactly as `npm pack` makes it, built into a staging copy so the build never
-    // races another test's build of dist/. `--noCheck`: the same output, without checking the
-    // types again (npm run typecheck does that).
-    const stage = join(dir, 'stage');
-    await run(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        join(ROOT, 'tsconfig.build.json'),
-        '--noCheck',
-        '--outDir',
-        join(stage, 'dist'),
-      ],
-      { cwd: ROOT },
-    );
-    for (const file of ['package.json', 'README.md', 'LICENSE']) {
-      copyFileSync(join(ROOT, file), join(stage, file));
-    }
-    const packed = await run(
-      'npm',
-      ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
-      {
-        cwd: stage,
-      },
-    );
-    const tarball = join(dir, JSON.parse(packed.stdout)[0].filename);
-    // Fresh projects. Offline: the package's runtime dependencies, and the optional peers a
-    // project adds, are taken from this checkout's node_modules (as file: overrides), so the
-    // test needs no registry. `project` adds the terminal UI, as the README says to; `engineOnly`
-    // installs ask-engine alone.
-    const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    const fromCheckout = (names: string[]) =>
-      Object.fromEntries(names.map((name) => [name, `file:${join(ROOT, 'node_modules', name)}`]));
-    const install = async (folder: string, peers: string[]) => {
-      mkdirSync(folder);
-      writeFileSync(
-        join(folder, 'package.json'),
-        JSON.stringify({
-          name: 'fresh-project',
-          version: '1.0.0',
-          private: true,
-          dependencies: { 'ask-engine': `file:${tarball}`, ...fromCheckout(peers) },
-          overrides: fromCheckout(Object.keys(dependencies)),
-        }),
-      );
-      // --legacy-peer-deps: npm's tree builder fails ("reading 'matches'") placing a linked
-      // (file:) package that is also an optional peer; optional peers are never installed for
-      // the project anyway, so skipping their placement changes nothing else.
-      await run(
-        'npm',
-        [
-          'install',
-          '--offline',
-          '--no-audit',
-          '--no-fund',
-          '--ignore-scripts',
-          '--legacy-peer-deps',
-        ],
-        { cwd: folder },
-      );
-    };
-    await Promise.all([install(project, [TERMINAL_UI]), install(engineOnly, [])]);
+    ({ project, engineOnly } = await packedPackage());
+    bin = join(project, 'node_modules', '.bin', 'ask-engine');
   }, 180_000);
 
   afterAll(() => {
@@ -163,7 +98,6 @@ describe('the installed ask-engine command', () => {
       cli.kill();
     }
   });
-
   it('without the terminal UI installed, names the package to install (exit 6)', async () => {
     const result = await installed(join(engineOnly, 'node_modules', '.bin', 'ask-engine'), [
       'ask',

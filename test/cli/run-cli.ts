@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { cliProgram } from './cli-program.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -13,14 +14,13 @@ export interface CliResult {
   ms: number;
 }
 
-export function runCli(
+export async function runCli(
   args: string[],
   options: { stdin?: string; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
+  const [node, main] = await cliProgram();
   const started = Date.now();
-  // The sources through tsx: the commands' own runtime paths (native SQLite, files found next to
-  // their module) work as they do from a clone.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+  const child = spawn(node, [main, ...args], {
     cwd: ROOT,
     // detached: setsid, so /dev/tty cannot be opened either: truly no terminal.
     detached: true,

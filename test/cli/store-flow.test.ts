@@ -7,11 +7,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliProgram } from './cli-program.js';
 import { runCli } from './run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'ask-engine-cli-flow-'));
 const children: ChildProcessWithoutNullStreams[] = [];
+const [node, main] = await cliProgram();
 const deploy = '{"question":"Deploy now?","options":["Yes","No"]}';
 const pick = (title: string) =>
   JSON.stringify([{ questionId: 'q1', response: { kind: 'selection', selections: [title] } }]);
@@ -23,7 +25,7 @@ afterAll(() => {
 
 /** `serve` in the background, its stdout lines as they come. */
 function serve(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
+  const child = spawn(node, [main, 'serve', ...args], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -3,11 +3,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cliProgram, removeCliBundle } from './cli-program.js';
+import { cliProgram } from './cli-program.js';
 
 // A private tmux server, so the tests never touch a developer's own sessions.
 const SOCKET = `ask-engine-test-${process.pid}`;
 const ROOT = resolve(import.meta.dirname, '../..');
+/** The CLI from the current sources, bundled (shared with every other test that runs it). */
+const CLI = await cliProgram();
 let counter = 0;
 
 /**
@@ -87,7 +89,7 @@ export class TmuxCli {
     writeFileSync(stdout, '');
     const out = run.stdoutOnTerminal ? '' : ` > ${shellQuote(stdout)}`;
     const after = shellQuote(join(this.dir, 'after'));
-    const program = (run.program ?? cliProgram()).map(shellQuote).join(' ');
+    const program = (run.program ?? CLI).map(shellQuote).join(' ');
     const before = run.before === undefined ? '' : `${run.before}; `;
     const script = `${exports} cd ${shellQuote(run.cwd ?? ROOT)}; ${before}${program} ${command}${stdin} ${args}${out}; echo "EXIT=$?" > ${after}; stty -a >> ${after}; echo DONE-DONE; sleep 600`;
     tmux(
@@ -179,7 +181,7 @@ export class TmuxCli {
   }
 }
 
-/** Ends the private server and everything this file's sessions used (socket, CLI bundle). */
+/** Ends the private server and everything this file's sessions used (its socket). */
 export function killServer(): void {
   serverStarted = false;
   try {
@@ -187,7 +189,6 @@ export function killServer(): void {
   } catch {
     // No server left.
   }
-  removeCliBundle();
   // tmux leaves its socket file behind; one per test run would pile up in /tmp.
   const uid = process.getuid?.();
   if (uid !== undefined) {

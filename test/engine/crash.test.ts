@@ -11,7 +11,7 @@ import { type AskAuditEvent, type AskStore, createInteractionService } from 'ask
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleWorker, type WorkerBundle } from '../fixtures/sqlite-worker-bundle.js';
+import { bundleProgram } from '../support/program-bundle.js';
 
 const KILLS = 20;
 const FINAL = new Set<string | null>(['answered', 'cancelled', 'timedOut', 'aborted']);
@@ -19,19 +19,19 @@ const FINAL = new Set<string | null>(['answered', 'cancelled', 'timedOut', 'abor
 describe('a service process on SQLite killed with SIGKILL 20 times', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ask-engine-crash-'));
   const path = join(dir, 'asks.db');
-  let bundle: WorkerBundle;
+  let worker: string;
   const started = new Set<string>();
   const problems: string[] = [];
   let openAfterKills: string[] = [];
 
   beforeAll(async () => {
-    bundle = await bundleWorker(new URL('../fixtures/sqlite-crash-worker.ts', import.meta.url));
+    worker = await bundleProgram('test/fixtures/sqlite-crash-worker.ts');
     const store = createSqliteAskStore({ path });
     try {
       // Two workers at a time, so a kill also lands while the other process holds the lock.
       for (let run = 0; run < KILLS; run += 2) {
         const lanes = await Promise.all(
-          [run, run + 1].map((each) => runAndKill(bundle.file, path, each, Math.random() * 150)),
+          [run, run + 1].map((each) => runAndKill(worker, path, each, Math.random() * 150)),
         );
         for (const id of lanes.flat()) started.add(id);
         const found = await check(store, path, started);
@@ -44,7 +44,6 @@ describe('a service process on SQLite killed with SIGKILL 20 times', () => {
   }, 120_000);
 
   afterAll(() => {
-    bundle?.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -16,7 +16,7 @@ import {
 } from 'ask-engine';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleWorker, type WorkerBundle } from '../fixtures/sqlite-worker-bundle.js';
+import { bundleProgram } from '../support/program-bundle.js';
 
 const run = promisify(execFile);
 const SEEDED = 1_000;
@@ -48,7 +48,7 @@ const finalTransition = (history: AskAuditEvent[]) =>
 describe('four processes racing over 1,000 asks in one SQLite file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ask-engine-multi-process-'));
   const path = join(dir, 'asks.db');
-  let bundle: WorkerBundle;
+  let worker: string;
   /** Every ask in the file, read after the workers exited. */
   const asks = new Map<string, Ask>();
   const withDeadline = new Set<string>();
@@ -56,9 +56,7 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
   const sweeperOnly = new Set<string>();
 
   beforeAll(async () => {
-    bundle = await bundleWorker(
-      new URL('../fixtures/sqlite-service-race-worker.ts', import.meta.url),
-    );
+    worker = await bundleProgram('test/fixtures/sqlite-service-race-worker.ts');
 
     // Seed: even asks are deferred to `thread-<n>`; odd ones stay pending with a provider that
     // then goes away (the seeding service closes): orphans that any service may answer. Every
@@ -104,7 +102,7 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
       WORKERS.map((name) =>
         run(
           process.execPath,
-          [bundle.file, path, name, String(SEEDED), WORKERS.join(','), String(lastDeadline + 500)],
+          [worker, path, name, String(SEEDED), WORKERS.join(','), String(lastDeadline + 500)],
           {
             maxBuffer: 64 * 1024 * 1024,
           },
@@ -134,7 +132,6 @@ describe('four processes racing over 1,000 asks in one SQLite file', () => {
   }, 120_000);
 
   afterAll(() => {
-    bundle?.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -14,10 +14,12 @@ import {
 import { AskUserToolInputSchema } from 'ask-engine/data';
 import { createAskUserMcpServer } from 'ask-engine/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliProgram } from '../cli/cli-program.js';
 import { runCli } from '../cli/run-cli.js';
 import { type Elicitation, recordSends } from './mcp-peers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const [node, main] = await cliProgram();
 
 interface Session {
   client: Client;
@@ -29,8 +31,8 @@ interface Session {
 
 async function spawnServer(capabilities: ClientCapabilities): Promise<Session> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', 'src/cli/main.ts', 'mcp'],
+    command: node,
+    args: [main, 'mcp'],
     cwd: ROOT,
     stderr: 'pipe',
   });
@@ -259,7 +261,7 @@ describe('ask-engine mcp usage', () => {
   it('exits 0 when the client closes stdin and 143 on SIGTERM', async () => {
     const serve = (stop: (child: ChildProcess) => void) =>
       new Promise<number | null>((done) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mcp'], {
+        const child = spawn(node, [main, 'mcp'], {
           cwd: ROOT,
           stdio: ['pipe', 'pipe', 'inherit'],
         });

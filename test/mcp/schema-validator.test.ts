@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createElicitationSchemaValidator } from 'ask-engine/mcp';
 import { describe, expect, it } from 'vitest';
+import { bundleProgram } from '../support/program-bundle.js';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -41,28 +42,8 @@ describe('createElicitationSchemaValidator', () => {
 
   it('keeps no compiled schema once its reply is checked, unlike the SDK’s default validator', async () => {
     // Garbage collection on demand needs --expose-gc: a child process of its own.
-    const script = `
-      import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-      import { createElicitationSchemaValidator } from './src/mcp/index.ts';
-      async function retained(validator) {
-        let form = { type: 'object', properties: { a: { type: 'string', title: 'A' } } };
-        const ref = new WeakRef(form);
-        validator.getValidator(form)({ a: 'x' });
-        form = undefined;
-        await new Promise((done) => setTimeout(done, 0));
-        globalThis.gc();
-        return ref.deref() !== undefined;
-      }
-      const shared = new AjvJsonSchemaValidator();
-      console.log(JSON.stringify({
-        sdkDefault: await retained(shared),
-        ours: await retained(createElicitationSchemaValidator()),
-      }));`;
-    const { stdout } = await run(
-      process.execPath,
-      ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script],
-      { cwd: ROOT },
-    );
+    const fixture = await bundleProgram('test/mcp/fixtures/schema-retention.ts');
+    const { stdout } = await run(process.execPath, ['--expose-gc', fixture], { cwd: ROOT });
 
     expect(JSON.parse(stdout)).toEqual({ sdkDefault: true, ours: false });
   });

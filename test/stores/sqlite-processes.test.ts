@@ -8,10 +8,11 @@ import { promisify } from 'node:util';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleProgram } from '../support/program-bundle.js';
 import { collect } from './ask-rows.js';
 
 const run = promisify(execFile);
-const worker = fileURLToPath(new URL('../fixtures/sqlite-cas-worker.ts', import.meta.url));
+const worker = await bundleProgram('test/fixtures/sqlite-cas-worker.ts');
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('four processes opening a new SQLite file and racing compare-and-set writes on it', () => {
@@ -27,17 +28,7 @@ describe('four processes opening a new SQLite file and racing compare-and-set wr
       workers.map((name) =>
         run(
           process.execPath,
-          [
-            '--conditions=ask-engine:source',
-            '--import',
-            'tsx',
-            worker,
-            path,
-            name,
-            String(target),
-            String(asks),
-            String(workers.length),
-          ],
+          [worker, path, name, String(target), String(asks), String(workers.length)],
           { cwd: root },
         ),
       ),

@@ -6,11 +6,13 @@ import { join, resolve } from 'node:path';
 import { createInteractionService, createScriptedProvider } from 'ask-engine';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cliProgram } from '../cli/cli-program.js';
 import { runCli } from '../cli/run-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'ask-engine-serve-'));
 const children: ChildProcessWithoutNullStreams[] = [];
+const [node, main] = await cliProgram();
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
@@ -19,7 +21,7 @@ afterAll(() => {
 
 /** Starts `serve` and resolves each stdout line as it comes. */
 function serve(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
+  const child = spawn(node, [main, 'serve', ...args], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
