@@ -35,7 +35,9 @@ class CollectingReader extends MetricReader {
 export function recordTelemetry() {
   registerContextManager();
   const exporter = new InMemorySpanExporter();
-  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const tracerProvider = new TracerProvider({
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+  });
   const reader = new CollectingReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   return {

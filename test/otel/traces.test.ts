@@ -1,0 +1,198 @@
+/** Traces of asks with the real OpenTelemetry SDK: one span per ask, and its trace afterwards. */
+import { type AskStore, createInteractionService, createMemoryAskStore } from 'ask-engine';
+import { createOtel } from 'ask-engine/otel';
+import { describe, expect, it } from 'vitest';
+import { manualProvider, tick, yesNo } from '../engine/helpers.js';
+import { recordTelemetry, spanJson } from './sdk.js';
+
+const yes = [{ questionId: 'q1', response: { kind: 'selection' as const, selections: ['Yes'] } }];
+const secret = [
+  { questionId: 'q1', response: { kind: 'freeform' as const, text: 'hunter2-secret-text' } },
+];
+
+function setUp(options: { redact?: boolean; store?: AskStore } = {}) {
+  const telemetry = recordTelemetry();
+  const provider = manualProvider();
+  const service = createInteractionService({
+    ...options,
+    otel: createOtel({ tracer: telemetry.tracer, meter: telemetry.meter }),
+  });
+  service.registerProvider(provider);
+  return { telemetry, provider, service };
+}
+
+const named = (spans: ReturnType<typeof spanJson>[], name: string) =>
+  spans.filter((span) => span.name === name);
+
+describe('a span per ask', () => {
+  it('is a child of the caller’s active span, with an event per transition, ended at the outcome', async () => {
+    const { telemetry, provider, service } = setUp();
+    const outcome = await telemetry.tracer.startActiveSpan('agent turn', async (turn) => {
+      const handle = service.start(yesNo, { toolCallId: 'call-1', sessionId: 's-1', key: 'k-1' });
+      await handle.stored;
+      expect(telemetry.spans()).toEqual([]);
+      provider.calls[0]?.resolve({ status: 'answered', answers: yes });
+      const result = await handle.outcome;
+      turn.end();
+      return result;
+    });
+    expect(outcome.status).toBe('answered');
+    const spans = telemetry.spans().map(spanJson);
+    const [ask] = named(spans, 'ask-engine.ask');
+    const [turn] = named(spans, 'agent turn');
+    expect(ask?.parentSpanId).toBe(turn?.spanId);
+    expect(ask?.traceId).toBe(turn?.traceId);
+    expect(ask?.attributes).toMatchObject({
+      'ask_engine.ask.key': 'k-1',
+      'ask_engine.tool_call.id': 'call-1',
+      'ask_engine.session.id': 's-1',
+      'ask_engine.ask.questions': 1,
+      'ask_engine.state': 'answered',
+      'ask_engine.outcome.status': 'answered',
+    });
+    expect(ask?.events.map((event) => event.name)).toEqual(['start', 'provider.answered']);
+    expect(ask?.events[1]?.attributes).toMatchObject({
+      'ask_engine.state.from': 'pending',
+      'ask_engine.state': 'answered',
+      'ask_engine.outcome.status': 'answered',
+      'ask_engine.event.answers': 1,
+    });
+    await service.close();
+  });
+
+  it('keeps the span’s W3C trace context with the stored ask', async () => {
+    const store = createMemoryAskStore();
+    const { telemetry, provider, service } = setUp({ store });
+    const handle = service.start(yesNo);
+    await handle.stored;
+    const stored = await store.get(handle.id);
+    const context = stored?.snapshot.context as { traceparent?: string };
+    provider.calls[0]?.resolve({ status: 'cancelled', reason: 'user' });
+    await handle.outcome;
+    const [ask] = telemetry.spans();
+    const { traceId, spanId } = ask!.spanContext();
+    expect(context.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+    await service.close();
+  });
+
+  it('never records the answer text, whether the service redacts or not', async () => {
+    for (const redact of [false, true]) {
+      const { telemetry, provider, service } = setUp({ redact });
+      const first = service.start({ question: 'Password?' });
+      await first.stored;
+      provider.calls[0]?.ctx.reportProgress(secret);
+      await tick();
+      provider.calls[0]?.resolve({ status: 'answered', answers: secret });
+      await first.outcome;
+      const deferred = service.start({ question: 'Password again?' });
+      await deferred.stored;
+      provider.calls[1]?.resolve({ status: 'deferred', interactionId: 'thread-1' });
+      await deferred.outcome;
+      await expect(
+        service.resume('thread-1', [{ questionId: 'q1', response: null }]),
+      ).rejects.toMatchObject({ code: 'INVALID_ANSWER' });
+      await service.resume('thread-1', secret);
+      const text = JSON.stringify(telemetry.spans().map(spanJson));
+      expect(text).toContain('provider.progress');
+      expect(text).toContain('ask-engine.answer.refused');
+      expect(text).toContain('ask-engine.resume');
+      expect(text).not.toContain('hunter2');
+      await service.close();
+    }
+  });
+
+  it('ends at a deferral; the resume later is a span of its own in the ask’s trace, linked to the span active then', async () => {
+    const { telemetry, provider, service } = setUp();
+    const handle = service.start(yesNo);
+    await handle.stored;
+    provider.calls[0]?.resolve({ status: 'deferred', interactionId: 'thread-9' });
+    expect(await handle.outcome).toMatchObject({ status: 'deferred' });
+    const [ask] = telemetry.spans().map(spanJson);
+    expect(ask).toMatchObject({
+      name: 'ask-engine.ask',
+      attributes: {
+        'ask_engine.outcome.status': 'deferred',
+        'ask_engine.interaction.id': 'thread-9',
+      },
+    });
+    await telemetry.tracer.startActiveSpan('chat message', async (message) => {
+      await service.resume('thread-9', yes, { askId: handle.id });
+      message.end();
+    });
+    const spans = telemetry.spans().map(spanJson);
+    const [resume] = named(spans, 'ask-engine.resume');
+    const [message] = named(spans, 'chat message');
+    expect(resume).toMatchObject({
+      traceId: ask?.traceId,
+      parentSpanId: ask?.spanId,
+      links: [message?.spanId],
+      attributes: {
+        'ask_engine.ask.id': handle.id,
+        'ask_engine.state.from': 'deferred',
+        'ask_engine.state': 'answered',
+        'ask_engine.outcome.status': 'answered',
+      },
+    });
+    await service.close();
+  });
+
+  it('marks a provider failure as an error, and a caller who gets an error instead of an outcome', async () => {
+    const { telemetry, provider, service } = setUp();
+    const handle = service.start(yesNo);
+    await handle.stored;
+    provider.calls[0]?.reject(new Error('the page crashed'));
+    expect(await handle.outcome).toMatchObject({ status: 'cancelled', reason: 'provider-error' });
+    const failing = createMemoryAskStore();
+    failing.create = async () => {
+      throw new Error('disk full');
+    };
+    const broken = setUp({ store: failing });
+    await expect(broken.service.ask(yesNo)).rejects.toThrow('disk full');
+    await tick();
+    const [failed] = telemetry.spans();
+    const [stored] = broken.telemetry.spans();
+    expect(failed?.status.code).toBe(2);
+    expect(failed?.attributes['ask_engine.outcome.reason']).toBe('provider-error');
+    expect(stored?.status).toEqual({ code: 2, message: 'disk full' });
+    expect(stored?.events.map((event) => event.name)).toEqual(['exception']);
+    await service.close();
+    await broken.service.close();
+  });
+
+  it('ends the spans of asks still pending when the service closes', async () => {
+    const { telemetry, service } = setUp();
+    const handle = service.start(yesNo);
+    await handle.stored;
+    await service.close();
+    await expect(handle.outcome).rejects.toThrow(/closed/);
+    const [ask] = telemetry.spans().map(spanJson);
+    expect(ask?.events.map((event) => event.name)).toEqual(['start', 'service.closed']);
+    expect(await telemetry.points('ask_engine.asks.pending')).toMatchObject([{ value: 0 }]);
+  });
+
+  it('gives a second start of the same key no span of its own', async () => {
+    const { telemetry, provider, service } = setUp();
+    const first = service.start(yesNo, { key: 'same' });
+    const second = service.start(yesNo, { key: 'same' });
+    expect(second.id).toBe(first.id);
+    await first.stored;
+    provider.calls[0]?.resolve({ status: 'answered', answers: yes });
+    await second.outcome;
+    expect(telemetry.spans().map((span) => span.name)).toEqual(['ask-engine.ask']);
+    await service.close();
+  });
+});
+
+describe('options', () => {
+  it('refuses an otel option that is not what createOtel returns', () => {
+    expect(() => createInteractionService({ otel: {} as never })).toThrow(
+      /Expected `otel` to be what createOtel\(\) of ask-engine\/otel returns, got/,
+    );
+    expect(() => createOtel({ tracer: 'jaeger' as never })).toThrow(
+      /Expected `tracer` to be an OpenTelemetry Tracer/,
+    );
+    expect(() => createOtel({ meter: {} as never })).toThrow(
+      /Expected `meter` to be an OpenTelemetry Meter/,
+    );
+  });
+});
