@@ -11,8 +11,6 @@ import { AskMetrics } from './ask-metrics.js';
 import { AskSpans } from './ask-spans.js';
 
 export type { AskObserver, AskTelemetry, AskTraceContext } from '../engine/ask-observer.js';
-export { ASK_SPAN_NAME, LEARNED_EVENT_NAME } from './ask-spans.js';
-export { ATTR as ASK_OTEL_ATTRIBUTES } from './attributes.js';
 
 export interface OtelOptions {
   /** Where spans go. Default: the global tracer provider's tracer `ask-engine`. */

@@ -183,7 +183,11 @@ describe('a span per ask', () => {
   });
 });
 
-describe('options', () => {
+describe('ask-engine/otel', () => {
+  it('exports createOtel and nothing else', async () => {
+    expect(Object.keys(await import('ask-engine/otel'))).toEqual(['createOtel']);
+  });
+
   it('refuses an otel option that is not what createOtel returns', () => {
     expect(() => createInteractionService({ otel: {} as never })).toThrow(
       /Expected `otel` to be what createOtel\(\) of ask-engine\/otel returns, got/,
