@@ -117,11 +117,11 @@ export class AskSpans implements AskObserver {
   #shortSpan(event: AskAuditEvent, snapshot: PersistedAskState, attributes: Attributes): void {
     const active = otelApi.context.active();
     const kept = contextOf(snapshot.context.traceparent, snapshot.context.tracestate);
-    const links: Link[] = [];
-    const here = otelApi.trace.getSpanContext(active);
-    if (kept !== undefined && here !== undefined && otelApi.trace.isSpanContextValid(here)) {
-      links.push({ context: here });
-    }
+    // Linked to the span live here (a request being served), never to one that ended long
+    // ago and is only still current in a timer's inherited context (the sweeper's).
+    const here = otelApi.trace.getSpan(active);
+    const links: Link[] =
+      kept !== undefined && here?.isRecording() === true ? [{ context: here.spanContext() }] : [];
     attributes[ATTR.askId] = event.askId;
     attributes[ATTR.serviceId] = this.#serviceId;
     const parent: Context = kept ?? active;

@@ -2,6 +2,7 @@
 import { type AskStore, createInteractionService, createMemoryAskStore } from 'ask-engine';
 import { createOtel } from 'ask-engine/otel';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { manualProvider, tick, yesNo } from '../engine/helpers.js';
 import { recordTelemetry, spanJson } from './sdk.js';
 
@@ -75,7 +76,7 @@ describe('a span per ask', () => {
     await service.close();
   });
 
-  it('never records the answer text, whether the service redacts or not', async () => {
+  it('never records answers; under redaction, not even an invalid one a refusal is about', async () => {
     for (const redact of [false, true]) {
       const { telemetry, provider, service } = setUp({ redact });
       const first = service.start({ question: 'Password?' });
@@ -84,19 +85,28 @@ describe('a span per ask', () => {
       await tick();
       provider.calls[0]?.resolve({ status: 'answered', answers: secret });
       await first.outcome;
-      const deferred = service.start({ question: 'Password again?' });
+      const deferred = service.start({
+        question: 'Password again?',
+        options: ['Yes', 'No'],
+        allowFreeform: true,
+      });
       await deferred.stored;
       provider.calls[1]?.resolve({ status: 'deferred', interactionId: 'thread-1' });
       await deferred.outcome;
-      await expect(
-        service.resume('thread-1', [{ questionId: 'q1', response: null }]),
-      ).rejects.toMatchObject({ code: 'INVALID_ANSWER' });
+      const invalid = [
+        { questionId: 'q1', response: { kind: 'selection' as const, selections: ['hunter3'] } },
+      ];
+      await expect(service.resume('thread-1', invalid)).rejects.toMatchObject({
+        code: 'INVALID_ANSWER',
+      });
       await service.resume('thread-1', secret);
       const text = JSON.stringify(telemetry.spans().map(spanJson));
       expect(text).toContain('provider.progress');
       expect(text).toContain('ask-engine.answer.refused');
       expect(text).toContain('ask-engine.resume');
       expect(text).not.toContain('hunter2');
+      // Messages are recorded as the audit trail keeps them: quoting the input only unredacted.
+      expect(text.includes('hunter3')).toBe(!redact);
       await service.close();
     }
   });
@@ -133,6 +143,39 @@ describe('a span per ask', () => {
         'ask_engine.outcome.status': 'answered',
       },
     });
+    await service.close();
+  });
+
+  it('records a sweep’s timeout of a deferred ask in the ask’s trace, linked to no stale span', async () => {
+    const telemetry = recordTelemetry();
+    const provider = manualProvider();
+    const clock = new SimulatedClock();
+    const otel = createOtel({ tracer: telemetry.tracer, meter: telemetry.meter });
+    // Created inside a span that ends at once: the sweeper's timers inherit its context.
+    const service = telemetry.tracer.startActiveSpan('startup', (startup) => {
+      const created = createInteractionService({ otel, clock, sweepIntervalMs: 5 });
+      startup.end();
+      return created;
+    });
+    service.registerProvider(provider);
+    const handle = service.start(yesNo, { timeoutMs: 1_000 });
+    await handle.stored;
+    provider.calls[0]?.resolve({ status: 'deferred', interactionId: 'thread-2' });
+    await handle.outcome;
+    clock.increment(5_000);
+    for (let n = 0; n < 200 && (await service.get(handle.id))?.state !== 'timedOut'; n++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const spans = telemetry.spans().map(spanJson);
+    const [ask] = named(spans, 'ask-engine.ask');
+    expect(named(spans, 'ask-engine.deadline')).toEqual([
+      expect.objectContaining({
+        traceId: ask?.traceId,
+        parentSpanId: ask?.spanId,
+        links: [],
+        attributes: expect.objectContaining({ 'ask_engine.outcome.status': 'timedOut' }),
+      }),
+    ]);
     await service.close();
   });
 
