@@ -17,8 +17,12 @@ export interface AskTraceContext {
 
 /** What the `otel` option holds: a factory of one observer per service. */
 export interface AskTelemetry {
-  /** The observer of the service `serviceId`; called once, when the service is created. */
-  observe(serviceId: string): AskObserver;
+  /**
+   * The observer of the service `serviceId`; called once, when the service is created.
+   * `report` is the service's `onError`: an observer reports its own failures there and never
+   * throws into the service.
+   */
+  observe(serviceId: string, report: (error: unknown) => void): AskObserver;
 }
 
 export interface AskObserver {

@@ -63,7 +63,7 @@ export function createServiceParts(
   };
   // Answers stay out of the audit and messages of an ask that redacts, or in a service that does.
   const quoteInput = (open: OpenAsk) => !(redact || redacts(open.state));
-  const observer = options.otel?.observe(serviceId);
+  const observer = options.otel?.observe(serviceId, report);
   const trail = new AuditTrail(store, clock, observer);
   const delivery: Delivery = new Delivery({
     provider,

@@ -5,7 +5,7 @@
  * started elsewhere, or deferred earlier) becomes a short span in that ask's trace: a child of
  * the span whose context is kept with the ask, linked to the span active here.
  */
-import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { Context, Link, Span, Tracer } from '@opentelemetry/api';
 import type { AskMachineInput } from '../../machines/ask.machine.js';
 import type { PersistedAskState } from '../engine/ask-logic.js';
 import type { AskObserver, AskTraceContext } from '../engine/ask-observer.js';
@@ -32,11 +32,19 @@ export class AskSpans implements AskObserver {
   readonly #tracer: Tracer;
   readonly #metrics: AskMetrics;
   readonly #serviceId: string;
+  readonly #report: (error: unknown) => void;
 
-  constructor(tracer: Tracer, metrics: AskMetrics, serviceId: string) {
+  /** `report` hears of a tracer or meter that threw: telemetry never breaks an ask. */
+  constructor(
+    tracer: Tracer,
+    metrics: AskMetrics,
+    serviceId: string,
+    report: (error: unknown) => void,
+  ) {
     this.#tracer = tracer;
     this.#metrics = metrics;
     this.#serviceId = serviceId;
+    this.#report = report;
   }
 
   start(
@@ -44,57 +52,91 @@ export class AskSpans implements AskObserver {
     questions: number,
     key: string | undefined,
   ): AskTraceContext | undefined {
-    // A child of the caller's active span: the wait shows in the trace of the agent's turn.
-    const span = this.#tracer.startSpan(
-      ASK_SPAN_NAME,
-      { attributes: startAttributes(input, questions, this.#serviceId, key) },
-      otelApi.context.active(),
-    );
-    this.#held.set(input.askId, { span, state: undefined });
-    this.#metrics.pending.add(1);
-    return traceContextOf(span.spanContext());
+    try {
+      // A child of the caller's active span: the wait shows in the trace of the agent's turn.
+      const span = this.#tracer.startSpan(
+        ASK_SPAN_NAME,
+        { attributes: startAttributes(input, questions, this.#serviceId, key) },
+        otelApi.context.active(),
+      );
+      this.#held.set(input.askId, { span, state: undefined });
+      this.#metrics.pending.add(1);
+      return traceContextOf(span.spanContext());
+    } catch (error) {
+      this.#report(error);
+      return undefined;
+    }
   }
 
   written(event: AskAuditEvent, snapshot: PersistedAskState): void {
-    const held = this.#held.get(event.askId);
-    const attributes = transitionAttributes(event.from ?? undefined, snapshot, event);
-    if (held !== undefined) {
-      held.span.addEvent(event.type, attributes);
-      this.#moved(event.askId, held, snapshot);
-    } else {
-      this.#shortSpan(event, snapshot, attributes);
+    try {
+      const held = this.#held.get(event.askId);
+      if (held === undefined) this.#shortSpan(event, snapshot);
+      else {
+        if (held.span.isRecording()) {
+          held.span.addEvent(
+            event.type,
+            transitionAttributes(event.from ?? undefined, snapshot, event),
+          );
+        }
+        this.#moved(event.askId, held, snapshot);
+      }
+      const outcome = snapshot.context.outcome;
+      if (event.from !== event.to && outcome !== undefined) {
+        this.#metrics.outcome(outcome.status, (event.at - snapshot.context.createdAt) / 1000);
+      }
+      this.#metrics.note(event);
+    } catch (error) {
+      this.#report(error);
     }
-    const outcome = snapshot.context.outcome;
-    if (event.from !== event.to && outcome !== undefined) {
-      this.#metrics.outcome(outcome.status, (event.at - snapshot.context.createdAt) / 1000);
-    }
-    this.#metrics.note(event);
   }
 
   learned(snapshot: PersistedAskState): void {
-    const askId = snapshot.context.askId;
-    const held = this.#held.get(askId);
-    if (held === undefined || held.state === snapshot.value) return;
-    held.span.addEvent(LEARNED_EVENT_NAME, transitionAttributes(held.state, snapshot, undefined));
-    this.#moved(askId, held, snapshot);
+    try {
+      const askId = snapshot.context.askId;
+      const held = this.#held.get(askId);
+      if (held === undefined || held.state === snapshot.value) return;
+      if (held.span.isRecording()) {
+        held.span.addEvent(
+          LEARNED_EVENT_NAME,
+          transitionAttributes(held.state, snapshot, undefined),
+        );
+      }
+      this.#moved(askId, held, snapshot);
+    } catch (error) {
+      this.#report(error);
+    }
   }
 
   failed(askId: string, error: unknown): void {
-    const held = this.#held.get(askId);
-    if (held === undefined) return;
-    held.span.recordException(exceptionOf(error));
-    held.span.setStatus({ code: otelApi.SpanStatusCode.ERROR, message: messageOf(error) });
-    this.#end(askId, held);
+    try {
+      const held = this.#held.get(askId);
+      if (held === undefined) return;
+      held.span.recordException(exceptionOf(error));
+      held.span.setStatus({ code: otelApi.SpanStatusCode.ERROR, message: messageOf(error) });
+      this.#end(askId, held);
+    } catch (thrown) {
+      this.#report(thrown);
+    }
   }
 
   swept(claimed: number, error?: unknown): void {
-    this.#metrics.swept(claimed, error);
+    try {
+      this.#metrics.swept(claimed, error);
+    } catch (thrown) {
+      this.#report(thrown);
+    }
   }
 
   close(): void {
     for (const [askId, held] of this.#held) {
-      held.span.addEvent('service.closed');
-      this.#end(askId, held);
+      try {
+        held.span.addEvent('service.closed');
+        this.#end(askId, held);
+      } catch (error) {
+        this.#held.delete(askId);
+        this.#report(error);
+      }
     }
   }
 
@@ -102,8 +144,10 @@ export class AskSpans implements AskObserver {
   #moved(askId: string, held: Held, snapshot: PersistedAskState): void {
     held.state = snapshot.value;
     if (snapshot.context.outcome === undefined) return;
-    held.span.setAttributes(transitionAttributes(undefined, snapshot, undefined));
-    if (isError(snapshot)) held.span.setStatus({ code: otelApi.SpanStatusCode.ERROR });
+    if (held.span.isRecording()) {
+      held.span.setAttributes(transitionAttributes(undefined, snapshot, undefined));
+      if (isError(snapshot)) held.span.setStatus({ code: otelApi.SpanStatusCode.ERROR });
+    }
     this.#end(askId, held);
   }
 
@@ -114,7 +158,7 @@ export class AskSpans implements AskObserver {
   }
 
   /** A write on an ask this service holds no span for: a span of its own in the ask's trace. */
-  #shortSpan(event: AskAuditEvent, snapshot: PersistedAskState, attributes: Attributes): void {
+  #shortSpan(event: AskAuditEvent, snapshot: PersistedAskState): void {
     const active = otelApi.context.active();
     const kept = contextOf(snapshot.context.traceparent, snapshot.context.tracestate);
     // Linked to the span live here (a request being served), never to one that ended long
@@ -122,6 +166,7 @@ export class AskSpans implements AskObserver {
     const here = otelApi.trace.getSpan(active);
     const links: Link[] =
       kept !== undefined && here?.isRecording() === true ? [{ context: here.spanContext() }] : [];
+    const attributes = transitionAttributes(event.from ?? undefined, snapshot, event);
     attributes[ATTR.askId] = event.askId;
     attributes[ATTR.serviceId] = this.#serviceId;
     const parent: Context = kept ?? active;

@@ -50,6 +50,7 @@ export function createOtel(options: OtelOptions = {}): AskTelemetry {
   const spansTo = tracer ?? otelApi.trace.getTracer('ask-engine');
   const metrics = new AskMetrics(meter ?? otelApi.metrics.getMeter('ask-engine'));
   return Object.freeze({
-    observe: (serviceId: string) => new AskSpans(spansTo, metrics, serviceId),
+    observe: (serviceId: string, report: (error: unknown) => void) =>
+      new AskSpans(spansTo, metrics, serviceId, report),
   });
 }

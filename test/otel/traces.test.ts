@@ -1,4 +1,6 @@
 /** Traces of asks with the real OpenTelemetry SDK: one span per ask, and its trace afterwards. */
+
+import type { Tracer } from '@opentelemetry/api';
 import { type AskStore, createInteractionService, createMemoryAskStore } from 'ask-engine';
 import { createOtel } from 'ask-engine/otel';
 import { describe, expect, it } from 'vitest';
@@ -200,6 +202,31 @@ describe('a span per ask', () => {
     expect(stored?.events.map((event) => event.name)).toEqual(['exception']);
     await service.close();
     await broken.service.close();
+  });
+
+  it('never lets a tracer that throws break an ask: the service’s onError hears of it', async () => {
+    const telemetry = recordTelemetry();
+    const provider = manualProvider();
+    const errors: unknown[] = [];
+    const broken = {
+      startSpan: () => {
+        throw new Error('exporter misconfigured');
+      },
+    } as unknown as Tracer;
+    const service = createInteractionService({
+      otel: createOtel({ tracer: broken, meter: telemetry.meter }),
+      onError: (error) => errors.push(error),
+    });
+    service.registerProvider(provider);
+    const handle = service.start(yesNo);
+    await handle.stored;
+    provider.calls[0]?.resolve({ status: 'answered', answers: yes });
+    expect(await handle.outcome).toMatchObject({ status: 'answered' });
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.map((error) => (error as Error).message)).toEqual(
+      errors.map(() => 'exporter misconfigured'),
+    );
+    await service.close();
   });
 
   it('ends the spans of asks still pending when the service closes', async () => {
