@@ -12,7 +12,7 @@ import type { AskObserver, AskTraceContext } from '../engine/ask-observer.js';
 import type { AskAuditEvent } from '../engine/audit.js';
 import { otelApi } from './api.js';
 import type { AskMetrics } from './ask-metrics.js';
-import { ATTR, startAttributes, transitionAttributes } from './attributes.js';
+import { ATTR, outcomeAttributes, startAttributes, transitionAttributes } from './attributes.js';
 import { contextOf, traceContextOf } from './trace-context.js';
 
 /** The name of an ask's own span; short spans are named `ask-engine.<audit event type>`. */
@@ -145,7 +145,8 @@ export class AskSpans implements AskObserver {
     held.state = snapshot.value;
     if (snapshot.context.outcome === undefined) return;
     if (held.span.isRecording()) {
-      held.span.setAttributes(transitionAttributes(undefined, snapshot, undefined));
+      held.span.setAttributes(outcomeAttributes(snapshot));
+      held.span.setAttribute(ATTR.state, snapshot.value);
       if (isError(snapshot)) held.span.setStatus({ code: otelApi.SpanStatusCode.ERROR });
     }
     this.#end(askId, held);
