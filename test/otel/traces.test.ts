@@ -253,6 +253,25 @@ describe('a span per ask', () => {
   });
 });
 
+describe('the trace context kept with an ask', () => {
+  it('is checked where a row is read: a malformed traceparent is refused, naming it', async () => {
+    const store = createMemoryAskStore();
+    const { provider, service } = setUp({ store });
+    const handle = service.start(yesNo);
+    await handle.stored;
+    const row = structuredClone(await store.get(handle.id));
+    const first = await service.history(handle.id)[Symbol.asyncIterator]().next();
+    (row!.snapshot.context as { traceparent: string }).traceparent = 'not-a-trace';
+    const tampered = createMemoryAskStore();
+    await tampered.create({ ask: row!, event: first.value });
+    const reader = createInteractionService({ store: tampered });
+    await expect(reader.get(handle.id)).rejects.toThrow(/snapshot\/context\/traceparent Expected string to match/);
+    provider.calls[0]?.resolve({ status: 'cancelled', reason: 'user' });
+    await service.close();
+    await reader.close();
+  });
+});
+
 describe('ask-engine/otel', () => {
   it('exports createOtel and nothing else', async () => {
     expect(Object.keys(await import('ask-engine/otel'))).toEqual(['createOtel']);
