@@ -265,7 +265,9 @@ describe('the trace context kept with an ask', () => {
     const tampered = createMemoryAskStore();
     await tampered.create({ ask: row!, event: first.value });
     const reader = createInteractionService({ store: tampered });
-    await expect(reader.get(handle.id)).rejects.toThrow(/snapshot\/context\/traceparent Expected string to match/);
+    await expect(reader.get(handle.id)).rejects.toThrow(
+      /snapshot\/context\/traceparent Expected string to match/,
+    );
     provider.calls[0]?.resolve({ status: 'cancelled', reason: 'user' });
     await service.close();
     await reader.close();
