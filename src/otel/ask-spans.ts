@@ -16,10 +16,10 @@ import { ATTR, outcomeAttributes, startAttributes, transitionAttributes } from '
 import { contextOf, traceContextOf } from './trace-context.js';
 
 /** The name of an ask's own span; short spans are named `ask-engine.<audit event type>`. */
-export const ASK_SPAN_NAME = 'ask-engine.ask';
+const ASK_SPAN_NAME = 'ask-engine.ask';
 
 /** Events of a change another process wrote, learned from the store. */
-export const LEARNED_EVENT_NAME = 'store.changed';
+const LEARNED_EVENT_NAME = 'store.changed';
 
 interface Held {
   span: Span;

@@ -41,6 +41,8 @@ export function recordTelemetry() {
   const reader = new CollectingReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
   return {
+    tracerProvider,
+    meterProvider,
     tracer: tracerProvider.getTracer('ask-engine-test'),
     meter: meterProvider.getMeter('ask-engine-test'),
     /** Finished spans, in the order they ended. */

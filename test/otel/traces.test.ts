@@ -1,7 +1,12 @@
 /** Traces of asks with the real OpenTelemetry SDK: one span per ask, and its trace afterwards. */
 
-import type { Tracer } from '@opentelemetry/api';
-import { type AskStore, createInteractionService, createMemoryAskStore } from 'ask-engine';
+import { metrics, type Tracer, trace } from '@opentelemetry/api';
+import {
+  type AskStore,
+  createInteractionService,
+  createMemoryAskStore,
+  createScriptedProvider,
+} from 'ask-engine';
 import { createOtel } from 'ask-engine/otel';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
@@ -277,6 +282,23 @@ describe('the trace context kept with an ask', () => {
 describe('ask-engine/otel', () => {
   it('exports createOtel and nothing else', async () => {
     expect(Object.keys(await import('ask-engine/otel'))).toEqual(['createOtel']);
+  });
+
+  it('records through the global tracer and meter providers when given none', async () => {
+    const telemetry = recordTelemetry();
+    expect(trace.setGlobalTracerProvider(telemetry.tracerProvider)).toBe(true);
+    expect(metrics.setGlobalMeterProvider(telemetry.meterProvider)).toBe(true);
+    try {
+      const service = createInteractionService({ otel: createOtel() });
+      service.registerProvider(createScriptedProvider([{ cancel: 'user' }]));
+      await service.ask(yesNo);
+      await service.close();
+      expect(telemetry.spans().map((span) => span.name)).toEqual(['ask-engine.ask']);
+      expect(await telemetry.points('ask_engine.ask.duration')).toHaveLength(1);
+    } finally {
+      trace.disable();
+      metrics.disable();
+    }
   });
 
   it('refuses an otel option that is not what createOtel returns', () => {
