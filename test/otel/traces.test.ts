@@ -80,6 +80,12 @@ describe('a span per ask', () => {
     const [ask] = telemetry.spans();
     const { traceId, spanId } = ask!.spanContext();
     expect(context.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+    // The history says where the ask's trace is, for an auditor reading it.
+    const history = service.history(handle.id)[Symbol.asyncIterator]();
+    expect((await history.next()).value).toMatchObject({
+      type: 'start',
+      data: { traceparent: context.traceparent },
+    });
     await service.close();
   });
 
