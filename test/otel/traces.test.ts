@@ -1,6 +1,6 @@
 /** Traces of asks with the real OpenTelemetry SDK: one span per ask, and its trace afterwards. */
 
-import { metrics, type Tracer, trace } from '@opentelemetry/api';
+import { metrics, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import {
   type AskStore,
   createInteractionService,
@@ -207,9 +207,9 @@ describe('a span per ask', () => {
     await tick();
     const [failed] = telemetry.spans();
     const [stored] = broken.telemetry.spans();
-    expect(failed?.status.code).toBe(2);
+    expect(failed?.status.code).toBe(SpanStatusCode.ERROR);
     expect(failed?.attributes['ask_engine.outcome.reason']).toBe('provider-error');
-    expect(stored?.status).toEqual({ code: 2, message: 'disk full' });
+    expect(stored?.status).toEqual({ code: SpanStatusCode.ERROR, message: 'disk full' });
     expect(stored?.events.map((event) => event.name)).toEqual(['exception']);
     await service.close();
     await broken.service.close();
