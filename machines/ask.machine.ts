@@ -43,6 +43,13 @@ export interface AskMachineInput {
    * them: the asking service's `redact`, kept with the ask. Absent = false.
    */
   redact?: true;
+  /**
+   * The W3C trace context (`traceparent`, `tracestate`) of the span the asking process keeps
+   * for this ask (ask-engine/otel), so a process that moves the ask on later puts its spans in
+   * the same trace. Data only: the machine never reads it.
+   */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 export interface AskMachineContext extends AskMachineInput {
@@ -86,6 +93,8 @@ export function createAskContext(input: AskMachineInput): AskMachineContext {
   if (input.sessionId !== undefined) context.sessionId = input.sessionId;
   if (input.agent !== undefined) context.agent = input.agent;
   if (input.redact === true) context.redact = true;
+  if (input.traceparent !== undefined) context.traceparent = input.traceparent;
+  if (input.tracestate !== undefined) context.tracestate = input.tracestate;
   return context;
 }
 

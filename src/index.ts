@@ -15,6 +15,7 @@ export {
   askMachine,
 } from '../machines/ask.machine.js';
 export * from './data.js';
+export type { AskObserver, AskTelemetry, AskTraceContext } from './engine/ask-observer.js';
 export type {
   AskAttemptSource,
   AskAuditEvent,

@@ -27,6 +27,7 @@ describe('the built package', () => {
       const terminal = await import('ask-engine/terminal');
       const mcp = await import('ask-engine/mcp');
       const notify = await import('ask-engine/notify');
+      const otel = await import('ask-engine/otel');
       const sqlite = await import('ask-engine/sqlite');
       const store = sqlite.createSqliteAskStore({ path: ':memory:' });
       const stored = await store.get('none');
@@ -34,7 +35,7 @@ describe('the built package', () => {
       const postgres = await import('ask-engine/postgres');
       // The client connects on first use: a store that is never used opens no connection.
       await postgres.createPostgresAskStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' }).close();
-      const service = root.createInteractionService();
+      const service = root.createInteractionService({ otel: otel.createOtel() });
       service.registerProvider(root.createScriptedProvider([{ cancel: 'user' }]));
       const outcome = await service.ask({ question: 'Ship it?', options: ['Yes', 'No'] });
       console.log(JSON.stringify({
@@ -43,6 +44,7 @@ describe('the built package', () => {
         terminal: Object.keys(terminal).length,
         mcp: Object.keys(mcp).sort(),
         notify: typeof notify.createWebhookChannel,
+        otel: Object.keys(otel),
         sqlite: Object.keys(sqlite),
         stored: stored === undefined,
         postgres: Object.keys(postgres).sort(),
@@ -65,6 +67,7 @@ describe('the built package', () => {
       'createElicitationSchemaValidator',
     ]);
     expect(result.notify).toBe('function');
+    expect(result.otel).toEqual(['createOtel']);
     expect(result.sqlite).toEqual(['createSqliteAskStore']);
     expect(result.stored).toBe(true);
     expect(result.postgres).toEqual(['CorruptAskRowError', 'createPostgresAskStore']);

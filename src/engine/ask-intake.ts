@@ -12,6 +12,7 @@ import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import type { StoredAsk } from '../stores/ask-store.js';
 import { askIdForKey } from './ask-ids.js';
 import { initialAskSnapshot, persistAskSnapshot } from './ask-logic.js';
+import type { AskTraceContext } from './ask-observer.js';
 import { OpenAsk } from './open-ask.js';
 import { deepFreeze } from './outcome-copy.js';
 import type { AskOptions } from './service-contract.js';
@@ -22,13 +23,22 @@ export const DELIVERS_AT_START = initialAskSnapshot({ askId: 'a', createdAt: 0 }
   'delivering',
 );
 
-/** A new ask from a caller's request: throws for a request that can never be delivered. */
+/**
+ * A new ask from a caller's request: throws for a request that can never be delivered.
+ * `admit` runs once the request passed its checks, before the ask exists: it may still refuse
+ * it (by throwing), and returns the trace context to keep with the ask, if any.
+ */
 export function intakeAsk(
   request: AskUserRequestInput,
   options: AskOptions,
   now: number,
   nextId: () => string,
   redact: boolean,
+  admit: (
+    input: Readonly<AskMachineInput>,
+    questions: number,
+    key: string | undefined,
+  ) => AskTraceContext | undefined,
 ): OpenAsk {
   checkAskOptions(options);
   const normalized = normalizeAskUserRequest(request, { allowIds: true });
@@ -52,6 +62,11 @@ export function intakeAsk(
   if (options.sessionId !== undefined) input.sessionId = options.sessionId;
   if (askRequest.agent !== undefined) input.agent = askRequest.agent;
   if (redact) input.redact = true;
+  const trace = admit(input, questions.length, options.key);
+  if (trace !== undefined) {
+    input.traceparent = trace.traceparent;
+    if (trace.tracestate !== undefined) input.tracestate = trace.tracestate;
+  }
   return new OpenAsk(askId, askRequest, options.key, persistAskSnapshot(initialAskSnapshot(input)));
 }
 

@@ -111,6 +111,7 @@ export function firstEvent(
   if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId;
   if (context.sessionId !== undefined) data.sessionId = context.sessionId;
   if (ask.key !== undefined) data.key = ask.key;
+  if (context.traceparent !== undefined) data.traceparent = context.traceparent;
   return {
     askId: ask.askId,
     type: 'start',

@@ -6,6 +6,8 @@
  */
 import { type Observable, Subject, type Subscriber } from 'rxjs';
 import type { AskStore } from '../stores/ask-store.js';
+import type { PersistedAskState } from './ask-logic.js';
+import type { AskObserver } from './ask-observer.js';
 import { firstEvent, noteEvent } from './ask-write.js';
 import type { AskAttemptSource, AskAuditEvent } from './audit.js';
 import type { Clock } from './clock.js';
@@ -17,15 +19,28 @@ export class AuditTrail {
   readonly #events = new Subject<AskAuditEvent>();
   readonly #store: AskStore;
   readonly #clock: Clock;
+  readonly #observer: AskObserver | undefined;
 
-  constructor(store: AskStore, clock: Clock) {
+  constructor(store: AskStore, clock: Clock, observer: AskObserver | undefined) {
     this.#store = store;
     this.#clock = clock;
+    this.#observer = observer;
     this.events$ = this.#events.asObservable();
   }
 
-  /** Sends an audit event to `events$`, and a later one (not the first) to the ask's stream. */
-  publish(open: OpenAsk | undefined, event: AskAuditEvent, first: boolean): void {
+  /**
+   * Sends an audit event this service wrote to its observer and `events$`, and a later one
+   * (not the first) to the ask's stream. `snapshot` is the ask as the event left it.
+   */
+  publish(
+    open: OpenAsk | undefined,
+    event: AskAuditEvent,
+    first: boolean,
+    snapshot: PersistedAskState | undefined = open?.state,
+  ): void {
+    if (this.#observer !== undefined && snapshot !== undefined) {
+      this.#observer.written(event, snapshot);
+    }
     if (open !== undefined && !first) {
       if (!open.handedOut) {
         open.trail ??= [];

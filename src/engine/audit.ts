@@ -40,6 +40,8 @@ export type AskAuditEvent =
         toolCallId?: string;
         sessionId?: string;
         key?: string;
+        /** The W3C trace context of the ask's span (ask-engine/otel): where its trace is. */
+        traceparent?: string;
       }
     > & { from: null; to: AskState })
   | Transition<'provider.answered' | 'answer' | 'resume', { answers: AuditedAnswers }>

@@ -2,6 +2,7 @@
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
+import { ASK_TELEMETRY_METHODS, type AskTelemetry } from './ask-observer.js';
 import type { Clock } from './clock.js';
 import type { Inspect } from './inspection.js';
 import type { AskOptions } from './service-contract.js';
@@ -28,6 +29,11 @@ export interface InteractionServiceOptions {
    * an audit write that failed after the outcome. Default: `console.error`.
    */
   onError?: (error: unknown) => void;
+  /**
+   * Traces and metrics of every ask: what `createOtel()` of `ask-engine/otel` returns (that
+   * subpath needs the optional peer `@opentelemetry/api`; without this option nothing loads it).
+   */
+  otel?: AskTelemetry;
 }
 
 export /** Every service option is checked up front, with the value received. */
@@ -35,7 +41,7 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected service options to be an object, got ${describe(options)}.`);
   }
-  const { clock, inspect, store, redact, ids, sweepIntervalMs, onError } = options;
+  const { clock, inspect, store, redact, ids, sweepIntervalMs, onError, otel } = options;
   const hasMethods = (value: unknown, names: string[]) =>
     typeof value === 'object' &&
     value !== null &&
@@ -70,6 +76,11 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
   if (onError !== undefined && typeof onError !== 'function') {
     throw new TypeError(
       `Expected \`onError\` to be a function (error) => void, got ${describe(onError)}.`,
+    );
+  }
+  if (otel !== undefined && !hasMethods(otel, [...ASK_TELEMETRY_METHODS])) {
+    throw new TypeError(
+      `Expected \`otel\` to be what createOtel() of ask-engine/otel returns, got ${describe(otel)}.`,
     );
   }
   if (

@@ -8,6 +8,8 @@ import { createMemoryAskStore } from '../stores/memory-store.js';
 import { AskCommands } from './ask-commands.js';
 import { AskCommits } from './ask-commit.js';
 import { sequentialIds } from './ask-ids.js';
+import type { PersistedAskState } from './ask-logic.js';
+import type { AskObserver } from './ask-observer.js';
 import { AskReplica } from './ask-replica.js';
 import { redacts } from './ask-write.js';
 import { AuditTrail } from './audit-trail.js';
@@ -32,6 +34,8 @@ export interface ServiceParts {
   commits: AskCommits;
   commands: AskCommands;
   sweeper: StoreSweeper;
+  /** Traces and metrics of this service's asks (the `otel` option), if any. */
+  observer: AskObserver | undefined;
   /** Stops listening to the store's news. */
   unsubscribe: () => void;
   /** Hands a failure with no caller to the host's `onError` (which may not throw it back). */
@@ -59,7 +63,8 @@ export function createServiceParts(
   };
   // Answers stay out of the audit and messages of an ask that redacts, or in a service that does.
   const quoteInput = (open: OpenAsk) => !(redact || redacts(open.state));
-  const trail = new AuditTrail(store, clock);
+  const observer = options.otel?.observe(serviceId, report);
+  const trail = new AuditTrail(store, clock, observer);
   const delivery: Delivery = new Delivery({
     provider,
     quoteInput,
@@ -83,6 +88,7 @@ export function createServiceParts(
     delivery,
     inspection,
     () => commits,
+    observer,
   );
   const commits: AskCommits = new AskCommits(
     store,
@@ -103,9 +109,10 @@ export function createServiceParts(
     (write: AskWrite) => {
       const open = replica.get(write.ask.askId);
       if (open !== undefined) replica.refresh(open, write.ask.version);
-      trail.publish(undefined, write.event, false);
+      trail.publish(undefined, write.event, false, write.ask.snapshot as PersistedAskState);
     },
     report,
+    observer,
   );
   return {
     clock,
@@ -118,6 +125,7 @@ export function createServiceParts(
     commits,
     commands,
     sweeper,
+    observer,
     unsubscribe,
     report,
   };

@@ -87,10 +87,25 @@ class Service implements InteractionService {
   #begin(request: AskUserRequestInput, options: AskOptions = {}): OpenAsk {
     this.#checkOpen();
     const parts = this.#parts;
-    const open = intakeAsk(request, options, parts.clock.now(), parts.ids, parts.redact);
-    this.#provider.check();
+    const { observer } = parts;
+    let traced = false;
+    const open = intakeAsk(
+      request,
+      options,
+      parts.clock.now(),
+      parts.ids,
+      parts.redact,
+      (input, questions, key) => {
+        this.#provider.check();
+        // A second start of an ask open here (same key) is that ask: no span of its own.
+        if (observer === undefined || parts.replica.get(input.askId) !== undefined) return;
+        traced = true;
+        return observer.start(input, questions, key);
+      },
+    );
     const same = parts.replica.get(open.id);
     if (same !== undefined) return checkSameKey(same, open);
+    if (traced) open.outcome.catch((error) => observer?.failed(open.id, error));
     // Known here at once, so an answer given in the same turn finds it.
     parts.replica.add(open);
     parts.commits.create(open, DELIVERS_AT_START, options.signal);
@@ -159,6 +174,7 @@ class Service implements InteractionService {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#parts.observer?.close();
     this.#parts.unsubscribe();
     this.#parts.commits.close();
     this.#parts.settlement.stop();

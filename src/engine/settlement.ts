@@ -9,6 +9,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import type { StoredAsk } from '../stores/ask-store.js';
 import { abortEvent } from './ask-events.js';
 import { type AskSnapshotState, restoreAskSnapshot } from './ask-logic.js';
+import type { AskObserver } from './ask-observer.js';
 import type { AskReplica } from './ask-replica.js';
 import type { AskAuditEvent } from './audit.js';
 import type { AuditTrail } from './audit-trail.js';
@@ -33,6 +34,7 @@ export class Settlement {
   readonly #inspection: AskInspection | undefined;
   readonly #scheduler: DeadlineScheduler<OpenAsk>;
   readonly #committer: () => Committer;
+  readonly #observer: AskObserver | undefined;
 
   constructor(
     clock: Clock,
@@ -41,7 +43,9 @@ export class Settlement {
     delivery: Delivery,
     inspection: AskInspection | undefined,
     committer: () => Committer,
+    observer: AskObserver | undefined,
   ) {
+    this.#observer = observer;
     this.#clock = clock;
     this.#replica = replica;
     this.#trail = trail;
@@ -80,6 +84,7 @@ export class Settlement {
   adoptRow(open: OpenAsk, row: StoredAsk): void {
     if (row.version <= open.version) return;
     this.adopt(open, restoreAskSnapshot(row.snapshot), row, undefined, undefined);
+    this.#observer?.learned(open.state);
   }
 
   handOut(open: OpenAsk): void {

@@ -4,6 +4,7 @@
  * away) and claims them, so they time out as long as any service shares the store.
  */
 import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
+import type { AskObserver } from './ask-observer.js';
 import { basisOf, nextAskWrite } from './ask-write.js';
 import type { Clock } from './clock.js';
 import { eventLoopTurn } from './event-loop.js';
@@ -18,13 +19,15 @@ export class StoreSweeper {
   readonly #intervalMs: number;
   readonly #applied: (write: AskWrite) => void;
   readonly #report: (error: unknown) => void;
+  readonly #observer: AskObserver | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sweeping = false;
   #stopped = false;
 
   /**
    * `applied` hears of each timeout the store applied; `report` hears of a sweep that failed
-   * (it is tried again at the next one) and of a due row that fails its check (skipped).
+   * (it is tried again at the next one) and of a due row that fails its check (skipped);
+   * `observer` counts the sweeps.
    */
   constructor(
     store: AskStore,
@@ -32,7 +35,9 @@ export class StoreSweeper {
     intervalMs: number,
     applied: (write: AskWrite) => void,
     report: (error: unknown) => void,
+    observer: AskObserver | undefined,
   ) {
+    this.#observer = observer;
     this.#store = store;
     this.#clock = clock;
     this.#intervalMs = intervalMs;
@@ -73,18 +78,22 @@ export class StoreSweeper {
   async #sweep(): Promise<void> {
     if (this.#sweeping || this.#stopped) return;
     this.#sweeping = true;
+    let claimed = 0;
     try {
       for (;;) {
         const now = this.#clock.now();
         const applied = await this.#store.claimDue(now, CLAIM_LIMIT, (ask) =>
           this.#timeout(ask, now),
         );
+        claimed += applied.length;
         for (const write of applied) this.#applied(write);
-        if (applied.length < CLAIM_LIMIT || this.#stopped) return;
+        if (applied.length < CLAIM_LIMIT || this.#stopped) break;
         await eventLoopTurn();
       }
+      this.#observer?.swept(claimed);
     } catch (error) {
       // A store that fails a sweep is tried again at the next one; the host hears of each.
+      this.#observer?.swept(claimed, error);
       this.#report(error);
     } finally {
       this.#sweeping = false;

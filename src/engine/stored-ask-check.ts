@@ -31,6 +31,11 @@ const ContextSchema = Type.Object({
   sessionId: Type.Optional(Type.String()),
   agent: Type.Optional(Type.String()),
   redact: Type.Optional(Type.Literal(true)),
+  // Written by ask-engine/otel only: version 00 of W3C Trace Context, and its vendor state.
+  traceparent: Type.Optional(
+    Type.String({ pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' }),
+  ),
+  tracestate: Type.Optional(Type.String({ maxLength: 512 })),
   progress: AskUserAnswersSchema,
   outcome: Type.Optional(AskOutcomeSchema),
 });

@@ -194,6 +194,10 @@ describe.concurrent('every snippet runs as written', () => {
     }
   });
 
+  it('otel-traces: one span per ask, an event per transition, on the real SDK', async () => {
+    expect(await runSnippet('otel-traces.ts')).toBe('ask-engine.ask start → provider.answered\n');
+  });
+
   it('ai-sdk-loop: the shell runs only after the person allowed it', async () => {
     expect(await runSnippet('ai-sdk-loop.ts')).toBe(
       'Done: {"type":"text","value":"ran rm -rf build/"}\n',
