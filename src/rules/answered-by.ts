@@ -15,30 +15,33 @@ const FIELDS: ReadonlySet<string> = new Set(['recipient', 'channel']);
 /**
  * Checks who answered and returns a plain copy; throws `UserInteractionError`
  * (`INVALID_REQUEST`, `data.field` the field at fault) naming what is wrong. `field` is how the
- * caller spells the value (`by`, `answeredBy`), so the message points at the caller's own code.
+ * caller spells the value (`by`, `answeredBy`; `''` for an options object that is itself
+ * `{ recipient, channel? }`), so the message points at the caller's own code.
  *
  * @example
  * readAnsweredBy({ recipient: 'alice@example.com', channel: 'email' }); // a copy
  * readAnsweredBy({ recipient: '' }); // throws: Expected `by.recipient` to be a non-empty string ...
  */
 export function readAnsweredBy(value: unknown, field = 'by'): AnsweredBy {
+  const name = field === '' ? 'the value' : `\`${field}\``;
+  const at = (key: string) => (field === '' ? key : `${field}.${key}`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw refusal(
       field,
-      `Expected \`${field}\` to be an object { recipient, channel? }, got ${describe(value)}.`,
+      `Expected ${name} to be an object { recipient, channel? }, got ${describe(value)}.`,
     );
   }
   for (const key of Object.keys(value)) {
     if (!FIELDS.has(key)) {
       throw refusal(
-        `${field}.${key}`,
-        `\`${field}\` has the field ${JSON.stringify(key)}, which it does not take; it takes recipient and channel.`,
+        at(key),
+        `${name} has the field ${JSON.stringify(key)}, which it does not take; it takes recipient and channel.`,
       );
     }
   }
   const { recipient, channel } = value as { recipient?: unknown; channel?: unknown };
-  const by: AnsweredBy = { recipient: readText(recipient, `${field}.recipient`) };
-  if (channel !== undefined) by.channel = readText(channel, `${field}.channel`);
+  const by: AnsweredBy = { recipient: readText(recipient, at('recipient')) };
+  if (channel !== undefined) by.channel = readText(channel, at('channel'));
   return by;
 }
 
