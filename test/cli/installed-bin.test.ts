@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,6 +131,7 @@ describe('the installed ask-engine command', () => {
         askId: expect.any(String),
         status: 'answered',
         answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
+        answeredBy: { recipient: userInfo().username, channel: 'terminal' },
       });
     } finally {
       cli.kill();
