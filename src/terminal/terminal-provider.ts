@@ -126,7 +126,7 @@ function askInTerminal(
 
 /** Who answers, once per answer for the default (the OS user is looked up as late as possible). */
 function readAnswerer(option: AnsweredBy | false | undefined): () => AnsweredBy | undefined {
-  if (option === undefined) return osUserAnswerer;
+  if (option === undefined) return () => osUserAnswerer();
   if (option === false) return () => undefined;
   const fixed = readAnsweredBy(option, 'answeredBy');
   return () => fixed;
