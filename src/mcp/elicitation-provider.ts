@@ -64,9 +64,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * or a link to the answer page (URL mode). The time left before the ask's deadline is the
  * request's timeout (not the SDK's 60 s default) and the ask's signal cancels the request.
  * Replies: `accept` becomes answers (option values mapped back to titles), answered by the
- * client (`answeredBy: { recipient: <clientInfo.name from initialize>, channel: 'mcp' }`); `decline` is
- * `cancelled` / `user` "declined" and `cancel` is `cancelled` / `user` "dismissed", never an
- * answer; a client without elicitation is `cancelled` / `unavailable` with the reason.
+ * client (`answeredBy: { recipient: clientInfo.name from initialize, channel: 'mcp' }`);
+ * `decline` is `cancelled` / `user` "declined" and `cancel` is `cancelled` / `user`
+ * "dismissed", never an answer; a client without elicitation is `cancelled` / `unavailable`
+ * with the reason.
  *
  * @example
  * const mcp = new McpServer({ name: 'my-agent', version: '1.0.0' });

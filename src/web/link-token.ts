@@ -43,8 +43,9 @@ const TOKEN_SHAPE =
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Creates the signer for one server's links. The MAC covers a domain tag, the ask id and the
- * expiry, each length-delimited, so a token for one ask or one expiry never fits another.
+ * Creates the signer for one server's links. The MAC covers a domain tag, the ask id, the
+ * expiry and a recipient's names, each length-delimited, so a token for one ask, one expiry or
+ * one recipient never fits another.
  *
  * @example
  * const signer = createLinkTokenSigner(secret);
@@ -125,25 +126,20 @@ function spell(name: string): string {
 
 /** The names a token spells, if they are spelled as `sign` spells them and `sign` would sign them. */
 function readNames(recipient: string, channel: string | undefined): AnsweredBy | undefined {
-  const read = (spelled: string): string | undefined => {
-    const bytes = Buffer.from(spelled, 'base64url');
-    if (bytes.toString('base64url') !== spelled) return undefined;
-    try {
-      return UTF8.decode(bytes);
-    } catch {
-      return undefined;
-    }
-  };
-  const by = {
-    recipient: read(recipient),
-    channel: channel === undefined ? undefined : read(channel),
-  };
-  if (by.recipient === undefined || (channel !== undefined && by.channel === undefined)) {
-    return undefined;
-  }
   try {
-    return readAnsweredBy(by.channel === undefined ? { recipient: by.recipient } : by, '');
+    const names = { recipient: unspell(recipient) };
+    return readAnsweredBy(
+      channel === undefined ? names : { ...names, channel: unspell(channel) },
+      '',
+    );
   } catch {
     return undefined;
   }
+}
+
+/** A name from its spelling; throws for any spelling but the one `spell` writes, or bad UTF-8. */
+function unspell(spelled: string): string {
+  const bytes = Buffer.from(spelled, 'base64url');
+  if (bytes.toString('base64url') !== spelled) throw new TypeError('Not the canonical spelling.');
+  return UTF8.decode(bytes);
 }
