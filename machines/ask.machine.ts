@@ -22,9 +22,14 @@ export interface AskMachineAnswer {
   questionId: string;
   response: AskMachineResponse | null;
 }
+/** Who answered: the recipient, and the channel they answered through. */
+export interface AskMachineAnsweredBy {
+  recipient: string;
+  channel?: string;
+}
 export type AskMachineCancelReason = 'user' | 'unavailable' | 'invalid-answer' | 'provider-error';
 export type AskMachineOutcome =
-  | { status: 'answered'; answers: AskMachineAnswer[] }
+  | { status: 'answered'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
   | { status: 'cancelled'; reason: AskMachineCancelReason; message?: string }
   | { status: 'deferred'; interactionId: string; message?: string }
   | { status: 'timedOut'; deadlineAt: number }
@@ -60,15 +65,15 @@ export interface AskMachineContext extends AskMachineInput {
 
 /** Every event carries what has already been checked at the engine's boundary. */
 export type AskMachineEvent =
-  | { type: 'provider.answered'; answers: AskMachineAnswer[] }
+  | { type: 'provider.answered'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
   | { type: 'provider.cancelled'; reason: 'user' | 'unavailable'; message?: string }
   | { type: 'provider.deferred'; interactionId: string; message?: string }
   | { type: 'provider.progress'; answers: AskMachineAnswer[] }
   | { type: 'provider.failed'; reason: 'invalid-answer' | 'provider-error'; message: string }
   /** Answers brought by `service.answer`, from any service sharing the store. */
-  | { type: 'answer'; answers: AskMachineAnswer[] }
+  | { type: 'answer'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
   /** Answers for a deferred ask, found by its interaction id. */
-  | { type: 'resume'; answers: AskMachineAnswer[] }
+  | { type: 'resume'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
   | { type: 'abort'; cause: unknown; message: string }
   | { type: 'cancel'; reason: 'user' | 'unavailable'; message?: string }
   | { type: 'deadline'; at: number };
@@ -111,9 +116,20 @@ export const askMachine = setup({
       progress: params.answers,
     })),
     forgetProgress: assign({ progress: () => NO_PROGRESS }),
-    recordAnswers: assign((_, params: { answers: AskMachineAnswer[] }) => ({
-      outcome: { status: 'answered', answers: params.answers } as AskMachineOutcome,
-    })),
+    recordAnswers: assign(
+      (
+        _,
+        params: { answers: AskMachineAnswer[]; answeredBy: AskMachineAnsweredBy | undefined },
+      ) => ({
+        outcome: (params.answeredBy === undefined
+          ? { status: 'answered', answers: params.answers }
+          : {
+              status: 'answered',
+              answers: params.answers,
+              answeredBy: params.answeredBy,
+            }) as AskMachineOutcome,
+      }),
+    ),
     recordCancellation: assign(
       (_, params: { reason: AskMachineCancelReason; message: string | undefined }) => ({
         outcome: (params.message === undefined
@@ -165,11 +181,17 @@ export const askMachine = setup({
         },
         'provider.answered': {
           target: 'answered',
-          actions: { type: 'recordAnswers', params: ({ event }) => ({ answers: event.answers }) },
+          actions: {
+            type: 'recordAnswers',
+            params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
+          },
         },
         answer: {
           target: 'answered',
-          actions: { type: 'recordAnswers', params: ({ event }) => ({ answers: event.answers }) },
+          actions: {
+            type: 'recordAnswers',
+            params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
+          },
         },
         'provider.cancelled': {
           target: 'cancelled',
@@ -228,11 +250,17 @@ export const askMachine = setup({
       on: {
         resume: {
           target: 'answered',
-          actions: { type: 'recordAnswers', params: ({ event }) => ({ answers: event.answers }) },
+          actions: {
+            type: 'recordAnswers',
+            params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
+          },
         },
         answer: {
           target: 'answered',
-          actions: { type: 'recordAnswers', params: ({ event }) => ({ answers: event.answers }) },
+          actions: {
+            type: 'recordAnswers',
+            params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
+          },
         },
         cancel: {
           target: 'cancelled',

@@ -31,6 +31,8 @@ export {
   UiFormTextFieldSchema,
 } from './contracts/form.js';
 export {
+  type AnsweredBy,
+  AnsweredBySchema,
   type AskCancelReason,
   AskCancelReasonSchema,
   type AskOutcome,

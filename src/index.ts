@@ -8,6 +8,7 @@ export type { InspectionEvent } from 'xstate';
 export {
   type AskMachine,
   type AskMachineAnswer,
+  type AskMachineAnsweredBy,
   type AskMachineContext,
   type AskMachineEvent,
   type AskMachineInput,
@@ -31,6 +32,7 @@ export {
   type InteractionServiceOptions,
 } from './engine/service.js';
 export type {
+  AnswerOptions,
   AskHandle,
   AskInfo,
   AskOptions,

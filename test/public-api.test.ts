@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 const dataExports = [
   'ASK_USER_FORM_HINT',
+  'AnsweredBySchema',
   'AskCancelReasonSchema',
   'AskOutcomeSchema',
   'AskUserAnswersSchema',

@@ -140,7 +140,9 @@ function toOutcome(details: AskUserToolDetails): Record<string, unknown> {
 function outcomeOf(details: AskUserToolDetails): Record<string, unknown> {
   switch (details.status) {
     case 'answered':
-      return { status: 'answered', answers: details.answers };
+      return details.answeredBy === undefined
+        ? { status: 'answered', answers: details.answers }
+        : { status: 'answered', answers: details.answers, answeredBy: details.answeredBy };
     case 'cancelled':
       return withMessage({ status: 'cancelled', reason: details.reason }, details.message);
     case 'timedOut':

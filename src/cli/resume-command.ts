@@ -5,6 +5,7 @@
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import { createInteractionService } from '../engine/service.js';
 import { isUserInteractionError } from '../rules/errors.js';
+import { osUserAnswerer } from '../terminal/os-user.js';
 import { openCliStore } from './cli-store.js';
 import { EXIT } from './exit-codes.js';
 import { parseFlags } from './parse-flags.js';
@@ -16,7 +17,8 @@ export const RESUME_HELP = `Usage: ask-engine resume <interactionId> <answers-js
 
 Answers the deferred ask waiting on <interactionId> in the SQLite file PATH (the one an earlier
 "ask-engine ask --store PATH" or any service wrote) and prints its outcome as JSON. The answers
-are a JSON array of { "questionId", "response" }, checked against the ask's questions.
+are a JSON array of { "questionId", "response" }, checked against the ask's questions. The
+outcome records the OS user as who answered ("answeredBy", channel "cli").
 
 Options:
   --store FILE   the SQLite file the ask lives in (required; never created)
@@ -60,7 +62,8 @@ export async function runResumeCommand(argv: string[]): Promise<number> {
   const store = await openCliStore(values.store, 'existing');
   const service = createInteractionService({ store: store.store });
   try {
-    const outcome = await service.resume(interactionId, answers);
+    const by = osUserAnswerer('cli');
+    const outcome = await service.resume(interactionId, answers, by === undefined ? {} : { by });
     process.stdout.write(`${toTerminalSafeJson(outcome)}\n`);
     return EXIT.answered;
   } catch (error) {

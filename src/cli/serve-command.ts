@@ -1,6 +1,7 @@
 /** `ask-engine serve --store asks.db`: the web answer page for the asks in a SQLite store. */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import type { AnsweredBy } from '../contracts/outcome.js';
 import type { AskAuditEvent } from '../engine/audit.js';
 import { createInteractionService } from '../engine/service.js';
 import { isUserInteractionError } from '../rules/errors.js';
@@ -19,7 +20,8 @@ export const SERVE_HELP = `Usage: ask-engine serve --store FILE [options]
 Serves the web answer page for the asks in a SQLite store, so that asks deferred by any program
 sharing the store can be answered from a browser. Prints the address, the live asks view, one
 line "link <askId> <url>" for every ask waiting deferred in the store (those deferred before it
-started first), and one line as each ask ends: "answered <askId>", "declined <askId>",
+started first), and one line as each ask ends: "answered <askId>" (with "by <who> (<channel>)"
+when the answer says who gave it), "declined <askId>",
 "timed out <askId>", "cancelled <askId> (<reason>)" or "aborted <askId>". Stops on ctrl+c or
 SIGTERM. A store that cannot be opened (a wrong path, not a database) fails with exit code 5.
 
@@ -141,8 +143,11 @@ export async function runServeCommand(
 function endLine(event: AskAuditEvent): string | undefined {
   if (event.from === event.to) return undefined;
   switch (event.to) {
-    case 'answered':
-      return `answered ${event.askId}`;
+    case 'answered': {
+      const by = (event.data as { answeredBy?: AnsweredBy }).answeredBy;
+      if (by === undefined) return `answered ${event.askId}`;
+      return `answered ${event.askId} by ${by.recipient}${by.channel === undefined ? '' : ` (${by.channel})`}`;
+    }
     case 'cancelled': {
       const reason = (event.data as { reason?: unknown }).reason;
       return reason === 'user'

@@ -1,10 +1,30 @@
 /** Outcomes: what a provider reports, and the one immutable outcome of an ask. */
 import { type Static, Type } from '@sinclair/typebox';
+import { MAX_ANSWERED_BY_LENGTH } from '../rules/limits.js';
 import { AskUserAnswersSchema } from './answer.js';
+
+const BylineText = Type.String({ minLength: 1, maxLength: MAX_ANSWERED_BY_LENGTH });
+
+/**
+ * Who answered (`recipient`), and through what (`channel`: `'terminal'`, `'mcp'`, `'web'`,
+ * `'email'`, ...). Kept with the answered outcome and its audit event, and never redacted: it
+ * names a person, not what they answered. Where it is written it is also checked for control
+ * characters (`service.answer`'s `by`, a provider's `answeredBy`, a signed link).
+ */
+export const AnsweredBySchema = Type.Object(
+  { recipient: BylineText, channel: Type.Optional(BylineText) },
+  { additionalProperties: false },
+);
+export type AnsweredBy = Static<typeof AnsweredBySchema>;
 
 /** A provider's answers; they count only once validated against the questions. */
 export const ProviderAnsweredSchema = Type.Object(
-  { status: Type.Literal('answered'), answers: AskUserAnswersSchema },
+  {
+    status: Type.Literal('answered'),
+    answers: AskUserAnswersSchema,
+    /** Who answered, when the provider knows (the OS user, the MCP client, a signed link). */
+    answeredBy: Type.Optional(AnsweredBySchema),
+  },
   { additionalProperties: false },
 );
 
@@ -43,7 +63,11 @@ export const AskCancelReasonSchema = Type.Union([
 export type AskCancelReason = Static<typeof AskCancelReasonSchema>;
 
 export const AskOutcomeSchema = Type.Union([
-  Type.Object({ status: Type.Literal('answered'), answers: AskUserAnswersSchema }),
+  Type.Object({
+    status: Type.Literal('answered'),
+    answers: AskUserAnswersSchema,
+    answeredBy: Type.Optional(AnsweredBySchema),
+  }),
   Type.Object({
     status: Type.Literal('cancelled'),
     reason: AskCancelReasonSchema,

@@ -5,7 +5,8 @@
  */
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
-import type { AskOutcome } from '../contracts/outcome.js';
+import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
+import { readAnsweredBy } from '../rules/answered-by.js';
 import { describe } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
@@ -16,7 +17,7 @@ import { restoreAskSnapshot } from './ask-logic.js';
 import type { AskReplica } from './ask-replica.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { OpenAsk } from './open-ask.js';
-import type { ResumeOptions } from './service-contract.js';
+import type { AnswerOptions, ResumeOptions } from './service-contract.js';
 import { checkPersistedSnapshot, checkStoredAsk } from './stored-ask-check.js';
 
 export class AskCommands {
@@ -40,11 +41,15 @@ export class AskCommands {
     this.#quoteInput = quoteInput;
   }
 
-  /** `answer` / `resume`: checked against the stored questions, then one transition. */
+  /**
+   * `answer` / `resume`: checked against the stored questions, then one transition. `by` has
+   * been read by `readAnswerOptions` (or `deferred`) before the ask was looked up.
+   */
   async answer(
     open: OpenAsk,
     type: 'answer' | 'resume',
     answers: readonly AskUserQuestionAnswer[],
+    by: AnsweredBy | undefined,
   ): Promise<AskOutcome> {
     if (open.ready !== undefined) await open.ready;
     if (open.state.status === 'done') {
@@ -65,7 +70,9 @@ export class AskCommands {
       if (isUserInteractionError(error)) await this.#trail.refused(open, type, error.message);
       throw error;
     }
-    if (!(await this.#commits.commit(open, { type, answers: valid }))) {
+    const event: AskMachineEvent =
+      by === undefined ? { type, answers: valid } : { type, answers: valid, answeredBy: by };
+    if (!(await this.#commits.commit(open, event))) {
       await this.#trail.attempt(open, type);
       throw settledError(open.id, open.state.value);
     }
@@ -117,14 +124,17 @@ export class AskCommands {
    * The deferred ask a reply to `interactionId` answers. With `askId`, that ask and no other:
    * a reply redelivered after it settled must not answer the next ask deferred to the id.
    */
-  async deferred(interactionId: string, options: ResumeOptions | undefined): Promise<OpenAsk> {
+  async deferred(
+    interactionId: string,
+    options: ResumeOptions | undefined,
+  ): Promise<{ open: OpenAsk; by: AnsweredBy | undefined }> {
     if (typeof interactionId !== 'string' || interactionId === '') {
       throw new UserInteractionError(
         'UNKNOWN_INTERACTION',
         `Expected an interaction id (a non-empty string), got ${describe(interactionId)}.`,
       );
     }
-    const askId = resumeAskId(options);
+    const { askId, by } = readResumeOptions(options);
     if (askId !== undefined) {
       const open = await this.#replica.find(askId);
       if (open.interactionId !== interactionId) {
@@ -134,7 +144,7 @@ export class AskCommands {
           { askId, interactionId },
         );
       }
-      return open;
+      return { open, by };
     }
     const open = this.#replica.load(await this.#store.findByInteractionId(interactionId));
     if (open === undefined) {
@@ -144,19 +154,34 @@ export class AskCommands {
         { interactionId },
       );
     }
-    return open;
+    return { open, by };
   }
 }
 
-function resumeAskId(options: ResumeOptions | undefined): string | undefined {
+/** `answer`'s options: who answered, checked before the ask is looked up. */
+export function readAnswerOptions(options: AnswerOptions | undefined): AnsweredBy | undefined {
   if (options === undefined) return undefined;
   if (typeof options !== 'object' || options === null) {
     throw new UserInteractionError(
       'INVALID_REQUEST',
-      `Expected resume options to be an object { askId? }, got ${describe(options)}.`,
+      `Expected answer options to be an object { by? }, got ${describe(options)}.`,
     );
   }
-  const { askId } = options;
+  return options.by === undefined ? undefined : readAnsweredBy(options.by);
+}
+
+function readResumeOptions(options: ResumeOptions | undefined): {
+  askId: string | undefined;
+  by: AnsweredBy | undefined;
+} {
+  if (options === undefined) return { askId: undefined, by: undefined };
+  if (typeof options !== 'object' || options === null) {
+    throw new UserInteractionError(
+      'INVALID_REQUEST',
+      `Expected resume options to be an object { askId?, by? }, got ${describe(options)}.`,
+    );
+  }
+  const { askId, by } = options;
   if (askId !== undefined && (typeof askId !== 'string' || askId === '')) {
     throw new UserInteractionError(
       'INVALID_REQUEST',
@@ -164,5 +189,5 @@ function resumeAskId(options: ResumeOptions | undefined): string | undefined {
       { option: 'askId' },
     );
   }
-  return askId;
+  return { askId, by: by === undefined ? undefined : readAnsweredBy(by) };
 }

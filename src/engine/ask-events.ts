@@ -22,7 +22,9 @@ export function providerEvent(
   const { outcome } = reading;
   switch (outcome.status) {
     case 'answered':
-      return { type: 'provider.answered', answers: outcome.answers };
+      return outcome.answeredBy === undefined
+        ? { type: 'provider.answered', answers: outcome.answers }
+        : { type: 'provider.answered', answers: outcome.answers, answeredBy: outcome.answeredBy };
     case 'cancelled':
       return outcome.message === undefined
         ? { type: 'provider.cancelled', reason: outcome.reason }

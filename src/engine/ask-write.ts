@@ -167,7 +167,10 @@ function auditData(event: AskMachineEvent, questionCount: number, redact: boolea
     case 'provider.answered':
     case 'answer':
     case 'resume':
-      return { answers: redact ? REDACTED : event.answers };
+      // Who answered names a person, not what they answered: it is never redacted.
+      return event.answeredBy === undefined
+        ? { answers: redact ? REDACTED : event.answers }
+        : { answers: redact ? REDACTED : event.answers, answeredBy: event.answeredBy };
     case 'provider.progress':
       return {
         answered: event.answers.filter((answer) => answer.response !== null).length,

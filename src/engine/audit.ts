@@ -2,6 +2,7 @@
 import type { StateValueFrom } from 'xstate';
 import { type AskMachine, askMachine } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { AnsweredBy } from '../contracts/outcome.js';
 
 /** A state of the ask machine, as the machine declares it. */
 export type AskState = StateValueFrom<AskMachine>;
@@ -44,7 +45,11 @@ export type AskAuditEvent =
         traceparent?: string;
       }
     > & { from: null; to: AskState })
-  | Transition<'provider.answered' | 'answer' | 'resume', { answers: AuditedAnswers }>
+  | Transition<
+      'provider.answered' | 'answer' | 'resume',
+      /** `answeredBy` is kept as given even when the answers are redacted. */
+      { answers: AuditedAnswers; answeredBy?: AnsweredBy }
+    >
   | Transition<'provider.progress', { answered: number; total: number; answers: AuditedAnswers }>
   | Transition<'provider.cancelled' | 'cancel', { reason: string; message?: string }>
   | Transition<'provider.failed', { reason: 'invalid-answer' | 'provider-error'; message: string }>

@@ -1,7 +1,7 @@
 /** The public shape of the interaction service, its options and the handle of one ask. */
 import type { Observable } from 'rxjs';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
-import type { AskOutcome } from '../contracts/outcome.js';
+import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import type { StoredAsk } from '../stores/ask-store.js';
@@ -23,8 +23,18 @@ export interface AskOptions {
   key?: string;
 }
 
+/** What `answer` is told besides the answers. */
+export interface AnswerOptions {
+  /**
+   * Who answered, kept as the outcome's `answeredBy` and in the audit event (never redacted).
+   * Non-empty strings of at most 256 characters without control characters; anything else is
+   * refused with `INVALID_REQUEST` naming the field.
+   */
+  by?: AnsweredBy;
+}
+
 /** What `resume` is told of the deferral the reply answers. */
-export interface ResumeOptions {
+export interface ResumeOptions extends AnswerOptions {
   /** The ask the reply answers (the deferred ask's id): nothing but that ask is answered. */
   askId?: string;
 }
@@ -83,9 +93,17 @@ export interface InteractionService {
   /**
    * Answers a pending or deferred ask, from any service sharing the store. Invalid answers are
    * refused with `INVALID_ANSWER` and the ask stays open; an ask with an outcome refuses with
-   * `ASK_SETTLED`; an unknown id is `UNKNOWN_INTERACTION`. Resolves with the `answered` outcome.
+   * `ASK_SETTLED`; an unknown id is `UNKNOWN_INTERACTION`. Resolves with the `answered` outcome,
+   * which carries `answeredBy` when `by` says who answered.
+   *
+   * @example
+   * await service.answer(askId, answers, { by: { recipient: 'alice@example.com', channel: 'email' } });
    */
-  answer(askId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome>;
+  answer(
+    askId: string,
+    answers: readonly AskUserQuestionAnswer[],
+    options?: AnswerOptions,
+  ): Promise<AskOutcome>;
   /**
    * Brings the answer of a deferred ask, found by its interaction id. Validated like `answer`:
    * `INVALID_ANSWER` keeps it open; `UNKNOWN_INTERACTION`, `ASK_SETTLED`. An interaction id

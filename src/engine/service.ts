@@ -9,6 +9,7 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import type { PersistedAskSnapshot } from '../stores/ask-store.js';
+import { readAnswerOptions } from './ask-commands.js';
 import { createAskHandle } from './ask-handle.js';
 import { checkSameKey, DELIVERS_AT_START, intakeAsk } from './ask-intake.js';
 import type { AskAuditEvent } from './audit.js';
@@ -19,6 +20,7 @@ import { frozenCopy } from './outcome-copy.js';
 import type { AskProvider } from './provider.js';
 import { ProviderSlot } from './provider-slot.js';
 import type {
+  AnswerOptions,
   AskHandle,
   AskInfo,
   AskOptions,
@@ -122,9 +124,15 @@ class Service implements InteractionService {
     return open === undefined ? undefined : frozenCopy(open.state);
   }
 
-  async answer(askId: string, answers: readonly AskUserQuestionAnswer[]): Promise<AskOutcome> {
+  async answer(
+    askId: string,
+    answers: readonly AskUserQuestionAnswer[],
+    options?: AnswerOptions,
+  ): Promise<AskOutcome> {
     this.#checkOpen();
-    return this.#parts.commands.answer(await this.#parts.replica.find(askId), 'answer', answers);
+    const by = readAnswerOptions(options);
+    const open = await this.#parts.replica.find(askId);
+    return this.#parts.commands.answer(open, 'answer', answers, by);
   }
 
   async cancel(
@@ -142,8 +150,8 @@ class Service implements InteractionService {
     options?: ResumeOptions,
   ): Promise<AskOutcome> {
     this.#checkOpen();
-    const open = await this.#parts.commands.deferred(interactionId, options);
-    return this.#parts.commands.answer(open, 'resume', answers);
+    const { open, by } = await this.#parts.commands.deferred(interactionId, options);
+    return this.#parts.commands.answer(open, 'resume', answers, by);
   }
 
   async get(askId: string): Promise<AskInfo | undefined> {

@@ -7,10 +7,11 @@ import {
   McpError,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ProviderOutcome } from '../contracts/outcome.js';
+import type { AnsweredBy, ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { Clock } from '../engine/clock.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
+import { answeredByOrNothing } from '../rules/answered-by.js';
 import { describe } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { escapeMarkdown } from '../rules/escape-text.js';
@@ -21,11 +22,15 @@ import {
   prefersAnswerPage,
 } from './elicitation-schema.js';
 
-/** What the provider needs of the SDK's low-level `Server` (`mcpServer.server`). */
+/**
+ * What the provider needs of the SDK's low-level `Server` (`mcpServer.server`); with
+ * `getClientVersion`, a form answer records the client's name as who answered.
+ */
 export type ElicitationServer = Pick<
   Server,
   'elicitInput' | 'getClientCapabilities' | 'createElicitationCompletionNotifier' | 'onerror'
->;
+> &
+  Partial<Pick<Server, 'getClientVersion'>>;
 
 export interface ElicitationProviderOptions {
   /**
@@ -58,9 +63,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * Creates a provider that asks the connected MCP client's user: one form per ask (form mode),
  * or a link to the answer page (URL mode). The time left before the ask's deadline is the
  * request's timeout (not the SDK's 60 s default) and the ask's signal cancels the request.
- * Replies: `accept` becomes answers (option values mapped back to titles); `decline` is
- * `cancelled` / `user` "declined" and `cancel` is `cancelled` / `user` "dismissed", never an
- * answer; a client without elicitation is `cancelled` / `unavailable` with the reason.
+ * Replies: `accept` becomes answers (option values mapped back to titles), answered by the
+ * client (`answeredBy: { recipient: clientInfo.name from initialize, channel: 'mcp' }`);
+ * `decline` is `cancelled` / `user` "declined" and `cancel` is `cancelled` / `user`
+ * "dismissed", never an answer; a client without elicitation is `cancelled` / `unavailable`
+ * with the reason.
  *
  * @example
  * const mcp = new McpServer({ name: 'my-agent', version: '1.0.0' });
@@ -165,7 +172,11 @@ class ElicitationCall {
       const { action, content } = sent.reply;
       if (action !== 'accept') return this.#refusal(action);
       try {
-        return { status: 'answered', answers: readElicitationContent(form, content ?? {}) };
+        const answers = readElicitationContent(form, content ?? {});
+        const answeredBy = clientAnswerer(this.#server);
+        return answeredBy === undefined
+          ? { status: 'answered', answers }
+          : { status: 'answered', answers, answeredBy };
       } catch (error) {
         if (!isAnswerRefusal(error) || attempt >= maxAttempts) throw error;
         // The person gets the form again with what to change; nothing is recorded yet.
@@ -288,4 +299,13 @@ function aborted(signal: AbortSignal): Promise<never> {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * The connected client as who answered: the name it gave in `initialize` (`clientInfo.name`),
+ * or nobody when it gave none the byline rules accept; an answer is never refused for it.
+ */
+function clientAnswerer(server: ElicitationServer): AnsweredBy | undefined {
+  const name = server.getClientVersion?.()?.name;
+  return name === undefined ? undefined : answeredByOrNothing({ recipient: name, channel: 'mcp' });
 }

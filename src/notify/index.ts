@@ -3,6 +3,8 @@
  * signal) }`; email (nodemailer) and webhooks (Standard Webhooks) ship here, and users add their
  * own the same way.
  */
+
+export type { AnsweredBy } from '../contracts/outcome.js';
 export type { NotifyChannel } from './channel.js';
 export { NotificationDeliveryError, type NotificationDeliveryErrorData } from './delivery-error.js';
 export { deliveryIdFor } from './delivery-id.js';
@@ -14,7 +16,6 @@ export {
   type EmailTransport,
 } from './email-channel.js';
 export {
-  type AnsweredBy,
   NOTIFICATION_KINDS,
   type Notification,
   type NotificationKind,

@@ -1,6 +1,6 @@
 /** What a channel is asked to deliver: one message about one ask to one recipient. */
 import { type Static, Type } from '@sinclair/typebox';
-import { AskCancelReasonSchema } from '../contracts/outcome.js';
+import { AnsweredBySchema, AskCancelReasonSchema } from '../contracts/outcome.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { compileCheck } from '../rules/compiled-check.js';
 import { describe } from '../rules/describe.js';
@@ -15,16 +15,6 @@ export const NotificationRecipientSchema = Type.Object(
   { additionalProperties: false },
 );
 export type NotificationRecipient = Static<typeof NotificationRecipientSchema>;
-
-/** Who answered, as the answered outcome records it: never redacted, never the answers. */
-export const AnsweredBySchema = Type.Object(
-  {
-    recipient: Type.String({ minLength: 1 }),
-    channel: Type.Optional(Type.String({ minLength: 1 })),
-  },
-  { additionalProperties: false },
-);
-export type AnsweredBy = Static<typeof AnsweredBySchema>;
 
 const at = Type.Integer({ minimum: 0 });
 

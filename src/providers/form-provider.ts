@@ -1,6 +1,6 @@
 /** An `AskProvider` on top of any host that can show a generic form and return its answer. */
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
-import type { ProviderOutcome } from '../contracts/outcome.js';
+import type { AnsweredBy, ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import { buildAskUserForm } from '../form/build-form.js';
@@ -20,14 +20,15 @@ export interface FormRequestContext {
 
 /**
  * What the host resolves with:
- * - the form's answer (`{ action, values }`): submitted or cancelled by the person;
+ * - the form's answer (`{ action, values }`): submitted or cancelled by the person; with
+ *   `answeredBy`, who submitted it (recorded as the outcome's `answeredBy`);
  * - `deferred`: the form lives on elsewhere (a chat message, a link); the ask resumes through
  *   `service.resume(interactionId, answers)`;
  * - `unsupported`: this host or client cannot show forms; the ask ends `cancelled`/`unavailable`;
  * - `drained`: the host is shutting down or restarting; the ask ends `aborted` with `cause`.
  */
 export type FormHostResult =
-  | UiFormAnswer
+  | (UiFormAnswer & { answeredBy?: AnsweredBy })
   | { status: 'deferred'; interactionId: string; message?: string }
   | { status: 'unsupported'; message?: string }
   | { status: 'drained'; cause: unknown };
@@ -84,14 +85,16 @@ function toOutcome(request: AskUserRequest, result: unknown): ProviderOutcome {
     );
   }
   if ('action' in result) {
+    // Who answered is the host's to say, checked by the service like any provider's; the form
+    // answer itself is only `{ action, values }`.
+    const { answeredBy, ...answer } = result as UiFormAnswer & { answeredBy?: AnsweredBy };
     // A refusal's message becomes the outcome's message and lands in audit events, which may be
     // redacted: it names the question and field, never what the client sent.
-    const answers = decodeAskUserFormAnswer(request.questions, result as UiFormAnswer, {
-      quoteInput: false,
-    });
-    return answers === null
-      ? { status: 'cancelled', reason: 'user' }
-      : { status: 'answered', answers };
+    const answers = decodeAskUserFormAnswer(request.questions, answer, { quoteInput: false });
+    if (answers === null) return { status: 'cancelled', reason: 'user' };
+    return answeredBy === undefined
+      ? { status: 'answered', answers }
+      : { status: 'answered', answers, answeredBy };
   }
   const { status, message } = result as { status?: unknown; message?: unknown };
   const withMessage = typeof message === 'string' ? { message } : {};

@@ -4,6 +4,8 @@ export const MAX_QUESTIONS = 4;
 export const MAX_MULTI_SELECT_OPTIONS = 64;
 /** Each written answer and each comment, in UTF-8 bytes. */
 export const MAX_ANSWER_BYTES = 32 * 1024;
+/** `answeredBy.recipient` and `answeredBy.channel`, in UTF-16 code units (an email address fits). */
+export const MAX_ANSWERED_BY_LENGTH = 256;
 /** The generic form's hint data, JSON-encoded, in UTF-8 bytes. */
 export const MAX_FORM_HINT_BYTES = 128 * 1024;
 

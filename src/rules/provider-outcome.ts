@@ -1,12 +1,14 @@
 /** Reads what a provider resolved with, once, into a valid `ProviderOutcome` or a failure. */
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import {
+  type AnsweredBy,
   ProviderAnsweredSchema,
   ProviderCancelledSchema,
   ProviderDeferredSchema,
   type ProviderOutcome,
 } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
+import { readAnsweredBy } from './answered-by.js';
 import { compileCheck } from './compiled-check.js';
 import { describe, messageOf } from './describe.js';
 import { isUserInteractionError } from './errors.js';
@@ -98,18 +100,29 @@ function readAnswered(
   outcome: object,
   quote: boolean,
 ): ProviderOutcomeReading {
-  const { answers } = outcome as { answers?: unknown };
+  const { answers, answeredBy } = outcome as { answers?: unknown; answeredBy?: unknown };
   const shapeOk = answeredCheck.check(outcome);
+  let by: AnsweredBy | undefined;
+  try {
+    // Who answered names a person, never what they answered: its message may quote it.
+    if (answeredBy !== undefined) by = readAnsweredBy(answeredBy, 'answeredBy');
+  } catch (error) {
+    return invalid(`The provider's outcome is not valid: ${messageOf(error)}`);
+  }
+  const answered = (valid: AskUserQuestionAnswer[]): ProviderOutcomeReading => ({
+    ok: true,
+    outcome:
+      by === undefined
+        ? { status: 'answered', answers: valid }
+        : { status: 'answered', answers: valid, answeredBy: by },
+  });
   if (shapeOk && isValidatedFor(answers, questions)) {
-    return {
-      ok: true,
-      outcome: { status: 'answered', answers: answers as AskUserQuestionAnswer[] },
-    };
+    return answered(answers as AskUserQuestionAnswer[]);
   }
   try {
     // The semantic rules, and the readable message when the shape is wrong.
     const valid = validateAskUserAnswers(questions, answers, { quoteInput: quote });
-    if (shapeOk) return { ok: true, outcome: { status: 'answered', answers: valid } };
+    if (shapeOk) return answered(valid);
   } catch (error) {
     return invalid(isUserInteractionError(error) ? error.message : messageOf(error));
   }

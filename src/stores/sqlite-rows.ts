@@ -259,14 +259,20 @@ export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
     type: 'TEXT',
     field: 'data',
     write: (event) => JSON.stringify(event.data),
-    // NULL: `{ answers }` of the ask's outcome (see `eventParams`); the history reads `outcome`.
+    // NULL: `{ answers, answeredBy? }` of the ask's outcome (see `eventParams`); the history
+    // reads `outcome`.
     read: (value, other) => {
       if (value !== null) return readJson(value, 'object', true);
-      const outcome = readJson(other('outcome'), 'object', true) as { answers?: unknown };
+      const outcome = readJson(other('outcome'), 'object', true) as {
+        answers?: unknown;
+        answeredBy?: unknown;
+      };
       if (!Array.isArray(outcome.answers)) {
         throw new ColumnFault('empty, and the ask has no answered outcome to stand for', null);
       }
-      return { answers: outcome.answers };
+      return outcome.answeredBy === undefined
+        ? { answers: outcome.answers }
+        : { answers: outcome.answers, answeredBy: outcome.answeredBy };
     },
   },
 ];
@@ -288,16 +294,23 @@ export function askParams(ask: StoredAsk): SqliteValue[] {
 
 /**
  * The values bound for `EVENT_COLUMNS`, in order. An event written with the final row whose
- * outcome holds the very answers it records (`answer`, `resume`, `provider.answered`, not
- * redacted) leaves `data` empty: the answers are stored once, in the outcome.
+ * outcome holds the very answers and answerer it records (`answer`, `resume`,
+ * `provider.answered`, not redacted) leaves `data` empty: they are stored once, in the outcome.
  */
 export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[] {
   const params = EVENT_COLUMNS.map((column) => column.write(event) as SqliteValue);
   if (ask?.final === true && ask.outcome?.status === 'answered') {
     const { data } = event as { data: Record<string, unknown> };
+    const { answers, answeredBy } = ask.outcome;
     let keys = 0;
     for (const _ in data) keys++;
-    if (keys === 1 && data.answers === ask.outcome.answers) params[DATA] = null;
+    if (
+      keys === (answeredBy === undefined ? 1 : 2) &&
+      data.answers === answers &&
+      data.answeredBy === answeredBy
+    ) {
+      params[DATA] = null;
+    }
   }
   return params;
 }

@@ -1,15 +1,17 @@
 /** The terminal `AskProvider`: asks a person in the terminal with a pi-tui interface. */
 import type { ReadStream, WriteStream } from 'node:tty';
 import { matchesKey, type Terminal, wrapTextWithAnsi } from '@mariozechner/pi-tui';
-import type { ProviderOutcome } from '../contracts/outcome.js';
+import type { AnsweredBy, ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
+import { readAnsweredBy } from '../rules/answered-by.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { AskView } from './ask-view.js';
 import { formatCountdown } from './countdown.js';
 import { InlineFrame, OverlayFrame, StaticLines } from './frame.js';
 import { InlineScreen } from './inline-screen.js';
 import { toLiteralText } from './literal-text.js';
+import { osUserAnswerer } from './os-user.js';
 import {
   checkPreference,
   resolvePreferences,
@@ -39,6 +41,12 @@ export interface TerminalProviderOptions {
    * handles it, so the host's usual interrupt path runs; otherwise cancel as the person.
    */
   onInterrupt?: () => void;
+  /**
+   * Who answers here, recorded as the outcome's `answeredBy`. Default: the OS user
+   * (`os.userInfo().username`, channel `'terminal'`), or nobody when the system cannot name
+   * them; `false` records nobody. Checked like `service.answer`'s `by`.
+   */
+  answeredBy?: AnsweredBy | false;
 }
 
 export interface TerminalProvider extends AskProvider {
@@ -69,12 +77,13 @@ export function createTerminalProvider(options: TerminalProviderOptions = {}): T
     if (problem !== undefined) throw new TypeError(`Terminal preference "${key}": ${problem}.`);
   }
   const local: TerminalPreferenceInput = { ...fromFile, ...options.preferences };
+  const answerer = readAnswerer(options.answeredBy);
   // One terminal, one question at a time: concurrent asks wait their turn instead of
   // drawing over each other.
   let queue: Promise<unknown> = Promise.resolve();
   return {
     ask(request, ctx) {
-      const turn = queue.then(() => askInTerminal(request, ctx, options, local));
+      const turn = queue.then(() => askInTerminal(request, ctx, options, local, answerer));
       queue = turn.catch(() => {});
       return turn;
     },
@@ -93,6 +102,7 @@ function askInTerminal(
   ctx: AskProviderContext,
   options: TerminalProviderOptions,
   local: TerminalPreferenceInput,
+  answerer: () => AnsweredBy | undefined,
 ): Promise<ProviderOutcome> {
   if (ctx.signal.aborted) return Promise.reject(ctx.signal.reason);
   const terminal = options.terminal ?? openTerminal(options);
@@ -106,8 +116,20 @@ function askInTerminal(
   const preferences = resolvePreferences(request.hints, local);
   return new Promise((resolve, reject) => {
     const session = new TerminalSession(terminal, request, ctx, options, preferences);
-    session.run().then(resolve, reject);
+    session.run().then((outcome) => {
+      const answeredBy = outcome.status === 'answered' ? answerer() : undefined;
+      if (outcome.status !== 'answered' || answeredBy === undefined) resolve(outcome);
+      else resolve({ ...outcome, answeredBy });
+    }, reject);
   });
+}
+
+/** Who answers, once per answer for the default (the OS user is looked up as late as possible). */
+function readAnswerer(option: AnsweredBy | false | undefined): () => AnsweredBy | undefined {
+  if (option === undefined) return () => osUserAnswerer();
+  if (option === false) return () => undefined;
+  const fixed = readAnsweredBy(option, 'answeredBy');
+  return () => fixed;
 }
 
 function openTerminal(options: TerminalProviderOptions): Terminal | undefined {

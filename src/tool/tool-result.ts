@@ -1,6 +1,6 @@
 /** Turns an ask's outcome into the ask_user tool's result: plain text for the model, and details. */
 import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
-import type { AskCancelReason, AskOutcome, AskStatus } from '../contracts/outcome.js';
+import type { AnsweredBy, AskCancelReason, AskOutcome, AskStatus } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { UserInteractionError, UserInteractionErrorCode } from '../rules/errors.js';
 
@@ -12,6 +12,8 @@ export interface AskUserToolDetails {
   questions: AskUserQuestion[];
   /** The validated answers (`response: null` = skipped); `[]` unless answered. */
   answers: AskUserQuestionAnswer[];
+  /** For `answered`: who answered, when the surface they answered on knows. */
+  answeredBy?: AnsweredBy;
   toolCallId: string;
   /** The service's id for this ask; absent when the input was refused. */
   askId?: string;
@@ -66,6 +68,7 @@ export function formatAskUserToolResult(
   switch (outcome.status) {
     case 'answered':
       details.answers = outcome.answers;
+      if (outcome.answeredBy !== undefined) details.answeredBy = outcome.answeredBy;
       return result(answeredText(questions, outcome.answers), details, false);
     case 'cancelled': {
       details.reason = outcome.reason;

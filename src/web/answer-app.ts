@@ -5,7 +5,9 @@
  * `@hono/node-server`, Express, Deno, Bun, workers).
  */
 import { Hono } from 'hono';
+import type { AnsweredBy } from '../contracts/outcome.js';
 import type { Clock } from '../engine/clock.js';
+import { readAnsweredBy } from '../rules/answered-by.js';
 import { UserInteractionError } from '../rules/errors.js';
 import type { AskStore } from '../stores/ask-store.js';
 import { renderNoticePage } from './answer-page.js';
@@ -49,10 +51,17 @@ export interface AnswerAppLinks {
   readonly baseUrl: string;
   /**
    * A signed link to the ask's page, valid until the ask's deadline (or `linkTtlMs`) and only
-   * while the ask is open. Rejects with `UNKNOWN_INTERACTION` for an ask the store does not
-   * have and `ASK_SETTLED` for one that already has its outcome.
+   * while the ask is open. With `{ recipient, channel? }` the link is that recipient's own: an
+   * answer through it is recorded as `answeredBy: { recipient, channel }` (channel `'web'`
+   * unless given), and the recipient cannot be changed without breaking the signature.
+   * Rejects with `INVALID_REQUEST` for a recipient `service.answer` would refuse,
+   * `UNKNOWN_INTERACTION` for an ask the store does not have and `ASK_SETTLED` for one that
+   * already has its outcome.
+   *
+   * @example
+   * const link = await app.linkFor(askId, { recipient: 'alice@example.com', channel: 'email' });
    */
-  linkFor(askId: string): Promise<string>;
+  linkFor(askId: string, recipient?: AnsweredBy): Promise<string>;
   /** Stops following audit events and ends the live streams; call it when the server stops. */
   close(): void;
 }
@@ -162,7 +171,9 @@ export function buildAnswerApp(
     get baseUrl() {
       return baseUrl();
     },
-    async linkFor(askId) {
+    async linkFor(askId, recipient) {
+      // Checked before the store is read: a bad recipient is the caller's mistake, whatever the ask.
+      const by = recipient === undefined ? undefined : readAnsweredBy(recipient, '');
       const ask = await service.get(askId);
       if (ask === undefined) {
         throw new UserInteractionError(
@@ -182,7 +193,7 @@ export function buildAnswerApp(
       const expiresAt = Math.floor(
         Math.min(ask.deadlineAt ?? Number.POSITIVE_INFINITY, now + linkTtlMs),
       );
-      return `${baseUrl()}/a/${encodeURIComponent(askId)}?t=${signer.sign(askId, Math.max(expiresAt, 1))}`;
+      return `${baseUrl()}/a/${encodeURIComponent(askId)}?t=${signer.sign(askId, Math.max(expiresAt, 1), by)}`;
     },
     close() {
       operator?.close();

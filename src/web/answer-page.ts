@@ -1,6 +1,7 @@
 /** The answer page: the ask's generic form as a plain HTML form, and the pages around it. */
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { UiForm, UiFormField } from '../contracts/form.js';
+import type { AnsweredBy } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { type Html, html, shownText } from './html.js';
 import { renderPage } from './page-shell.js';
@@ -18,6 +19,8 @@ export interface AnswerPageInput {
   values?: PostedValues;
   /** Why the last submit was refused. */
   error?: string;
+  /** The recipient a recipient's own link answers as. */
+  answeringAs?: string;
 }
 
 const PART_LABELS: Record<string, string> = {
@@ -32,11 +35,12 @@ const PART_LABELS: Record<string, string> = {
  * with the token in a hidden field, and works without the script.
  */
 export function renderAnswerPage(input: AnswerPageInput): string {
-  const { askId, questions, form, token, values = {}, error } = input;
+  const { askId, questions, form, token, values = {}, error, answeringAs } = input;
   const byQuestion = groupFields(form.fields);
   const main = html`
 <h1>${shownText(form.title)}</h1>
 ${form.body === undefined ? '' : html`<p class="lead">${shownText(form.body)}</p>`}
+${answeringAs === undefined ? '' : html`<p class="answering-as">This link is yours: you answer as <strong>${shownText(answeringAs)}</strong>.</p>`}
 ${error === undefined ? '' : html`<div class="problem" role="alert" id="refusal"><h2>Your answer was not recorded</h2><p>${shownText(error)}</p><p>Everything you entered is still below; correct it and send again.</p></div>`}
 <form method="post" action="./${encodeURIComponent(askId)}" accept-charset="utf-8" class="answer-form" novalidate
   data-questions="${JSON.stringify(questions)}">
@@ -51,14 +55,15 @@ ${declineButton(form)}</div>
   return renderPage({ title: form.title, main, script: 'answer-page.js', depth: 1 });
 }
 
-/** After a successful submit: what was recorded, question by question. */
+/** After a successful submit: what was recorded, question by question, and as whom. */
 export function renderRecordedPage(
   questions: readonly AskUserQuestion[],
   answers: readonly AskUserQuestionAnswer[],
+  answeredBy?: AnsweredBy,
 ): string {
   const main = html`
 <h1>Answer recorded</h1>
-<p class="lead" role="status">Thank you. This is what was recorded; you can close this page.</p>
+<p class="lead" role="status">Thank you. This is what was recorded${answeredBy === undefined ? '' : html`, as answered by <strong class="answered-by">${shownText(answeredBy.recipient)}</strong>`}; you can close this page.</p>
 <dl class="recorded">
 ${answers.map((answer) => {
   const question = questions.find((candidate) => candidate.id === answer.questionId);

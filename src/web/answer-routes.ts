@@ -1,7 +1,7 @@
 /** Each ask's page at `a/<askId>`: showing the form (GET) and taking the answer (POST). */
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
-import type { AskOutcome } from '../contracts/outcome.js';
+import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import type { Clock } from '../engine/clock.js';
 import type { AskInfo } from '../engine/service-contract.js';
 import { buildAskUserForm } from '../form/build-form.js';
@@ -35,8 +35,18 @@ export class AnswerRoutes {
   async show(askId: string, token: string): Promise<Response> {
     const opened = await this.openAsk(askId, token);
     if (opened instanceof Response) return opened;
-    const form = buildAskUserForm(opened.questions);
-    return htmlResponse(200, renderAnswerPage({ askId, questions: opened.questions, form, token }));
+    const { ask, by } = opened;
+    const form = buildAskUserForm(ask.questions);
+    return htmlResponse(
+      200,
+      renderAnswerPage({
+        askId,
+        questions: ask.questions,
+        form,
+        token,
+        ...(by === undefined ? {} : { answeringAs: by.recipient }),
+      }),
+    );
   }
 
   async answer(askId: string, request: Request): Promise<Response> {
@@ -50,7 +60,7 @@ export class AnswerRoutes {
     }
     const opened = await this.openAsk(askId, token, 'pass');
     if (opened instanceof Response) return opened;
-    const ask = opened;
+    const { ask, by } = opened;
     const form = buildAskUserForm(ask.questions);
     let posted: UiFormAnswer & { values: PostedValues };
     try {
@@ -68,6 +78,7 @@ export class AnswerRoutes {
           token,
           values: posted.values,
           error: message,
+          ...(by === undefined ? {} : { answeringAs: by.recipient }),
         }),
       );
     let answers: AskUserQuestionAnswer[] | null;
@@ -80,7 +91,14 @@ export class AnswerRoutes {
     if (answers === null) return this.decline(askId, ask);
     let outcome: AskOutcome;
     try {
-      outcome = await this.service.answer(askId, answers);
+      // A recipient's link answers as that recipient, through the channel it names (else 'web').
+      outcome = await this.service.answer(
+        askId,
+        answers,
+        by === undefined
+          ? undefined
+          : { by: { recipient: by.recipient, channel: by.channel ?? 'web' } },
+      );
     } catch (error) {
       if (isUserInteractionError(error, 'ASK_SETTLED')) return this.settled(askId, ask);
       if (
@@ -93,7 +111,14 @@ export class AnswerRoutes {
     }
     // What the service recorded: option titles in the option's own spelling.
     const recorded = outcome.status === 'answered' ? outcome.answers : answers;
-    return htmlResponse(200, renderRecordedPage(ask.questions, recorded));
+    return htmlResponse(
+      200,
+      renderRecordedPage(
+        ask.questions,
+        recorded,
+        outcome.status === 'answered' ? outcome.answeredBy : undefined,
+      ),
+    );
   }
 
   /** The person declined: the ask ends cancelled by them, on whichever service delivers it. */
@@ -119,15 +144,16 @@ export class AnswerRoutes {
   }
 
   /**
-   * The ask the token opens, or the refusal to send. The token is checked before the store is
-   * read. A settled ask is refused here only when `settled` is 'refuse' (showing the page); a
-   * submit goes on to the service, which refuses it and audits the attempt.
+   * The ask the token opens, and whom the token is for when it is a recipient's, or the refusal
+   * to send. The token is checked before the store is read. A settled ask is refused here only
+   * when `settled` is 'refuse' (showing the page); a submit goes on to the service, which
+   * refuses it and audits the attempt.
    */
   private async openAsk(
     askId: string,
     token: string,
     settled: 'refuse' | 'pass' = 'refuse',
-  ): Promise<AskInfo | Response> {
+  ): Promise<{ ask: AskInfo; by: AnsweredBy | undefined } | Response> {
     const check = this.signer.verify(askId, token, this.clock.now());
     if (!check.ok) {
       if (check.problem === 'expired') {
@@ -155,7 +181,7 @@ export class AnswerRoutes {
       );
     }
     if (ask.final && settled === 'refuse') return htmlResponse(410, settledPage(ask.state));
-    return ask;
+    return { ask, by: check.by };
   }
 }
 

@@ -2,7 +2,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { type AnswerAppOptions, buildAnswerApp, checkBaseUrl } from './answer-app.js';
+import {
+  type AnswerAppLinks,
+  type AnswerAppOptions,
+  buildAnswerApp,
+  checkBaseUrl,
+} from './answer-app.js';
 import type { WebAnswerService } from './web-service.js';
 
 export interface WebAnswerServerOptions extends Omit<AnswerAppOptions, 'baseUrl'> {
@@ -20,12 +25,8 @@ export interface WebAnswerServer {
   /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
   readonly service: WebAnswerService;
-  /**
-   * A signed link to the ask's page, valid until the ask's deadline (or `linkTtlMs`) and only
-   * while the ask is open. Rejects with `UNKNOWN_INTERACTION` for an ask the store does not
-   * have and `ASK_SETTLED` for one that already has its outcome.
-   */
-  linkFor(askId: string): Promise<string>;
+  /** See `AnswerAppLinks.linkFor`: the ask's signed link, or one recipient's own. */
+  linkFor: AnswerAppLinks['linkFor'];
   /** Stops listening and ends open connections (live views included). */
   close(): Promise<void>;
 }
@@ -74,7 +75,7 @@ export async function createWebAnswerServer(
     url,
     port: address.port,
     service,
-    linkFor: (askId) => app.linkFor(askId),
+    linkFor: (askId, recipient) => app.linkFor(askId, recipient),
     async close() {
       app.close();
       await new Promise<void>((resolve) => {

@@ -1,17 +1,29 @@
-/** Signed answer-link tokens: HMAC-SHA256 over the ask id and an expiry, checked in constant time. */
+/**
+ * Signed answer-link tokens: HMAC-SHA256 over the ask id, an expiry and, for a recipient's own
+ * link, who it is for; checked in constant time.
+ */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { AnsweredBy } from '../contracts/outcome.js';
+import { readAnsweredBy } from '../rules/answered-by.js';
 
 /** Why a token was refused; each maps to one page and status. */
 export type LinkTokenProblem = 'malformed' | 'signature' | 'expired';
 
 export type LinkTokenCheck =
-  | { ok: true; expiresAt: number }
+  | { ok: true; expiresAt: number; by?: AnsweredBy }
   | { ok: false; problem: LinkTokenProblem };
 
 export interface LinkTokenSigner {
-  /** A token for `askId` that stops working at `expiresAt` (ms since the epoch). */
-  sign(askId: string, expiresAt: number): string;
-  /** Checks that `token` was signed for exactly this `askId` and has not expired at `now`. */
+  /**
+   * A token for `askId` that stops working at `expiresAt` (ms since the epoch). With `by`, the
+   * token is one recipient's: whoever answers through it answers as `by`. Throws
+   * `INVALID_REQUEST` for a `by` that `service.answer` would refuse.
+   */
+  sign(askId: string, expiresAt: number, by?: AnsweredBy): string;
+  /**
+   * Checks that `token` was signed for exactly this `askId` and has not expired at `now`; a
+   * recipient's token gives back who it was signed for.
+   */
   verify(askId: string, token: string, now: number): LinkTokenCheck;
 }
 
@@ -19,15 +31,21 @@ export interface LinkTokenSigner {
 export const MIN_SECRET_BYTES = 32;
 
 const MAC_BYTES = 32;
-// base36 expiry, a dot, 43 characters of unpadded base64url for the 32-byte MAC. A token has
-// exactly one spelling, the one `sign` writes: the expiry without leading zeros (checked by
-// spelling it again), and the MAC's last character, which carries 4 bits and 2 unused ones,
-// with those zero (otherwise four spellings of one MAC would verify).
-const TOKEN_SHAPE = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{42}[AEIMQUYcgkosw048])$/;
+// base36 expiry, a dot, for a recipient's link their recipient and (optional) channel each in
+// unpadded base64url of UTF-8 followed by a dot, then 43 characters of unpadded base64url for
+// the 32-byte MAC. A token has exactly one spelling, the one `sign` writes: the expiry without
+// leading zeros and each name as base64url writes it (both checked by spelling them again),
+// and the MAC's last character, which carries 4 bits and 2 unused ones, with those zero
+// (otherwise four spellings of one MAC would verify). 1,024 characters hold any name
+// `readAnsweredBy` accepts (256 UTF-16 units are at most 768 bytes of UTF-8).
+const TOKEN_SHAPE =
+  /^([0-9a-z]{1,12})\.(?:([A-Za-z0-9_-]{2,1024})\.(?:([A-Za-z0-9_-]{2,1024})\.)?)?([A-Za-z0-9_-]{42}[AEIMQUYcgkosw048])$/;
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Creates the signer for one server's links. The MAC covers a domain tag, the ask id and the
- * expiry, each length-delimited, so a token for one ask or one expiry never fits another.
+ * Creates the signer for one server's links. The MAC covers a domain tag, the ask id, the
+ * expiry and a recipient's names, each length-delimited, so a token for one ask, one expiry or
+ * one recipient never fits another.
  *
  * @example
  * const signer = createLinkTokenSigner(secret);
@@ -41,23 +59,28 @@ export function createLinkTokenSigner(secret: string | Uint8Array): LinkTokenSig
       `Expected \`secret\` to have at least ${MIN_SECRET_BYTES} bytes, got ${key.length}; generate one with crypto.randomBytes(32).`,
     );
   }
-  const hmac = (askId: string, expiresAt: number) =>
-    createHmac('sha256', key).update(macInput(askId, expiresAt));
+  const hmac = (askId: string, expiresAt: number, by: AnsweredBy | undefined) =>
+    createHmac('sha256', key).update(macInput(askId, expiresAt, by));
 
   return {
-    sign(askId, expiresAt) {
+    sign(askId, expiresAt, by) {
       if (!Number.isSafeInteger(expiresAt) || expiresAt <= 0) {
         throw new TypeError(
           `Expected \`expiresAt\` to be a positive integer (ms since the epoch), got ${String(expiresAt)}.`,
         );
       }
-      return `${expiresAt.toString(36)}.${hmac(askId, expiresAt).digest('base64url')}`;
+      const bound = by === undefined ? undefined : readAnsweredBy(by, '');
+      const names =
+        bound === undefined
+          ? ''
+          : `${spell(bound.recipient)}.${bound.channel === undefined ? '' : `${spell(bound.channel)}.`}`;
+      return `${expiresAt.toString(36)}.${names}${hmac(askId, expiresAt, bound).digest('base64url')}`;
     },
     verify(askId, token, now) {
       const match = TOKEN_SHAPE.exec(token);
       if (match === null) return { ok: false, problem: 'malformed' };
       const expiresAt = Number.parseInt(match[1]!, 36);
-      const given = Buffer.from(match[2]!, 'base64url');
+      const given = Buffer.from(match[4]!, 'base64url');
       if (
         !Number.isSafeInteger(expiresAt) ||
         expiresAt.toString(36) !== match[1] ||
@@ -65,12 +88,17 @@ export function createLinkTokenSigner(secret: string | Uint8Array): LinkTokenSig
       ) {
         return { ok: false, problem: 'malformed' };
       }
+      let by: AnsweredBy | undefined;
+      if (match[2] !== undefined) {
+        by = readNames(match[2], match[3]);
+        if (by === undefined) return { ok: false, problem: 'malformed' };
+      }
       // Signature before expiry: an expired token says "expired" only if it was ever genuine.
-      if (!timingSafeEqual(given, hmac(askId, expiresAt).digest())) {
+      if (!timingSafeEqual(given, hmac(askId, expiresAt, by).digest())) {
         return { ok: false, problem: 'signature' };
       }
       if (now >= expiresAt) return { ok: false, problem: 'expired' };
-      return { ok: true, expiresAt };
+      return by === undefined ? { ok: true, expiresAt } : { ok: true, expiresAt, by };
     },
   };
 }
@@ -82,6 +110,36 @@ export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(hash(given), hash(expected));
 }
 
-function macInput(askId: string, expiresAt: number): string {
-  return `ask-engine/web answer v1\n${askId.length}:${askId}\n${expiresAt}`;
+function macInput(askId: string, expiresAt: number, by: AnsweredBy | undefined): string {
+  const link = `ask-engine/web answer v1\n${askId.length}:${askId}\n${expiresAt}`;
+  if (by === undefined) return link;
+  const { recipient, channel } = by;
+  // Every part length-delimited: no recipient can end where a channel begins.
+  return `${link}\nrecipient ${recipient.length}:${recipient}\n${
+    channel === undefined ? 'no channel' : `channel ${channel.length}:${channel}`
+  }`;
+}
+
+function spell(name: string): string {
+  return Buffer.from(name, 'utf8').toString('base64url');
+}
+
+/** The names a token spells, if they are spelled as `sign` spells them and `sign` would sign them. */
+function readNames(recipient: string, channel: string | undefined): AnsweredBy | undefined {
+  try {
+    const names = { recipient: unspell(recipient) };
+    return readAnsweredBy(
+      channel === undefined ? names : { ...names, channel: unspell(channel) },
+      '',
+    );
+  } catch {
+    return undefined;
+  }
+}
+
+/** A name from its spelling; throws for any spelling but the one `spell` writes, or bad UTF-8. */
+function unspell(spelled: string): string {
+  const bytes = Buffer.from(spelled, 'base64url');
+  if (bytes.toString('base64url') !== spelled) throw new TypeError('Not the canonical spelling.');
+  return UTF8.decode(bytes);
 }

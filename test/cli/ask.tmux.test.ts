@@ -1,4 +1,5 @@
 /** `ask-engine ask` in a real terminal: tmux types the keys and reads the screen. */
+import { userInfo } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hasTmux, killServer, TmuxCli } from './tmux-session.js';
 
@@ -47,6 +48,8 @@ describe.skipIf(!hasTmux())('ask-engine ask in tmux', { concurrent: true }, () =
       askId: expect.any(String),
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['SQLite'] } }],
+      // The terminal records who answered: the OS user running it.
+      answeredBy: { recipient: userInfo().username, channel: 'terminal' },
     });
     expect(ttyRestored).toBe(true);
   });

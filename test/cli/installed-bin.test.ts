@@ -12,7 +12,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,7 @@ describe('the installed ask-engine command', () => {
         askId: expect.any(String),
         status: 'answered',
         answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
+        answeredBy: { recipient: userInfo().username, channel: 'terminal' },
       });
     } finally {
       cli.kill();

@@ -1,6 +1,6 @@
 /** `ask-engine resume` and `ask --store`: a deferred ask in a SQLite file, answered by a later process. */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { type AskAuditEvent, createInteractionService, createScriptedProvider } from 'ask-engine';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
@@ -56,6 +56,8 @@ describe('ask-engine resume --store', () => {
     const answered = {
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
+      // Who ran resume: the OS user, through the CLI.
+      answeredBy: { recipient: userInfo().username, channel: 'cli' },
     };
     expect(JSON.parse(result.stdout)).toEqual(answered);
     const { row, types } = await stored(ids['thread-7']!);

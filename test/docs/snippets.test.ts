@@ -198,6 +198,14 @@ describe.concurrent('every snippet runs as written', () => {
     expect(await runSnippet('otel-traces.ts')).toBe('ask-engine.ask start → provider.answered\n');
   });
 
+  it('answered-by: who answered, kept under redaction', async () => {
+    const stdout = await runSnippet('answered-by.ts');
+    expect(stdout).toContain("{ recipient: 'alice@example.com', channel: 'email' }");
+    expect(stdout).toMatch(
+      /answers: '\[redacted\]',\s+answeredBy: \{ recipient: 'U024BE7LH', channel: 'slack' \}/,
+    );
+  });
+
   it('ai-sdk-loop: the shell runs only after the person allowed it', async () => {
     expect(await runSnippet('ai-sdk-loop.ts')).toBe(
       'Done: {"type":"text","value":"ran rm -rf build/"}\n',

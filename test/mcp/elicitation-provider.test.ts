@@ -28,9 +28,42 @@ const deploy = {
   ],
 };
 
+/** The test client's `clientInfo.name` (mcp-peers), recorded as who answered a form. */
+const BY_CLIENT = { recipient: 'person', channel: 'mcp' };
+
 const accept = (content: Record<string, string | string[]>) => ({
   action: 'accept' as const,
   content,
+});
+
+describe('who answered', () => {
+  it('records the client’s name from initialize as who answered, in the outcome and the audit', async () => {
+    const service = createInteractionService();
+    peers = await linkPeers({
+      capabilities: FORM_ONLY,
+      clientName: 'Claude Desktop',
+      service,
+      person: () => accept({ 'q1.selection': 'option1' }),
+    });
+    const handle = service.start({ questions: [deploy] });
+    const by = { recipient: 'Claude Desktop', channel: 'mcp' };
+    expect(await handle.outcome).toMatchObject({ status: 'answered', answeredBy: by });
+    const events = [];
+    for await (const event of service.history(handle.id)) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: 'provider.answered', data: { answeredBy: by } });
+  });
+
+  it('records nobody, and still the answer, for a client name a byline may not hold', async () => {
+    peers = await linkPeers({
+      capabilities: FORM_ONLY,
+      clientName: 'evil\u001b[2Jclient',
+      person: () => accept({ 'q1.selection': 'option1' }),
+    });
+    expect(await peers.service.ask({ questions: [deploy] })).toEqual({
+      status: 'answered',
+      answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
+    });
+  });
 });
 
 describe('form mode', () => {
@@ -43,6 +76,7 @@ describe('form mode', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
     });
     const [asked] = peers.elicitations;
@@ -77,6 +111,7 @@ describe('form mode', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [
         { questionId: 'q1', response: { kind: 'selection', selections: ['bench', 'lint'] } },
       ],
@@ -105,6 +140,7 @@ describe('form mode', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'release/2.4' } }],
     });
     expect(schemaOf(peers.elicitations[0]!)).toEqual({
@@ -125,6 +161,7 @@ describe('form mode', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [
         {
           questionId: 'q1',
@@ -148,6 +185,7 @@ describe('form mode', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [
         { questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } },
         { questionId: 'q2', response: null },
@@ -178,6 +216,7 @@ describe('form mode', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [
         { questionId: 'q1', response: null },
         { questionId: 'q2', response: { kind: 'freeform', text: 'page me' } },
@@ -201,6 +240,7 @@ describe('form mode', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'Friday' } }],
     });
     const schema = schemaOf(peers.elicitations[0]!);
@@ -221,6 +261,7 @@ describe('form mode', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [{ questionId: 'q1', response: { kind: 'freeform', text: '€ 12' } }],
     });
     expect(peers.elicitations[1]!.params.message).toContain(
@@ -562,6 +603,7 @@ describe('text from the model', () => {
 
     expect(outcome).toEqual({
       status: 'answered',
+      answeredBy: BY_CLIENT,
       answers: [
         { questionId: 'q1', response: { kind: 'selection', selections: ['**Yes**\u0007'] } },
       ],

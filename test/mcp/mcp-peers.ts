@@ -72,10 +72,12 @@ export async function linkPeers(options: {
   person?: Person;
   provider?: ElicitationProviderOptions;
   service?: InteractionService;
+  /** The client's `clientInfo.name`; default 'person'. */
+  clientName?: string;
 }): Promise<Peers> {
   const mcp = new McpServer({ name: 'ask-engine-test', version: '0.0.0' });
   const client = new Client(
-    { name: 'person', version: '0.0.0' },
+    { name: options.clientName ?? 'person', version: '0.0.0' },
     { capabilities: options.capabilities },
   );
   const elicitations: Elicitation[] = [];

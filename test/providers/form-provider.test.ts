@@ -10,6 +10,7 @@ import {
   type FormRequestContext,
   readAskUserForm,
   type UiForm,
+  type UiFormAnswer,
 } from '../../src/index.js';
 
 /** A form client, as a browser would run it: it renders from the hint and encodes the answers. */
@@ -99,6 +100,22 @@ describe('the ask_user tool through the form provider', () => {
 });
 
 describe('createFormProvider', () => {
+  it('records who the host says submitted the form, and the tool details show it', async () => {
+    const answers = [
+      { questionId: 'q1', response: { kind: 'selection' as const, selections: ['SQLite'] } },
+    ];
+    const host: FormHost = async (form, ctx) => {
+      const answer = (await clientAnswering(answers)(form, ctx)) as UiFormAnswer;
+      return { ...answer, answeredBy: { recipient: 'U024BE7LH', channel: 'slack' } };
+    };
+    const result = await createAskUserTool(serviceWith(host)).execute('call-1', pick);
+    expect(result.details).toMatchObject({
+      status: 'answered',
+      answers,
+      answeredBy: { recipient: 'U024BE7LH', channel: 'slack' },
+    });
+  });
+
   it('turns the cancel action into cancelled by the user', async () => {
     expect(await serviceWith(clientAnswering(null)).ask(pick)).toEqual({
       status: 'cancelled',

@@ -145,6 +145,32 @@ export function answerWrite(current: StoredAsk): AskWrite {
   });
 }
 
+/**
+ * The write that answers `current` on behalf of `answeredBy`. Unredacted, the event holds the
+ * very answers and answerer of the outcome (as the service writes them); redacted, its answers
+ * are `'[redacted]'` and only `answeredBy` is the outcome's.
+ */
+export function answeredByWrite(
+  current: StoredAsk,
+  answeredBy: { recipient: string; channel?: string },
+  redacted = false,
+): AskWrite {
+  const answers = answeredOutcome.status === 'answered' ? answeredOutcome.answers : [];
+  return transition(
+    current,
+    'answered',
+    { status: 'answered', answers, answeredBy },
+    {
+      askId: current.askId,
+      type: 'answer',
+      at: current.updatedAt + 1,
+      from: current.state,
+      to: 'answered',
+      data: { answers: redacted ? '[redacted]' : answers, answeredBy },
+    },
+  );
+}
+
 /** The write a sweeper makes for an ask whose deadline passed. */
 export function timeoutWrite(current: StoredAsk, now: number): AskWrite {
   const deadlineAt = current.deadlineAt ?? now;

@@ -7,6 +7,7 @@ import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  answeredByWrite,
   answerWrite,
   collect,
   deferWrite,
@@ -243,6 +244,29 @@ describe('the SQLite store', () => {
       expect(await collect(store.history('ask-2'))).toEqual([redacted.event, hidden.event]);
       const snapshot = raw().prepare("SELECT snapshot FROM asks WHERE id = 'ask-1'").pluck().get();
       expect(String(snapshot)).not.toContain('Yes');
+    });
+
+    it('stores who answered once with the answers, and apart when the answers are redacted', async () => {
+      const store = open();
+      const by = { recipient: 'alice@example.com', channel: 'email' };
+      const plain = startWrite({ askId: 'ask-1' });
+      await store.create(plain);
+      const answered = answeredByWrite(plain.ask, by);
+      await store.update(answered, 1);
+      const redacted = startWrite({ askId: 'ask-2' });
+      await store.create(redacted);
+      const hidden = answeredByWrite(redacted.ask, by, true);
+      await store.update(hidden, 1);
+      const data = raw()
+        .prepare("SELECT data FROM ask_events WHERE type = 'answer' ORDER BY id")
+        .pluck()
+        .all();
+      expect(data).toEqual([
+        null,
+        '{"answers":"[redacted]","answeredBy":{"recipient":"alice@example.com","channel":"email"}}',
+      ]);
+      expect(await collect(store.history('ask-1'))).toEqual([plain.event, answered.event]);
+      expect(await collect(store.history('ask-2'))).toEqual([redacted.event, hidden.event]);
     });
 
     it('keeps a row and its event together when the event cannot be written', async () => {

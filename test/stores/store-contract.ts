@@ -25,6 +25,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ASK_STATES, AUDIT_EVENT_TYPES } from '../../src/engine/audit.js';
 import {
   type AskWrite,
+  answeredByWrite,
   answeredOutcome,
   answerWrite,
   askRow,
@@ -278,6 +279,25 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
         const appended = AUDIT_EVENT_TYPES.map((type) => ({ ...samples[type], askId: 'appended' }));
         for (const event of appended) await store.append(event);
         expect((await collect(store.history('appended'))).slice(1)).toEqual(appended);
+      });
+    });
+
+    describe('who answered', () => {
+      it('keeps answeredBy in the outcome and in the answered event, redacted or not', async () => {
+        const cases = [
+          { askId: 'by-plain', by: { recipient: 'alice@example.com', channel: 'email' } },
+          { askId: 'by-redacted', by: { recipient: 'Zoë 文字 🚀' }, redacted: true },
+        ];
+        for (const { askId, by, redacted } of cases) {
+          const written = answeredByWrite(await started({ askId }), by, redacted);
+          await applied(written);
+          const back = await store.get(askId);
+          expect(back).toEqual(written.ask);
+          expect(back?.outcome).toEqual({ ...answeredOutcome, answeredBy: by });
+          const history = await collect(store.history(askId));
+          expect(history.at(-1)).toEqual(written.event);
+          expect(history.at(-1)?.data).toMatchObject({ answeredBy: by });
+        }
       });
     });
 

@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import type { ReadStream, WriteStream } from 'node:tty';
 import { describe, expect, it } from 'vitest';
 import type { AskUserQuestion } from '../../src/contracts/question.js';
@@ -46,12 +47,46 @@ describe('createTerminalProvider', () => {
     expect(result).toEqual({
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
+      answeredBy: { recipient: userInfo().username, channel: 'terminal' },
     });
     if (result.status === 'answered') {
       expect(validateAskUserAnswers(request.questions, result.answers)).toEqual(result.answers);
     }
     expect(terminal.stopped).toBe(true);
     expect(plain(terminal.written)).toContain('✔ ask_user answered');
+  });
+
+  it('records who answered as the host says, or nobody with answeredBy: false', async () => {
+    for (const [answeredBy, expected] of [
+      [
+        { recipient: 'ops-on-call', channel: 'ssh' },
+        { recipient: 'ops-on-call', channel: 'ssh' },
+      ],
+      [false, undefined],
+    ] as const) {
+      const terminal = new FakeTerminal();
+      const provider = createTerminalProvider({ settingsPath: false, terminal, answeredBy });
+      const outcome = provider.ask({ questions: [question] }, context());
+      await frame();
+      terminal.press(KEY.enter);
+      expect((await outcome) as { answeredBy?: unknown }).toEqual({
+        status: 'answered',
+        answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
+        ...(expected === undefined ? {} : { answeredBy: expected }),
+      });
+    }
+    expect(() =>
+      createTerminalProvider({ settingsPath: false, answeredBy: { recipient: 'a\tb' } }),
+    ).toThrow(/`answeredBy\.recipient` contains the control character \\x09/);
+  });
+
+  it('records nobody for a cancel', async () => {
+    const terminal = new FakeTerminal();
+    const provider = createTerminalProvider({ settingsPath: false, terminal });
+    const outcome = provider.ask({ questions: [question] }, context());
+    await frame();
+    terminal.press(KEY.escape);
+    expect(await outcome).toEqual({ status: 'cancelled', reason: 'user' });
   });
 
   it('closes the UI and rejects with the cause when the signal aborts', async () => {
@@ -146,6 +181,7 @@ describe('createTerminalProvider', () => {
     await expect(outcome).resolves.toEqual({
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'draft' } }],
+      answeredBy: { recipient: userInfo().username, channel: 'terminal' },
     });
   });
 

@@ -102,6 +102,90 @@ describe('link tokens', () => {
     expect(token).toBe(`${(now + 1).toString(36)}.${mac}`);
   });
 
+  describe('bound to a recipient', () => {
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+    const macOf = (input: string) => createHmac('sha256', secret).update(input).digest('base64url');
+    const base = `ask-engine/web answer v1\n5:ask-1\n${now + 60_000}`;
+
+    it('gives back whom it was signed for, with or without a channel', () => {
+      const alice = { recipient: 'alice@example.com', channel: 'email' };
+      expect(signer.verify('ask-1', signer.sign('ask-1', now + 60_000, alice), now)).toEqual({
+        ok: true,
+        expiresAt: now + 60_000,
+        by: alice,
+      });
+      const zoe = signer.sign('ask-1', now + 60_000, { recipient: 'Zoë 文字 🚀' });
+      expect(signer.verify('ask-1', zoe, now)).toEqual({
+        ok: true,
+        expiresAt: now + 60_000,
+        by: { recipient: 'Zoë 文字 🚀' },
+      });
+    });
+
+    it('signs the recipient and the channel, each length-delimited', () => {
+      const expiry = (now + 60_000).toString(36);
+      expect(signer.sign('ask-1', now + 60_000, { recipient: 'al', channel: 'email' })).toBe(
+        `${expiry}.${b64('al')}.${b64('email')}.${macOf(`${base}\nrecipient 2:al\nchannel 5:email`)}`,
+      );
+      expect(signer.sign('ask-1', now + 60_000, { recipient: 'al' })).toBe(
+        `${expiry}.${b64('al')}.${macOf(`${base}\nrecipient 2:al\nno channel`)}`,
+      );
+    });
+
+    it('refuses the token once its recipient or channel is changed, added or removed', () => {
+      const token = signer.sign('ask-1', now + 60_000, { recipient: 'alice', channel: 'email' });
+      const [expiry, recipient, channel, mac] = token.split('.') as [
+        string,
+        string,
+        string,
+        string,
+      ];
+      const unbound = signer.sign('ask-1', now + 60_000).split('.')[1]!;
+      for (const tampered of [
+        `${expiry}.${b64('mallory')}.${channel}.${mac}`,
+        `${expiry}.${b64('alicf')}.${channel}.${mac}`,
+        `${expiry}.${recipient}.${b64('web')}.${mac}`,
+        `${expiry}.${recipient}.${mac}`,
+        `${expiry}.${mac}`,
+        // An unbound link's MAC does not sign a recipient someone added to it.
+        `${expiry}.${b64('alice')}.${unbound}`,
+      ]) {
+        expect(signer.verify('ask-1', tampered, now)).toEqual({ ok: false, problem: 'signature' });
+      }
+    });
+
+    it('has one spelling of each name: other base64 spellings, bad UTF-8 and refused names are malformed', () => {
+      const expiry = (now + 60_000).toString(36);
+      // "al" is YWw; the last character's unused bits set spell the same bytes.
+      expect(Buffer.from('YWx', 'base64url').toString()).toBe('al');
+      const signedAl = macOf(`${base}\nrecipient 2:al\nno channel`);
+      expect(signer.verify('ask-1', `${expiry}.YWw.${signedAl}`, now).ok).toBe(true);
+      expect(signer.verify('ask-1', `${expiry}.YWx.${signedAl}`, now)).toEqual({
+        ok: false,
+        problem: 'malformed',
+      });
+      // Correctly signed, but no name `sign` would write: invalid UTF-8, a control character.
+      const invalidUtf8 = Buffer.from([0xc3, 0x28]).toString('base64url');
+      const colored = 'eve\u001b[31m';
+      for (const token of [
+        `${expiry}.${invalidUtf8}.${macOf(`${base}\nrecipient 2:\ufffd(\nno channel`)}`,
+        `${expiry}.${b64(colored)}.${macOf(`${base}\nrecipient ${colored.length}:${colored}\nno channel`)}`,
+        `${expiry}.${b64('a'.repeat(300))}.${macOf(`${base}\nrecipient 300:${'a'.repeat(300)}\nno channel`)}`,
+      ]) {
+        expect(signer.verify('ask-1', token, now)).toEqual({ ok: false, problem: 'malformed' });
+      }
+    });
+
+    it('refuses to sign for a recipient service.answer would refuse', () => {
+      expect(() => signer.sign('ask-1', now + 1, { recipient: 'eve\u0000' })).toThrow(
+        /`recipient` contains the control character \\x00 at position 3/,
+      );
+      expect(() => signer.sign('ask-1', now + 1, { recipient: 'a', channel: '' })).toThrow(
+        /Expected `channel` to be a non-empty string/,
+      );
+    });
+  });
+
   it('rejects a secret shorter than 32 bytes, naming its length', () => {
     expect(() => createLinkTokenSigner('short')).toThrow(/at least 32 bytes, got 5/);
   });

@@ -74,7 +74,9 @@ describe('ask-engine serve', () => {
     expect(await server.line((line) => line.startsWith('live asks '))).toMatch(/\/asks\?token=/);
 
     const service = createInteractionService({ store });
-    service.registerProvider(createScriptedProvider([{ defer: 'chat-thread-7' }]));
+    service.registerProvider(
+      createScriptedProvider([{ defer: 'chat-thread-7' }, { defer: 'chat-thread-8' }]),
+    );
     try {
       const deferred = await service.start({ question: 'Deploy now?', options: ['Yes', 'No'] });
       const outcome = await deferred.outcome;
@@ -100,6 +102,20 @@ describe('ask-engine serve', () => {
           answers: [{ questionId: 'q1', response: { selections: ['No'] } }],
         },
       });
+      expect(await server.line((text) => text.startsWith(`answered ${deferred.id}`))).toBe(
+        `answered ${deferred.id}`,
+      );
+      // Answered by another program, which says who answered: serve's line names them.
+      const second = service.start({ question: 'Roll back?', options: ['Yes', 'No'] });
+      await second.outcome;
+      await service.answer(
+        second.id,
+        [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
+        { by: { recipient: 'alice@example.com', channel: 'email' } },
+      );
+      expect(await server.line((text) => text.startsWith(`answered ${second.id}`))).toBe(
+        `answered ${second.id} by alice@example.com (email)`,
+      );
     } finally {
       await service.close();
       await store.close();

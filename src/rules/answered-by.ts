@@ -1,0 +1,88 @@
+/**
+ * Who answered, checked where it is written (`service.answer`'s `by`, a provider's
+ * `answeredBy`, a recipient-bound link): an object `{ recipient, channel? }` of non-empty
+ * strings, each at most `MAX_ANSWERED_BY_LENGTH` long, with no control characters. Nothing is
+ * shortened or dropped: a value that breaks a rule is refused with the field it is in.
+ */
+import type { AnsweredBy } from '../contracts/outcome.js';
+import { describe } from './describe.js';
+import { UserInteractionError } from './errors.js';
+import { escapeControlCharacters, isEscapedCharacter } from './escape-text.js';
+import { MAX_ANSWERED_BY_LENGTH } from './limits.js';
+
+const FIELDS: ReadonlySet<string> = new Set(['recipient', 'channel']);
+
+/**
+ * Checks who answered and returns a plain copy; throws `UserInteractionError`
+ * (`INVALID_REQUEST`, `data.field` the field at fault) naming what is wrong. `field` is how the
+ * caller spells the value (`by`, `answeredBy`; `''` for an options object that is itself
+ * `{ recipient, channel? }`), so the message points at the caller's own code.
+ *
+ * @example
+ * readAnsweredBy({ recipient: 'alice@example.com', channel: 'email' }); // a copy
+ * readAnsweredBy({ recipient: '' }); // throws: Expected `by.recipient` to be a non-empty string ...
+ */
+export function readAnsweredBy(value: unknown, field = 'by'): AnsweredBy {
+  const name = field === '' ? 'the value' : `\`${field}\``;
+  const at = (key: string) => (field === '' ? key : `${field}.${key}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw refusal(
+      field,
+      `Expected ${name} to be an object { recipient, channel? }, got ${describe(value)}.`,
+    );
+  }
+  for (const key of Object.keys(value)) {
+    if (!FIELDS.has(key)) {
+      throw refusal(
+        at(key),
+        `${name} has the field ${JSON.stringify(key)}, which it does not take; it takes recipient and channel.`,
+      );
+    }
+  }
+  const { recipient, channel } = value as { recipient?: unknown; channel?: unknown };
+  const by: AnsweredBy = { recipient: readText(recipient, at('recipient')) };
+  if (channel !== undefined) by.channel = readText(channel, at('channel'));
+  return by;
+}
+
+/** Who answered if `value` passes `readAnsweredBy`, else `undefined`; for values a host found (an OS user name). */
+export function answeredByOrNothing(value: unknown): AnsweredBy | undefined {
+  try {
+    return readAnsweredBy(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function readText(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw refusal(field, `Expected \`${field}\` to be a non-empty string, got ${describe(value)}.`);
+  }
+  if (value.length > MAX_ANSWERED_BY_LENGTH) {
+    throw refusal(
+      field,
+      `\`${field}\` has ${value.length} characters, more than the ${MAX_ANSWERED_BY_LENGTH} allowed; it is refused, not shortened.`,
+    );
+  }
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    if (isEscapedCharacter(code)) {
+      throw refusal(
+        field,
+        `\`${field}\` contains the control character ${escapeControlCharacters(value[i]!)} at position ${i}; a name of who answered is shown to people and printed in terminals, so it may hold none.`,
+      );
+    }
+  }
+  return value;
+}
+
+function refusal(field: string, message: string): UserInteractionError {
+  return new UserInteractionError('INVALID_REQUEST', message, { field });
+}
