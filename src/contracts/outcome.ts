@@ -55,10 +55,10 @@ export const AskCancelReasonSchema = Type.Union([
 export type AskCancelReason = Static<typeof AskCancelReasonSchema>;
 
 /**
- * How an ask ended, written once and never changed: `answered` with validated answers,
- * `cancelled` with a reason, `deferred` to an `interactionId` to resume, `timedOut` at
- * `deadlineAt` (epoch milliseconds; not an answer), or `aborted` with what JSON can hold of the
- * abort's cause.
+ * The outcome an ask's caller receives, once: `answered` with validated answers, `cancelled`
+ * with a reason, `deferred` (the question lives on elsewhere and is answered later through
+ * `resume` with `interactionId`), `timedOut` at `deadlineAt` (epoch milliseconds; not an
+ * answer), or `aborted` with what JSON can hold of the abort's cause.
  */
 export const AskOutcomeSchema = Type.Union([
   Type.Object({ status: Type.Literal('answered'), answers: AskUserAnswersSchema }),

@@ -18,6 +18,7 @@ import {
   formatAskUserToolResult,
 } from './tool-result.js';
 
+/** Options of `createAskUserTool`: the default timeout, the asking agent and an error hook. */
 export interface AskUserToolOptions {
   /**
    * Milliseconds to wait when the model gives no `timeout` (at least `MIN_TIMEOUT_MS`); without
@@ -45,8 +46,14 @@ export interface AskUserToolContext {
   sessionId?: string;
 }
 
+/** The `onUpdate` callback of `execute`: receives progress while the person answers a wizard. */
 export type AskUserToolUpdate = (update: AskUserToolResult<AskUserToolProgressDetails>) => void;
 
+/**
+ * The ask_user tool in the shape most agent loops take (pi-agent's, and the adapters' for the
+ * AI SDK, LangGraph and MCP): name, description, prompt guidance, the JSON Schema parameters and
+ * `execute`.
+ */
 export interface AskUserTool {
   readonly name: 'ask_user';
   readonly label: string;
