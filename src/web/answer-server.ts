@@ -5,6 +5,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { type AnswerAppOptions, buildAnswerApp, checkBaseUrl } from './answer-app.js';
 import type { WebAnswerService } from './web-service.js';
 
+/** Options of `createWebAnswerServer`: the answer app's options plus where to listen. */
 export interface WebAnswerServerOptions extends Omit<AnswerAppOptions, 'baseUrl'> {
   /** The public address of the server (behind a proxy); default `http://<host>:<port>`. */
   baseUrl?: string;
@@ -14,11 +15,13 @@ export interface WebAnswerServerOptions extends Omit<AnswerAppOptions, 'baseUrl'
   host?: string;
 }
 
+/** The answer app listening on its own port: its address, signed links and `close`. */
 export interface WebAnswerServer {
   /** The base address of links (`baseUrl`, else where it listens), without a trailing slash. */
   readonly url: string;
   /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
+  /** The service whose asks the pages answer (the `service` option). */
   readonly service: WebAnswerService;
   /**
    * A signed link to the ask's page, valid until the ask's deadline (or `linkTtlMs`) and only
