@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Each public subpath and the source file it maps to under the `ask-engine:source` condition. */
-export function publicEntries(): { subpath: string; file: string }[] {
+function publicEntries(): { subpath: string; file: string }[] {
   const { exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     exports: Record<string, string | Record<string, string>>;
   };
