@@ -36,6 +36,7 @@ export const AskUserQuestionAnswerSchema = Type.Object(
   {
     /** The `id` of the question answered. */
     questionId: Type.String(),
+    /** What the person gave, or `null` for a question of a wizard they skipped. */
     response: Type.Union([AskUserResponseSchema, Type.Null()]),
   },
   { additionalProperties: false },

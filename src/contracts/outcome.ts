@@ -75,7 +75,7 @@ export const AskOutcomeSchema = Type.Union([
   Type.Object({ status: Type.Literal('timedOut'), deadlineAt: Type.Number() }),
   Type.Object({ status: Type.Literal('aborted'), cause: Type.Unknown(), message: Type.String() }),
 ]);
-/** The one final outcome of an ask; `status` tells the five cases apart. */
+/** The outcome an ask's caller receives; `status` tells the five cases apart. */
 export type AskOutcome = Static<typeof AskOutcomeSchema>;
 /** `answered`, `cancelled`, `deferred`, `timedOut` or `aborted`. */
 export type AskStatus = AskOutcome['status'];

@@ -105,7 +105,7 @@ export type AskUserHints = Static<typeof AskUserHintsSchema>;
  * wizard of 1-4 entries); the question fields `header`, `context`, `options`, `allowMultiple`,
  * `allowFreeform`, `allowComment` and `intent`, which on the top level are defaults for every
  * entry; the presentation hints; and `timeout`. Every property carries its own `description`.
- * Flat objects and string enums only, never `anyOf`/`oneOf`, since some model providers reject them.
+ * Flat objects and string enums only, never `anyOf`/`oneOf`: some model providers reject them.
  */
 export const AskUserToolInputSchema = Type.Object(
   {
@@ -131,7 +131,7 @@ export const AskUserToolInputSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-/** The ask_user arguments after the schema check, before normalization. */
+/** The ask_user arguments as the schema describes them; `normalizeAskUserRequest` checks them. */
 export type AskUserToolInput = Static<typeof AskUserToolInputSchema>;
 
 /**
@@ -142,6 +142,7 @@ export type AskUserOptionLike = AskUserOptionInput | string;
 
 /** A question entry given through the service: the tool's entry plus a caller-chosen id. */
 export type AskUserQuestionInput = Omit<AskUserQuestionEntry, 'options'> & {
+  /** The question's id in the answers; `q<n>` by position when left out. */
   id?: string;
   options?: AskUserOptionLike[];
 };
@@ -150,5 +151,6 @@ export type AskUserQuestionInput = Omit<AskUserQuestionEntry, 'options'> & {
 export type AskUserRequestInput = Omit<AskUserToolInput, 'questions' | 'options'> & {
   questions?: AskUserQuestionInput[];
   options?: AskUserOptionLike[];
+  /** The name of the agent asking, handed to the provider. */
   agent?: string;
 };

@@ -45,7 +45,7 @@ export interface AskUserToolProgressDetails {
 export interface AskUserToolResult<TDetails = AskUserToolDetails> {
   /** The text the model reads: what was chosen, or plainly that nothing was. */
   content: [{ type: 'text'; text: string }];
-  /** The same outcome as data, for the host's UI and logs; never shown to the model. */
+  /** The same outcome as data, for the host's UI and logs; the model is given only the text. */
   details: TDetails;
   /**
    * True when the call failed: the request was refused, the ask was aborted, or it was cancelled

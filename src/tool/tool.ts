@@ -50,9 +50,8 @@ export interface AskUserToolContext {
 export type AskUserToolUpdate = (update: AskUserToolResult<AskUserToolProgressDetails>) => void;
 
 /**
- * The ask_user tool in the shape most agent loops take (pi-agent's, and the adapters' for the
- * AI SDK, LangGraph and MCP): name, description, prompt guidance, the JSON Schema parameters and
- * `execute`.
+ * The framework-neutral ask_user tool: name, description, prompt guidance, the JSON Schema
+ * parameters and `execute`. pi takes it as it is; the AI SDK and MCP adapters wrap it.
  */
 export interface AskUserTool {
   readonly name: 'ask_user';
