@@ -3,7 +3,7 @@
  * would, a scripted provider stands in for the person, and it prints each tool result
  * exactly as the agent receives it, then the audit trail of every ask.
  *
- * Run: npx tsx examples/agent-loop.ts
+ * Run: node --conditions=ask-engine:source --import tsx examples/agent-loop.ts
  */
 import {
   type AskAuditEvent,

@@ -4,7 +4,7 @@
  * reads the form the way a browser would, from JSON, and sends back an encoded answer; the
  * engine decodes and validates it before it counts.
  *
- * Run: npx tsx examples/form-host.ts
+ * Run: node --conditions=ask-engine:source --import tsx examples/form-host.ts
  */
 import {
   createAskUserTool,

@@ -9,7 +9,7 @@
  *   const listener = getRequestListener(answers.fetch, { overrideGlobalObjects: false });
  *   expressApp.use('/answers', (req, res) => void listener(req, res));
  *
- * Run: npx tsx examples/web-mount.ts
+ * Run: node --conditions=ask-engine:source --import tsx examples/web-mount.ts
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

@@ -18,6 +18,7 @@ import { assign, setup } from 'xstate';
 export type AskMachineResponse =
   | { kind: 'selection'; selections: string[]; comment?: string }
   | { kind: 'freeform'; text: string };
+/** One question's answer as the machine holds it; `response: null` marks a skipped question. */
 export interface AskMachineAnswer {
   questionId: string;
   response: AskMachineResponse | null;
@@ -28,6 +29,7 @@ export interface AskMachineAnsweredBy {
   channel?: string;
 }
 export type AskMachineCancelReason = 'user' | 'unavailable' | 'invalid-answer' | 'provider-error';
+/** The outcome the machine records when the ask leaves `pending` (the contracts' `AskOutcome`). */
 export type AskMachineOutcome =
   | { status: 'answered'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
   | { status: 'cancelled'; reason: AskMachineCancelReason; message?: string }
@@ -35,6 +37,10 @@ export type AskMachineOutcome =
   | { status: 'timedOut'; deadlineAt: number }
   | { status: 'aborted'; cause: unknown; message: string };
 
+/**
+ * What an ask starts with: its id, creation time and deadline (epoch milliseconds), the tool
+ * call and session it belongs to, and who asks.
+ */
 export interface AskMachineInput {
   askId: string;
   createdAt: number;
@@ -57,6 +63,7 @@ export interface AskMachineInput {
   tracestate?: string;
 }
 
+/** An ask's state data: its input plus the progress so far and, once decided, the outcome. */
 export interface AskMachineContext extends AskMachineInput {
   /** Answers reported so far while pending; forgotten when the ask leaves `pending`. */
   progress: AskMachineAnswer[];
@@ -103,6 +110,11 @@ export function createAskContext(input: AskMachineInput): AskMachineContext {
   return context;
 }
 
+/**
+ * The ask statechart: `pending` until answered, cancelled, deferred, timed out or aborted;
+ * `deferred` waits for `resume`, `answer`, a cancel or its deadline. Load it in an inspector or
+ * the Stately editor to see every state and transition.
+ */
 export const askMachine = setup({
   types: {
     input: {} as AskMachineInput,
@@ -303,4 +315,5 @@ export const askMachine = setup({
   output: ({ context }) => context.outcome as AskMachineOutcome,
 });
 
+/** The type of `askMachine`, for typing snapshots and actors made from it. */
 export type AskMachine = typeof askMachine;

@@ -4,7 +4,6 @@
  * Explicit named exports only: test/public-api.test.ts pins this surface.
  */
 
-export type { InspectionEvent } from 'xstate';
 export {
   type AskMachine,
   type AskMachineAnswer,
@@ -25,6 +24,7 @@ export type {
   AuditedAnswers,
 } from './engine/audit.js';
 export { type Clock, systemClock } from './engine/clock.js';
+export type { InspectionEvent } from './engine/inspection.js';
 export type { AskProvider, AskProviderContext } from './engine/provider.js';
 export { REDACTED } from './engine/redact.js';
 export {

@@ -7,9 +7,12 @@ import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { approvalBindingLine, approvalKey } from './approval-binding.js';
 import { verifyApprovalSignature } from './approval-signature.js';
 
+/** The title of the option that approves a tool call; only picking it approves. */
 export const ALLOW = 'Allow';
+/** The title of the option that denies a tool call; a comment with it becomes the reason. */
 export const DENY = 'Deny';
 
+/** Options of `answerApprovals`. */
 export interface AnswerApprovalsOptions {
   /** The same secret given to `generateText`/`streamText` as `experimental_toolApprovalSecret`:
    * a request without a valid signature is denied without asking anyone. */

@@ -7,6 +7,7 @@ import { type AskUserToolOptions, createAskUserTool } from '../tool/tool.js';
 import type { AskUserToolDetails, AskUserToolResult } from '../tool/tool-result.js';
 import { keyedByToolCall } from './keyed-by-tool-call.js';
 
+/** Options of the AI SDK ask_user tool: the core tool's options plus deferred mode and session. */
 export interface AiSdkAskUserToolOptions extends AskUserToolOptions {
   /**
    * `true` for hosts that cannot wait inside a step: the tool has no `execute`, so the loop
@@ -78,7 +79,9 @@ export function askUserTool(
 /** Options of `deferAskUser` and `resumeAskUser`: give both the same ones. */
 export type DeferredAskOptions = Omit<AiSdkAskUserToolOptions, 'deferred'>;
 
+/** What `deferAskUser` reports of the ask it started (or found) for one tool call. */
 export interface DeferAskUserResult {
+  /** The tool call the ask answers. */
   toolCallId: string;
   /**
    * What became of the ask: usually `deferred` (the provider handed it elsewhere); `invalid`
@@ -87,6 +90,7 @@ export interface DeferAskUserResult {
   status: AskUserToolDetails['status'];
   /** The ask's id (`service.answer(askId, answers)`, `service.get(askId)`); absent when refused. */
   askId?: string;
+  /** Where the provider handed the question (a chat thread, a link id), when it deferred. */
   interactionId?: string;
 }
 

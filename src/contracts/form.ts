@@ -5,6 +5,7 @@ import { type Static, Type } from '@sinclair/typebox';
 // control characters are written as escape sequences). `body` and every `description` are
 // Markdown whose user-supplied parts are escaped, so they render literally.
 
+/** One option of a choice field; the client sends back its `id`, not its label. */
 export const UiFormChoiceSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),
@@ -13,8 +14,10 @@ export const UiFormChoiceSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** A selectable option of a choice or multi-choice field. */
 export type UiFormChoice = Static<typeof UiFormChoiceSchema>;
 
+/** Pick exactly one of `options`; the value sent back is the chosen option's id. */
 export const UiFormChoiceFieldSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),
@@ -26,6 +29,7 @@ export const UiFormChoiceFieldSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Pick one or more of `options`, at most `maxSelections`; the value sent back is their ids. */
 export const UiFormMultiChoiceFieldSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),
@@ -38,6 +42,7 @@ export const UiFormMultiChoiceFieldSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Type text, on one line or several (`multiline`); the value sent back is the text. */
 export const UiFormTextFieldSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),
@@ -51,13 +56,16 @@ export const UiFormTextFieldSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A form field: `choice`, `multi-choice` or `text`, told apart by `type`. */
 export const UiFormFieldSchema = Type.Union([
   UiFormChoiceFieldSchema,
   UiFormMultiChoiceFieldSchema,
   UiFormTextFieldSchema,
 ]);
+/** One input of a form; its `id` keys its value in the answer's `values`. */
 export type UiFormField = Static<typeof UiFormFieldSchema>;
 
+/** A button that ends the form: `submit` sends the values, `cancel` dismisses the form. */
 export const UiFormActionSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),
@@ -66,6 +74,7 @@ export const UiFormActionSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** A form's submit or cancel button; the answer names it by `id`. */
 export type UiFormAction = Static<typeof UiFormActionSchema>;
 
 /** Tells a client that knows `id`@`version` it may render `data` its own way instead. */
@@ -77,8 +86,13 @@ export const UiFormHintSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** Optional richer data for clients that know the hint's `id` and `version`. */
 export type UiFormHint = Static<typeof UiFormHintSchema>;
 
+/**
+ * A form any host can render with plain widgets: a title, an optional Markdown body, fields
+ * and actions, plus an optional hint for clients that can do better.
+ */
 export const UiFormSchema = Type.Object(
   {
     title: Type.String(),
@@ -89,6 +103,7 @@ export const UiFormSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** The generic form a form host shows; `buildAskUserForm` makes one from questions. */
 export type UiForm = Static<typeof UiFormSchema>;
 
 /** `action` is an action id; `values` maps field ids to a string or, for multi-choice, strings. */
@@ -99,4 +114,5 @@ export const UiFormAnswerSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** What a client sends back for a form: the action taken and the field values. */
 export type UiFormAnswer = Static<typeof UiFormAnswerSchema>;

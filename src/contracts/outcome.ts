@@ -15,6 +15,7 @@ export const AnsweredBySchema = Type.Object(
   { recipient: BylineText, channel: Type.Optional(BylineText) },
   { additionalProperties: false },
 );
+/** Who answered an ask: a recipient id and, when known, the channel it came through. */
 export type AnsweredBy = Static<typeof AnsweredBySchema>;
 
 /** A provider's answers; they count only once validated against the questions. */
@@ -28,6 +29,10 @@ export const ProviderAnsweredSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * A provider ending the ask without an answer: `user` when the person dismissed it,
+ * `unavailable` when no one can answer here (no terminal, the host went away).
+ */
 export const ProviderCancelledSchema = Type.Object(
   {
     status: Type.Literal('cancelled'),
@@ -47,21 +52,35 @@ export const ProviderDeferredSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** What a provider's `ask` resolves with: answered, cancelled or deferred to be resumed later. */
 export const ProviderOutcomeSchema = Type.Union([
   ProviderAnsweredSchema,
   ProviderCancelledSchema,
   ProviderDeferredSchema,
 ]);
+/** A provider's result; the service turns it into the ask's one `AskOutcome`. */
 export type ProviderOutcome = Static<typeof ProviderOutcomeSchema>;
 
+/**
+ * Why an ask was cancelled: the person dismissed it (`user`), no one could answer
+ * (`unavailable`), the provider's answer was refused (`invalid-answer`) or the provider threw
+ * (`provider-error`).
+ */
 export const AskCancelReasonSchema = Type.Union([
   Type.Literal('user'),
   Type.Literal('unavailable'),
   Type.Literal('invalid-answer'),
   Type.Literal('provider-error'),
 ]);
+/** `user`, `unavailable`, `invalid-answer` or `provider-error`. */
 export type AskCancelReason = Static<typeof AskCancelReasonSchema>;
 
+/**
+ * The outcome an ask's caller receives, once: `answered` with validated answers, `cancelled`
+ * with a reason, `deferred` (the question lives on elsewhere and is answered later through
+ * `resume` with `interactionId`), `timedOut` at `deadlineAt` (epoch milliseconds; not an
+ * answer), or `aborted` with what JSON can hold of the abort's cause.
+ */
 export const AskOutcomeSchema = Type.Union([
   Type.Object({
     status: Type.Literal('answered'),
@@ -81,5 +100,7 @@ export const AskOutcomeSchema = Type.Union([
   Type.Object({ status: Type.Literal('timedOut'), deadlineAt: Type.Number() }),
   Type.Object({ status: Type.Literal('aborted'), cause: Type.Unknown(), message: Type.String() }),
 ]);
+/** The outcome an ask's caller receives; `status` tells the five cases apart. */
 export type AskOutcome = Static<typeof AskOutcomeSchema>;
+/** `answered`, `cancelled`, `deferred`, `timedOut` or `aborted`. */
 export type AskStatus = AskOutcome['status'];

@@ -4,6 +4,7 @@ import { MAX_QUESTIONS } from '../rules/limits.js';
 import { MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { StringEnum } from './string-enum.js';
 
+/** One choice as the model writes it: a plain-text title and an optional one-line description. */
 export const AskUserOptionInputSchema = Type.Object(
   {
     title: Type.String({ description: 'What the person picks; shown as plain text.' }),
@@ -13,8 +14,13 @@ export const AskUserOptionInputSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** An option as the model writes it; the normalizer trims it and refuses repeated titles. */
 export type AskUserOptionInput = Static<typeof AskUserOptionInputSchema>;
 
+/**
+ * What the question is for; today only `plan-review`: `context` holds the plan, `approve` names
+ * the option that approves it, and the result then states whether the plan is approved.
+ */
 export const AskUserIntentInputSchema = Type.Object(
   {
     kind: StringEnum(['plan-review'] as const, {
@@ -22,9 +28,13 @@ export const AskUserIntentInputSchema = Type.Object(
     }),
     approve: Type.String({ description: 'The title of the option that approves the plan.' }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description: 'Set for a plan review: the plan goes in `context`, `approve` names its option.',
+  },
 );
 
+// The fields a question entry shares with the top level, where they are defaults for every entry.
 const questionFields = {
   header: Type.Optional(
     Type.String({ description: 'A short tab label (a few words). Defaults to Q<n>.' }),
@@ -54,6 +64,7 @@ const questionFields = {
   intent: Type.Optional(AskUserIntentInputSchema),
 };
 
+/** One entry of `questions`: the question text plus the per-question fields of the top level. */
 export const AskUserQuestionEntrySchema = Type.Object(
   {
     question: Type.String({ description: 'The question, as one focused decision.' }),
@@ -61,13 +72,22 @@ export const AskUserQuestionEntrySchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** One wizard entry as the model writes it; fields it leaves out come from the top level. */
 export type AskUserQuestionEntry = Static<typeof AskUserQuestionEntrySchema>;
 
 /** Presentation hints; local preferences of the person win over them. */
 export const AskUserHintsSchema = Type.Object(
   {
-    displayMode: Type.Optional(StringEnum(['overlay', 'inline'] as const)),
-    singleSelectLayout: Type.Optional(StringEnum(['auto', 'list'] as const)),
+    displayMode: Type.Optional(
+      StringEnum(['overlay', 'inline'] as const, {
+        description: 'overlay: a framed box; inline: between two separators.',
+      }),
+    ),
+    singleSelectLayout: Type.Optional(
+      StringEnum(['auto', 'list'] as const, {
+        description: 'auto: options beside their descriptions on wide screens; list: one list.',
+      }),
+    ),
     overlayToggleKey: Type.Optional(
       Type.String({ description: 'Key that hides/shows the overlay.' }),
     ),
@@ -77,8 +97,16 @@ export const AskUserHintsSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** Presentation hints a caller or model may give: display mode, layout and two shortcut keys. */
 export type AskUserHints = Static<typeof AskUserHintsSchema>;
 
+/**
+ * The ask_user tool's parameters, exactly as the model sees them: `question` or `questions` (a
+ * wizard of 1-4 entries); the question fields `header`, `context`, `options`, `allowMultiple`,
+ * `allowFreeform`, `allowComment` and `intent`, which on the top level are defaults for every
+ * entry; the presentation hints; and `timeout`. Every property carries its own `description`.
+ * Flat objects and string enums only, never `anyOf`/`oneOf`: some model providers reject them.
+ */
 export const AskUserToolInputSchema = Type.Object(
   {
     question: Type.Optional(
@@ -103,6 +131,7 @@ export const AskUserToolInputSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** The ask_user arguments as the schema describes them; `normalizeAskUserRequest` checks them. */
 export type AskUserToolInput = Static<typeof AskUserToolInputSchema>;
 
 /**
@@ -113,6 +142,7 @@ export type AskUserOptionLike = AskUserOptionInput | string;
 
 /** A question entry given through the service: the tool's entry plus a caller-chosen id. */
 export type AskUserQuestionInput = Omit<AskUserQuestionEntry, 'options'> & {
+  /** The question's id in the answers; `q<n>` by position when left out. */
   id?: string;
   options?: AskUserOptionLike[];
 };
@@ -121,5 +151,6 @@ export type AskUserQuestionInput = Omit<AskUserQuestionEntry, 'options'> & {
 export type AskUserRequestInput = Omit<AskUserToolInput, 'questions' | 'options'> & {
   questions?: AskUserQuestionInput[];
   options?: AskUserOptionLike[];
+  /** The name of the agent asking, handed to the provider. */
   agent?: string;
 };

@@ -25,6 +25,7 @@ export interface AskTelemetry {
   observe(serviceId: string, report: (error: unknown) => void): AskObserver;
 }
 
+/** One service's observer of its asks: told of each new ask, each write and each change learned. */
 export interface AskObserver {
   /**
    * A new ask of this service, about to be written: returns the trace context to keep with

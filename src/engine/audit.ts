@@ -32,6 +32,11 @@ interface Transition<TType extends string, TData> extends AuditEventBase<TType, 
   to: AskState;
 }
 
+/**
+ * One entry of an ask's audit trail: a transition (`type` is the event, `from` and `to` the
+ * states) or a record that changed nothing (`late-answer`, `answer.refused`, `callback.failed`).
+ * Read them live from `events$`, or later from the store with `service.history(askId)`.
+ */
 export type AskAuditEvent =
   | (AuditEventBase<
       'start',
@@ -65,6 +70,7 @@ export type AskAuditEvent =
   /** `restore` of a snapshot into this service (the ask is taken over as stored). */
   | Transition<'restore', { version: number }>;
 
+/** The `type` of an audit event: `start`, a machine event, or a record that changed nothing. */
 export type AskAuditEventType = AskAuditEvent['type'];
 
 /**

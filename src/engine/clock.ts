@@ -7,6 +7,7 @@ export interface Clock {
   clearTimeout(handle: unknown): void;
 }
 
+/** The real clock: `Date.now` and the global timers; the service's default. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),

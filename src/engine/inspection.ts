@@ -3,11 +3,18 @@
  * emits XState's inspection events itself (`@xstate.actor` with the machine, `@xstate.event`,
  * `@xstate.snapshot`), and @statelyai/inspect shows every ask as an actor named by its id.
  */
-import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import type { AnyActorRef, Observer, InspectionEvent as XStateInspectionEvent } from 'xstate';
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import { askMachine } from '../../machines/ask.machine.js';
 import type { AskSnapshotState } from './ask-logic.js';
 import { redactInspection } from './redact.js';
+
+/**
+ * XState's inspection event, as the service emits it for every ask (`@xstate.actor`,
+ * `@xstate.event`, `@xstate.snapshot`) to the `inspect` option; answers read `'[redacted]'` when
+ * the service redacts.
+ */
+export type InspectionEvent = XStateInspectionEvent;
 
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 

@@ -3,9 +3,13 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 
+/** What a provider is told of the ask it delivers, besides the request itself. */
 export interface AskProviderContext {
+  /** The ask's id; `service.answer(askId, ...)` answers it from anywhere sharing the store. */
   askId: string;
+  /** The tool call that asked, when the caller gave one. */
   toolCallId?: string;
+  /** The caller's session (conversation), when given. */
   sessionId?: string;
   /** Aborted, with the cause as its reason, when the ask leaves `pending` for any reason. */
   signal: AbortSignal;
@@ -19,6 +23,15 @@ export interface AskProviderContext {
   reportProgress(answers: AskUserQuestionAnswer[]): void;
 }
 
+/**
+ * Shows questions to a person and reports what they did: answered, cancelled (dismissed, or no
+ * one can answer here) or deferred to be answered later. A service has one provider at a time.
+ */
 export interface AskProvider {
+  /**
+   * Delivers one ask. The answers are checked against the questions before they count. A throw
+   * ends the ask `cancelled` with reason `provider-error` (`invalid-answer` for an
+   * `INVALID_ANSWER` error: the provider refused what the person gave).
+   */
   ask(request: AskUserRequest, ctx: AskProviderContext): Promise<ProviderOutcome>;
 }

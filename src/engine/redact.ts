@@ -1,6 +1,7 @@
 /** Keeps what a person answered out of audit and inspection events unless the host allows it. */
 import type { InspectionEvent } from 'xstate';
 
+/** What stands in for answers in audit and inspection events when the service redacts. */
 export const REDACTED = '[redacted]';
 
 const ANSWER_KEYS = new Set(['answers', 'progress']);

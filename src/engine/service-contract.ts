@@ -8,12 +8,15 @@ import type { StoredAsk } from '../stores/ask-store.js';
 import type { AskAuditEvent, AskState } from './audit.js';
 import type { AskProvider } from './provider.js';
 
+/** Per-ask options of `ask` and `start`: abort signal, timeout, tool call, session and key. */
 export interface AskOptions {
   /** Aborting it ends a pending ask as `aborted` with `signal.reason` as the cause. */
   signal?: AbortSignal;
   /** Milliseconds from now until the ask ends as `timedOut`. */
   timeoutMs?: number;
+  /** The tool call asking; recorded with the ask and handed to the provider. */
   toolCallId?: string;
+  /** The session (conversation) the ask belongs to; recorded and handed to the provider. */
   sessionId?: string;
   /**
    * Idempotency key (a tool-call id, a workflow step id): `start` with a key already in the
@@ -54,8 +57,11 @@ export interface AskSnapshot {
 /** An ask as the store has it (`service.get`): the stored row without the machine snapshot. */
 export type AskInfo = Omit<StoredAsk, 'snapshot'>;
 
+/** One started ask (`service.start`): its id, its live state, its events and its outcome. */
 export interface AskHandle {
+  /** The ask's id. */
   readonly id: string;
+  /** What this service knows of the ask right now: state, questions, progress, outcome. */
   getSnapshot(): AskSnapshot;
   /**
    * This ask's audit events as this service sees them, from `start` on; completes when the
@@ -77,6 +83,10 @@ export interface AskHandle {
   cancel(reason?: 'user' | 'unavailable', message?: string): void;
 }
 
+/**
+ * Asks people questions through one registered provider and keeps every ask in a store, so any
+ * service sharing the store can answer, resume or cancel it. Made by `createInteractionService`.
+ */
 export interface InteractionService {
   /** This service's id, recorded as the owner of the asks it delivers. */
   readonly id: string;

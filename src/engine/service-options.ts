@@ -7,6 +7,7 @@ import type { Clock } from './clock.js';
 import type { Inspect } from './inspection.js';
 import type { AskOptions } from './service-contract.js';
 
+/** Options of `createInteractionService`; every one is optional and checked up front. */
 export interface InteractionServiceOptions {
   /** Time source for deadlines and audit times; xstate's `SimulatedClock` works in tests. */
   clock?: Clock;

@@ -15,6 +15,7 @@ import { validateFormAnswers } from './validate-form-answers.js';
 type FormValues = Readonly<Record<string, unknown>>;
 type Shown = (value: unknown) => string;
 
+/** Options of `decodeAskUserFormAnswer`. */
 export interface DecodeAskUserFormAnswerOptions {
   /**
    * `false` keeps what the person typed or picked (and what the client sent) out of every error

@@ -9,6 +9,7 @@ import { isUserInteractionError } from '../rules/errors.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import { nextNodeAskKey } from './node-ask-key.js';
 
+/** Options of `askInNode` and `askOrInterrupt`. */
 export interface NodeAskOptions {
   /** Milliseconds until the ask times out (at least `MIN_TIMEOUT_MS`); without it an ask waits for ever. */
   timeoutMs?: number;

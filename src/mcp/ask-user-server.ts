@@ -15,6 +15,7 @@ import { createAskUserTool } from '../tool/tool.js';
 import { createElicitationProvider } from './elicitation-provider.js';
 import { createElicitationSchemaValidator } from './schema-validator.js';
 
+/** Options of `createAskUserMcpServer`. */
 export interface AskUserMcpServerOptions {
   /** The service that asks; a new one when left out. Its provider becomes the elicitation one. */
   service?: InteractionService;

@@ -32,6 +32,7 @@ export type ElicitationServer = Pick<
 > &
   Partial<Pick<Server, 'getClientVersion'>>;
 
+/** Options of `createElicitationProvider`. */
 export interface ElicitationProviderOptions {
   /**
    * The answer page's link for an ask (e.g. the web answer server's `linkFor`), for URL-mode
@@ -52,8 +53,12 @@ export interface ElicitationProviderOptions {
   relatedRequestId?(ctx: AskProviderContext): RequestId | undefined;
 }
 
-/** `cancelled` / `user` messages: the client's `decline` and `cancel` actions, kept apart. */
+/**
+ * `cancelled` / `user` messages: the client's `decline` and `cancel` actions, kept apart.
+ * `DECLINED` is the message when the person declined the elicitation.
+ */
 export const DECLINED = 'declined';
+/** The `cancelled` / `user` message when the person dismissed the elicitation (`cancel`). */
 export const DISMISSED = 'dismissed';
 
 // Node's timers hold at most 2^31-1 ms (about 24.8 days); a longer timeout would fire at once.

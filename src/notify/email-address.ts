@@ -1,9 +1,11 @@
 /** Mail addresses as this channel accepts them: one plain address, nothing a header could smuggle. */
 import { describe } from '../rules/describe.js';
 
+/** One mail address with an optional display name, as in `Approvals <approvals@example.com>`. */
 export interface MailAddress {
   /** The display name, when one was given. */
   name?: string;
+  /** The plain `local@domain` address. */
   address: string;
 }
 

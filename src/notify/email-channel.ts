@@ -27,7 +27,9 @@ export interface EmailTransport {
   sendMail(message: EmailMessage): Promise<unknown>;
 }
 
+/** Options of `createEmailChannel`: the transport to send with and the sender. */
 export interface EmailChannelOptions {
+  /** Sends the mails: a nodemailer transport, or anything with `sendMail(message)`. */
   transport: EmailTransport;
   /** `'approvals@example.com'`, `'Approvals <approvals@example.com>'` or `{ name, address }`. */
   from: string | MailAddress;

@@ -8,12 +8,16 @@ import { describe } from '../rules/describe.js';
 /** Who is told, and how: `channel` names the `NotifyChannel` that delivers to `address`. */
 export const NotificationRecipientSchema = Type.Object(
   {
+    /** The recipient's own id, stable across notifications; `answeredBy` names it. */
     id: Type.String({ minLength: 1 }),
+    /** The `name` of the channel that reaches this recipient (`'email'`, `'webhook'`, ...). */
     channel: Type.String({ minLength: 1 }),
+    /** Where that channel reaches them: a mail address, a chat handle, ... */
     address: Type.String({ minLength: 1 }),
   },
   { additionalProperties: false },
 );
+/** One person to notify, and the channel and address that reach them. */
 export type NotificationRecipient = Static<typeof NotificationRecipientSchema>;
 
 const at = Type.Integer({ minimum: 0 });
@@ -37,9 +41,15 @@ const settledSummaries = {
  * notification says who answered and when, and what they answered stays in the store.
  */
 export const SettledSummarySchema = Type.Union(Object.values(settledSummaries));
+/** How an ask ended (`status` and when), and for an answer who gave it; never the answers. */
 export type SettledSummary = Static<typeof SettledSummarySchema>;
 
+/**
+ * Why a notification is sent: the ask was `created`, a `reminded` or `escalated` step came due,
+ * or the ask `settled`.
+ */
 export const NOTIFICATION_KINDS = ['created', 'reminded', 'escalated', 'settled'] as const;
+/** `created`, `reminded`, `escalated` or `settled`. */
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 const common = {
@@ -75,7 +85,14 @@ const notifications = {
   ),
 };
 
+/**
+ * A notification: one message about one ask to one recipient, told apart by `kind`. Every kind
+ * carries the ask id, the time of its cause, the questions, the recipient and optionally their
+ * link and the deadline; reminders and escalations add their step `seq`, a settled one its
+ * summary.
+ */
 export const NotificationSchema = Type.Union(Object.values(notifications));
+/** A notification a channel delivers; `readNotification` checks one. */
 export type Notification = Static<typeof NotificationSchema>;
 
 const notificationCheck = compileCheck(NotificationSchema);

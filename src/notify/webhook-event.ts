@@ -1,12 +1,14 @@
 /** The Standard Webhooks event a notification becomes: `{ type, timestamp, data }`. */
 import type { Notification, NotificationKind } from './notification.js';
 
+/** The webhook event `type` for each notification kind: `ask.created`, `ask.reminded`, ... */
 export const WEBHOOK_EVENT_TYPES = {
   created: 'ask.created',
   reminded: 'ask.reminded',
   escalated: 'ask.escalated',
   settled: 'ask.settled',
 } as const satisfies Record<NotificationKind, string>;
+/** The `type` of a webhook event: `ask.created`, `ask.reminded`, `ask.escalated`, `ask.settled`. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[NotificationKind];
 
 /**

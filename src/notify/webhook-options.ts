@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '../engine/clock.js';
 import { describe } from '../rules/describe.js';
 import { readChannelName } from './channel-input.js';
 
+/** Options of `createWebhookChannel`: where to POST, the signing secret, retries and timeouts. */
 export interface WebhookChannelOptions {
   /** Where events are POSTed: an http or https URL without credentials. */
   url: string | URL;

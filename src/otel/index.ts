@@ -12,6 +12,7 @@ import { AskSpans } from './ask-spans.js';
 
 export type { AskObserver, AskTelemetry, AskTraceContext } from '../engine/ask-observer.js';
 
+/** Where `createOtel` records: a tracer and a meter, each the global provider's by default. */
 export interface OtelOptions {
   /** Where spans go. Default: the global tracer provider's tracer `ask-engine`. */
   tracer?: Tracer;

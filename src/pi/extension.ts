@@ -13,6 +13,7 @@ import { type AskUserToolOptions, createAskUserTool } from '../tool/tool.js';
 import type { AskUserToolDetails, AskUserToolProgressDetails } from '../tool/tool-result.js';
 import { createPiProvider } from './pi-provider.js';
 
+/** Options of `createAskEngineExtension`: the ask_user tool's options plus the service to use. */
 export interface AskEngineExtensionOptions extends AskUserToolOptions {
   /** The service to ask through; the extension registers its pi provider on it. Default: a new one. */
   service?: InteractionService;

@@ -33,6 +33,10 @@ export type FormHostResult =
   | { status: 'unsupported'; message?: string }
   | { status: 'drained'; cause: unknown };
 
+/**
+ * The host side of a form provider: shows the form to a person and resolves with their answer,
+ * a deferral, `unsupported` or `drained`; it should stop when `ctx.signal` aborts.
+ */
 export type FormHost = (form: UiForm, ctx: FormRequestContext) => Promise<FormHostResult>;
 
 /**

@@ -18,6 +18,7 @@ export type ScriptStep = { delayMs?: number; progress?: AskUserQuestionAnswer[] 
   | { resolve: unknown }
 );
 
+/** Options of `createScriptedProvider`. */
 export interface ScriptedProviderOptions {
   /** Timer source for `delayMs`; pass the service's (simulated) clock. */
   clock?: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
@@ -27,6 +28,7 @@ export interface ScriptedProviderOptions {
   recordCalls?: boolean;
 }
 
+/** A provider that plays its script step by step, one step per ask, and records its calls. */
 export interface ScriptedProvider extends AskProvider {
   /** Every call received, in order. */
   readonly calls: { request: AskUserRequest; ctx: AskProviderContext }[];

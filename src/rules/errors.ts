@@ -12,6 +12,12 @@ export const USER_INTERACTION_ERROR_CODES = [
   'ASK_SETTLED',
   'UNKNOWN_INTERACTION',
 ] as const;
+/**
+ * What went wrong, as a stable string: a request that cannot be asked (`EMPTY_QUESTIONS`,
+ * `TOO_MANY_QUESTIONS`, `INVALID_REQUEST`, `BAD_INTENT`, `LIMIT_EXCEEDED`), no or a second
+ * provider (`NO_PROVIDER`, `DUPLICATE_PROVIDER`), a refused answer (`INVALID_ANSWER`), an ask
+ * that already has its outcome (`ASK_SETTLED`) or an unknown id (`UNKNOWN_INTERACTION`).
+ */
 export type UserInteractionErrorCode = (typeof USER_INTERACTION_ERROR_CODES)[number];
 
 // A registry symbol, so an error thrown by one bundled copy of ask-engine is

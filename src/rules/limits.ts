@@ -1,6 +1,8 @@
 /** Size limits, enforced before delivery with an explicit error, never by shortening. */
 
+/** The most questions one ask may hold (a wizard); more is `TOO_MANY_QUESTIONS`. */
 export const MAX_QUESTIONS = 4;
+/** The most options a question allowing several selections may have; more is `LIMIT_EXCEEDED`. */
 export const MAX_MULTI_SELECT_OPTIONS = 64;
 /** Each written answer and each comment, in UTF-8 bytes. */
 export const MAX_ANSWER_BYTES = 32 * 1024;

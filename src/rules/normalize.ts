@@ -31,6 +31,7 @@ export interface NormalizedAskRequest extends AskUserRequest {
   timeoutMs?: number;
 }
 
+/** Options of `normalizeAskUserRequest`: which path the request came by. */
 export interface NormalizeAskUserRequestOptions {
   /**
    * The service path: question entries may carry caller-chosen `id` strings and the request may
@@ -42,6 +43,7 @@ export interface NormalizeAskUserRequestOptions {
   agent?: string;
 }
 
+/** The normalized request, or the `UserInteractionError` naming what is wrong with the input. */
 export type NormalizeAskUserRequestResult =
   | { ok: true; value: NormalizedAskRequest }
   | { ok: false; error: UserInteractionError };

@@ -12,6 +12,7 @@ import { UserInteractionError } from './errors.js';
 import { MAX_ANSWER_BYTES, utf8ByteLength } from './limits.js';
 import { titleKey } from './question-rules.js';
 
+/** Options of `validateAskUserAnswers`. */
 export interface ValidateAskUserAnswersOptions {
   /**
    * Answers so far (progress): questions may be missing, `null` marks a question skipped so far,

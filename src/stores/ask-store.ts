@@ -48,11 +48,13 @@ export interface AskWrite {
   event: AskAuditEvent;
 }
 
+/** What `create` reports: written, or the ask that already holds the id or key. */
 export type AskCreateResult =
   | { created: true }
   /** An ask with this id or this key exists already; nothing was written. */
   | { created: false; existing: StoredAsk };
 
+/** What `update` reports: written, or which condition failed so nothing was. */
 export type AskUpdateResult =
   | { ok: true }
   /** The ask is not at `expectedVersion` (another service wrote first); nothing was written. */
@@ -82,6 +84,10 @@ export const ASK_STORE_METHODS = [
   'close',
 ] as const satisfies readonly (keyof AskStore)[];
 
+/**
+ * Where asks and their audit events live; services sharing one store share their asks. Memory,
+ * SQLite (`ask-engine/sqlite`) and PostgreSQL (`ask-engine/postgres`) implement it.
+ */
 export interface AskStore {
   /**
    * Inserts a new ask (`version` 1) and its `start` event. If an ask with the same id or the
@@ -95,9 +101,11 @@ export interface AskStore {
   update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult>;
   /** Appends an event that changes no state (a late answer, a refused answer). */
   append(event: AskAuditEvent): Promise<void>;
+  /** The ask with this id, or `undefined`. */
   get(askId: string): Promise<StoredAsk | undefined>;
   /** The ask that is not final with this interaction id, else the one that settled last. */
   findByInteractionId(interactionId: string): Promise<StoredAsk | undefined>;
+  /** The ask started with this idempotency key, or `undefined`. */
   findByKey(key: string): Promise<StoredAsk | undefined>;
   /** The ask's audit events, oldest first. */
   history(askId: string): AsyncIterable<AskAuditEvent>;

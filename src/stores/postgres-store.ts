@@ -22,6 +22,7 @@ import {
 } from './postgres-rows.js';
 import { columnList } from './row-columns.js';
 
+/** How the PostgreSQL store reaches the database: a connection string, or your own client. */
 export type PostgresAskStoreConnection =
   /** The store opens its own connections (and closes them on `close()`). */
   | { connectionString: string }
@@ -33,6 +34,7 @@ export type PostgresAskStoreConnection =
    */
   | { sql: Sql };
 
+/** Options of `createPostgresAskStore`: schema, connection pool size and an error hook. */
 export interface PostgresAskStoreOptions {
   /** The schema holding the store's tables, created and migrated on first use. Default `ask_engine`. */
   schema?: string;

@@ -4,6 +4,7 @@ import type { SqliteDatabase } from './sqlite-database.js';
 /** Where the asks live: a file (opened with better-sqlite3) or a handle you opened. */
 export type SqliteAskStoreSource = { path: string } | { database: SqliteDatabase };
 
+/** Options of `createSqliteAskStore`: polling, lock waits, durability and an error hook. */
 export interface SqliteAskStoreOptions {
   /**
    * How often to look for writes by other connections (other processes), in ms. Default 25:

@@ -51,8 +51,11 @@ export interface AskPageState {
 const CONFIRM_CANCEL =
   'Esc again cancels the ask and discards what you entered; any other key keeps it.';
 
+/** What an `AskView` shows and whom it tells: questions, preferences, size and callbacks. */
 export interface AskViewOptions {
+  /** The normalized questions to show, one page each. */
   questions: readonly AskUserQuestion[];
+  /** Resolved preferences (`resolvePreferences`): layout, display mode and shortcuts. */
   preferences: TerminalPreferences;
   /** Lines available for the view's body (the frame and margins already taken off). */
   getHeight(): number;

@@ -2,8 +2,11 @@
 import { openSync } from 'node:fs';
 import { isatty, ReadStream, WriteStream } from 'node:tty';
 
+/** An interactive terminal's input and output streams, and how to let them go. */
 export interface TerminalStreams {
+  /** Where keys are read from. */
   input: ReadStream;
+  /** Where the interface is drawn. */
   output: WriteStream;
   /** Releases streams this module opened; does nothing for the process's own. */
   close(): void;

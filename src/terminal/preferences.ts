@@ -3,7 +3,12 @@ import type { KeyId } from '@mariozechner/pi-tui';
 import type { AskUserHints } from '../contracts/tool-input.js';
 import { parseShortcut } from './shortcut.js';
 
+/** `inline`: the ask is drawn between two separators; `overlay`: in a framed box. */
 export type DisplayMode = 'inline' | 'overlay';
+/**
+ * `auto`: a single-select question whose options have descriptions shows them in a split pane
+ * when the terminal is 100+ columns wide; `list`: always one list.
+ */
 export type SingleSelectLayout = 'auto' | 'list';
 
 /** Resolved preferences: a `null` shortcut is disabled. */
@@ -22,6 +27,7 @@ export interface TerminalPreferenceInput {
   commentToggleKey?: string;
 }
 
+/** What applies when neither the person nor a hint chose: inline, auto, `alt+o`, `ctrl+g`. */
 export const DEFAULT_TERMINAL_PREFERENCES: Readonly<TerminalPreferences> = Object.freeze({
   displayMode: 'inline',
   singleSelectLayout: 'auto',
@@ -29,6 +35,7 @@ export const DEFAULT_TERMINAL_PREFERENCES: Readonly<TerminalPreferences> = Objec
   commentToggleKey: 'ctrl+g',
 });
 
+/** Every preference a settings file or CLI flag may set; an unknown key is refused naming these. */
 export const PREFERENCE_KEYS = [
   'displayMode',
   'singleSelectLayout',

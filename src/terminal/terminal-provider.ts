@@ -23,6 +23,7 @@ import { getSettingsPath, loadTerminalSettings } from './settings-file.js';
 import { style } from './style.js';
 import { TtyTerminal } from './tty-terminal.js';
 
+/** Options of `createTerminalProvider`: where to draw, the person's preferences, time, Ctrl+C. */
 export interface TerminalProviderOptions {
   /** Keys come from here; default `process.stdin`. */
   input?: ReadStream;
@@ -49,6 +50,7 @@ export interface TerminalProviderOptions {
   answeredBy?: AnsweredBy | false;
 }
 
+/** A provider that asks in the terminal, one ask on screen at a time, the others queued. */
 export interface TerminalProvider extends AskProvider {
   /**
    * Resolves when no ask is on screen or waiting its turn. An ask's own UI has always closed

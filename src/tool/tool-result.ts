@@ -40,9 +40,19 @@ export interface AskUserToolProgressDetails {
   total: number;
 }
 
+/**
+ * What the tool returns to the agent loop: one text block for the model, structured `details`
+ * for the host, and `isError` when the call failed.
+ */
 export interface AskUserToolResult<TDetails = AskUserToolDetails> {
+  /** The text the model reads: what was chosen, or plainly that nothing was. */
   content: [{ type: 'text'; text: string }];
+  /** The same outcome as data, for the host's UI and logs; the model is given only the text. */
   details: TDetails;
+  /**
+   * True when the call failed: the request was refused, the ask was aborted, or it was cancelled
+   * for any reason but the person's own (`user`). Absent otherwise; a timeout is not an error.
+   */
   isError?: boolean;
 }
 

@@ -18,6 +18,7 @@ import {
   formatAskUserToolResult,
 } from './tool-result.js';
 
+/** Options of `createAskUserTool`: the default timeout, the asking agent and an error hook. */
 export interface AskUserToolOptions {
   /**
    * Milliseconds to wait when the model gives no `timeout` (at least `MIN_TIMEOUT_MS`); without
@@ -45,8 +46,13 @@ export interface AskUserToolContext {
   sessionId?: string;
 }
 
+/** The `onUpdate` callback of `execute`: receives progress while the person answers a wizard. */
 export type AskUserToolUpdate = (update: AskUserToolResult<AskUserToolProgressDetails>) => void;
 
+/**
+ * The framework-neutral ask_user tool: name, description, prompt guidance, the JSON Schema
+ * parameters and `execute`. pi takes it as it is; the AI SDK and MCP adapters wrap it.
+ */
 export interface AskUserTool {
   readonly name: 'ask_user';
   readonly label: string;

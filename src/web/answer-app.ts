@@ -19,6 +19,7 @@ import { createOperatorView } from './operator-view.js';
 import { storeAuditEvents } from './store-events.js';
 import type { WebAnswerService } from './web-service.js';
 
+/** Options of `createAnswerApp`: the service, the link secret, the public address and limits. */
 export interface AnswerAppOptions {
   /** The interaction service whose asks the pages answer (any service sharing the store). */
   service: WebAnswerService;

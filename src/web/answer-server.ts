@@ -10,6 +10,7 @@ import {
 } from './answer-app.js';
 import type { WebAnswerService } from './web-service.js';
 
+/** Options of `createWebAnswerServer`: the answer app's options plus where to listen. */
 export interface WebAnswerServerOptions extends Omit<AnswerAppOptions, 'baseUrl'> {
   /** The public address of the server (behind a proxy); default `http://<host>:<port>`. */
   baseUrl?: string;
@@ -19,11 +20,13 @@ export interface WebAnswerServerOptions extends Omit<AnswerAppOptions, 'baseUrl'
   host?: string;
 }
 
+/** The answer app listening on its own port: its address, signed links and `close`. */
 export interface WebAnswerServer {
   /** The base address of links (`baseUrl`, else where it listens), without a trailing slash. */
   readonly url: string;
   /** The port it listens on (the one picked when `port` was 0). */
   readonly port: number;
+  /** The service whose asks the pages answer (the `service` option). */
   readonly service: WebAnswerService;
   /** See `AnswerAppLinks.linkFor`: the ask's signed link, or one recipient's own. */
   linkFor: AnswerAppLinks['linkFor'];

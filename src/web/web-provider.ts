@@ -4,6 +4,7 @@ import type { AskUserRequest } from '../contracts/request.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import type { WebAnswerServer } from './answer-server.js';
 
+/** Options of `createWebProvider`: how the link reaches the person, and defer or wait. */
 export interface WebProviderOptions {
   /**
    * Receives each ask's signed link, to print it or post it where the person is (a chat

@@ -79,6 +79,19 @@ describe('the pages', () => {
   });
 });
 
+describe('the examples', () => {
+  it('each name a Run line that works in a fresh clone: the sources, no dist/ needed', () => {
+    const examples = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.ts'));
+    expect(examples.length).toBeGreaterThan(0);
+    for (const name of examples) {
+      const text = readFileSync(join(ROOT, 'examples', name), 'utf8');
+      expect(text, name).toContain(
+        ` * Run: node --conditions=ask-engine:source --import tsx examples/${name}\n`,
+      );
+    }
+  });
+});
+
 describe.concurrent('every snippet runs as written', () => {
   // Inside the project, so the bundles resolve its node_modules.
   const out = mkdtempSync(join(ROOT, 'docs', '.built-'));
