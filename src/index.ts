@@ -25,6 +25,7 @@ export type {
 export { type Clock, systemClock } from './engine/clock.js';
 export type { AskProvider, AskProviderContext } from './engine/provider.js';
 export { REDACTED } from './engine/redact.js';
+export type { RetentionOptions } from './engine/retention.js';
 export {
   createInteractionService,
   type InteractionServiceOptions,
@@ -35,6 +36,7 @@ export type {
   AskOptions,
   AskSnapshot,
   InteractionService,
+  PurgeOptions,
   ResumeOptions,
 } from './engine/service-contract.js';
 export {
@@ -58,8 +60,12 @@ export {
 } from './rules/normalize.js';
 export type {
   AskCreateResult,
+  AskListFilter,
+  AskListPage,
+  AskListResult,
   AskStore,
   AskStoreChange,
+  AskTimeRange,
   AskUpdateResult,
   AskWrite,
   PersistedAskSnapshot,

@@ -5,6 +5,7 @@
  * column, never handed to a service.
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
+import { QUERY_VALUES } from './ask-query.js';
 import type { StoredAsk } from './ask-store.js';
 import {
   type Column,
@@ -26,7 +27,14 @@ const STORE = 'PostgreSQL';
 /** The `asks` columns the store writes and reads (the sweeper's `claim` columns are its own). */
 export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
   { column: 'id', type: 'text', field: 'askId', write: (ask) => ask.askId, read: readText },
-  { column: 'state', type: 'text', field: 'state', write: (ask) => ask.state, read: readState },
+  {
+    column: 'state',
+    type: 'text',
+    field: 'state',
+    query: 'state',
+    write: (ask) => ask.state,
+    read: readState,
+  },
   {
     column: 'version',
     type: 'integer',
@@ -66,6 +74,7 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'key',
     type: 'text',
     field: 'key',
+    query: 'key',
     write: (ask) => ask.key ?? null,
     read: readOptionalText,
   },
@@ -97,6 +106,7 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'created_at',
     type: 'double precision',
     field: 'createdAt',
+    query: 'createdAt',
     write: (ask) => ask.createdAt,
     read: readTime,
   },
@@ -104,8 +114,25 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'updated_at',
     type: 'double precision',
     field: 'updatedAt',
+    query: 'updatedAt',
     write: (ask) => ask.updatedAt,
     read: readTime,
+  },
+  // Copies of what the snapshot holds, for `list` to find through an index; read from the
+  // snapshot, never from here.
+  {
+    column: 'session_id',
+    type: 'text',
+    query: 'sessionId',
+    write: (ask) => QUERY_VALUES.sessionId(ask) ?? null,
+    read: () => undefined,
+  },
+  {
+    column: 'agent',
+    type: 'text',
+    query: 'agent',
+    write: (ask) => QUERY_VALUES.agent(ask) ?? null,
+    read: () => undefined,
   },
 ];
 

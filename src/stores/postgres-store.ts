@@ -1,6 +1,14 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
 import postgres, { type Sql } from 'postgres';
 import type { AskAuditEvent } from '../engine/audit.js';
+import {
+  type AskListFilter,
+  type AskListPage,
+  type AskListResult,
+  checkPurge,
+  pageOf,
+  readAskQuery,
+} from './ask-query.js';
 import type {
   AskCreateResult,
   AskStore,
@@ -9,6 +17,7 @@ import type {
   AskWrite,
   StoredAsk,
 } from './ask-store.js';
+import { type ListDialect, listStatement } from './list-sql.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
 import {
@@ -20,7 +29,7 @@ import {
   recordOf,
   recordsetTypes,
 } from './postgres-rows.js';
-import { columnList } from './row-columns.js';
+import { columnList, queryColumns } from './row-columns.js';
 
 export type PostgresAskStoreConnection =
   /** The store opens its own connections (and closes them on `close()`). */
@@ -132,6 +141,7 @@ class PostgresAskStore implements AskStore {
   readonly #eventTypes: ReturnType<Sql['unsafe']>;
   readonly #askAssignments: ReturnType<Sql['unsafe']>;
   readonly #changes: PostgresChangeFeed;
+  readonly #list: ListDialect;
   #ready: Promise<void> | undefined;
   /** Set once this store wrote: a write made before the first LISTEN may have been answered unheard. */
   #wrote = false;
@@ -167,6 +177,13 @@ class PostgresAskStore implements AskStore {
         .map((column) => `${column.column} = w.${column.column}`)
         .join(', '),
     );
+    this.#list = {
+      table: `${s}.asks`,
+      select: columnList(ASK_COLUMNS),
+      tie: 'id',
+      columns: queryColumns(ASK_COLUMNS),
+      placeholder: (n) => `$${n}`,
+    };
     this.#changes = new PostgresChangeFeed(
       sql,
       this.#channel,
@@ -253,7 +270,7 @@ class PostgresAskStore implements AskStore {
         select ${this.#eventColumns}
         from jsonb_to_recordset(${sql.json(json([recordOf(EVENT_COLUMNS, event)]))}::jsonb)
           as w(${this.#eventTypes})
-        where exists (select from ${this.#asks} where id = ${event.askId})
+        where exists (select from ${this.#asks} where id = ${event.askId} for key share)
         returning 1
       `.values(),
     );
@@ -299,6 +316,38 @@ class PostgresAskStore implements AskStore {
       }
       yield event;
     }
+  }
+
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<StoredAsk>> {
+    const query = readAskQuery<string>(filter, page, 'string');
+    const sql = await this.#open();
+    const { text, params } = listStatement(query, this.#list, '');
+    const rows = await retryRead(() => sql.unsafe(text, params, { prepare: true }).values());
+    const listed = pageOf(rows.map(parseAskRow), query.limit, (ask) => ({
+      createdAt: ask.createdAt,
+      tie: ask.askId,
+    }));
+    return listed.cursor === undefined
+      ? { items: listed.rows }
+      : { items: listed.rows, cursor: listed.cursor };
+  }
+
+  async purge(finalBefore: number, limit: number): Promise<number> {
+    checkPurge(finalBefore, limit);
+    const sql = await this.#open();
+    // One statement per batch: rows another transaction holds (an `append` of a late answer
+    // takes a key-share lock on its ask) are skipped, and left for the next purge.
+    const purged = await sql`
+      with doomed as (
+        select id from ${this.#asks} where final and updated_at < ${finalBefore}
+        order by updated_at limit ${limit}
+        for update skip locked
+      ), events as (
+        delete from ${this.#events} where ask_id in (select id from doomed)
+      )
+      delete from ${this.#asks} where id in (select id from doomed) returning id
+    `.values();
+    return purged.length;
   }
 
   claimDue(

@@ -6,6 +6,7 @@
  * not parse is refused with an error naming the ask and the column.
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
+import { QUERY_VALUES } from './ask-query.js';
 import type { StoredAsk } from './ask-store.js';
 import {
   type Column,
@@ -131,7 +132,14 @@ function unpack(ask: StoredAsk, bits: number): void {
 /** The `asks` columns the store writes and reads (`seq`, the row's number, is the table's). */
 export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
   { column: 'id', type: 'TEXT', field: 'askId', write: (ask) => ask.askId, read: readText },
-  { column: 'state', type: 'TEXT', field: 'state', write: (ask) => ask.state, read: readState },
+  {
+    column: 'state',
+    type: 'TEXT',
+    field: 'state',
+    query: 'state',
+    write: (ask) => ask.state,
+    read: readState,
+  },
   {
     column: 'version',
     type: 'INTEGER',
@@ -178,6 +186,7 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: '"key"',
     type: 'TEXT',
     field: 'key',
+    query: 'key',
     write: (ask) => ask.key ?? null,
     read: readOptionalText,
   },
@@ -214,6 +223,7 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'created_at',
     type: 'INTEGER',
     field: 'createdAt',
+    query: 'createdAt',
     write: (ask) => ask.createdAt,
     read: readTime,
   },
@@ -221,8 +231,25 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'updated_at',
     type: 'INTEGER',
     field: 'updatedAt',
+    query: 'updatedAt',
     write: (ask) => ask.updatedAt,
     read: readTime,
+  },
+  // Copies of what the snapshot holds, for `list` to find through an index; read from the
+  // snapshot, never from here.
+  {
+    column: 'session_id',
+    type: 'TEXT',
+    query: 'sessionId',
+    write: (ask) => QUERY_VALUES.sessionId(ask) ?? null,
+    read: () => undefined,
+  },
+  {
+    column: 'agent',
+    type: 'TEXT',
+    query: 'agent',
+    write: (ask) => QUERY_VALUES.agent(ask) ?? null,
+    read: () => undefined,
   },
 ];
 
