@@ -408,12 +408,15 @@ describe.skipIf(postgresMissing !== undefined)(
       const stores = Array.from({ length: 5 }, () => storeOn(schema));
       await Promise.all(stores.map((store, i) => store.create(pendingAsk(`a${i}`))));
       const migrations = await admin.unsafe(`select version, name from ${schema}.migrations`);
-      expect(migrations).toEqual([{ version: 1, name: 'asks and their audit events' }]);
+      expect(migrations).toEqual([
+        { version: 1, name: 'asks and their audit events' },
+        { version: 2, name: 'list filters and retention' },
+      ]);
       await admin.unsafe(
-        `insert into ${schema}.migrations (version, name) values (2, 'from the future')`,
+        `insert into ${schema}.migrations (version, name) values (3, 'from the future')`,
       );
       await expect(storeOn(schema).get('a1')).rejects.toThrow(
-        'PostgreSQL schema "together" is at migration 2, but this ask-engine knows migrations up to 1: upgrade ask-engine on this host.',
+        'PostgreSQL schema "together" is at migration 3, but this ask-engine knows migrations up to 2: upgrade ask-engine on this host.',
       );
     });
 

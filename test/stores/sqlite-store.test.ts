@@ -104,6 +104,7 @@ describe('the SQLite store', () => {
       expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([
         { version: 1 },
         { version: 2 },
+        { version: 3 },
       ]);
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -129,7 +130,7 @@ describe('the SQLite store', () => {
       await open().get('ask-1');
       raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
       await expect(open().get('ask-1')).rejects.toThrow(
-        /schema version 7, but this ask-engine knows versions up to 2: upgrade ask-engine/,
+        /schema version 7, but this ask-engine knows versions up to 3: upgrade ask-engine/,
       );
     });
 
