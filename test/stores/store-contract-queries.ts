@@ -137,7 +137,11 @@ export function describeListAndPurge(context: QueryCaseContext): void {
       await started({ askId: 'ask-1' });
       const store = context.store();
       const refused = (promise: Promise<unknown>, field: string, message: RegExp) =>
-        expect(promise).rejects.toMatchObject({ code: 'INVALID_REQUEST', data: { field }, message });
+        expect(promise).rejects.toMatchObject({
+          code: 'INVALID_REQUEST',
+          data: { field },
+          message,
+        });
       await refused(
         store.list({}, { cursor: 'not a cursor' }),
         'cursor',
