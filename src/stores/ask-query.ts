@@ -34,10 +34,10 @@ export interface AskListFilter {
 
 /** Which page of the list. */
 export interface AskListPage {
-  /** The `cursor` of the previous page; absent for the first page. */
-  cursor?: string;
-  /** Asks per page, 1 to `ASK_LIST_MAX_LIMIT`. Default `ASK_LIST_DEFAULT_LIMIT`. */
-  limit?: number;
+  /** The `cursor` of the previous page; absent (or undefined) for the first page. */
+  cursor?: string | undefined;
+  /** Asks per page, 1 to 1,000. Default 50. */
+  limit?: number | undefined;
 }
 
 /** One page: the asks, newest first, and the cursor of the next page when there may be more. */
