@@ -177,13 +177,7 @@ class PostgresAskStore implements AskStore {
         .map((column) => `${column.column} = w.${column.column}`)
         .join(', '),
     );
-    this.#list = {
-      table: `${s}.asks`,
-      select: columnList(ASK_COLUMNS),
-      tie: 'id',
-      columns: queryColumns(ASK_COLUMNS),
-      placeholder: (n) => `$${n}`,
-    };
+    this.#list = postgresListDialect(schema);
     this.#changes = new PostgresChangeFeed(
       sql,
       this.#channel,
@@ -542,6 +536,17 @@ class PostgresAskStore implements AskStore {
     this.#reported.add(key);
     this.#onError(error);
   }
+}
+
+/** How `list` reads the asks of `schema` (also what the query-plan test explains). */
+export function postgresListDialect(schema: string): ListDialect {
+  return {
+    table: `${quoteIdentifier(schema)}.asks`,
+    select: columnList(ASK_COLUMNS),
+    tie: 'id',
+    columns: queryColumns(ASK_COLUMNS),
+    placeholder: (n) => `$${n}`,
+  };
 }
 
 /** The rows are JSON-serializable by contract; the client's type wants to be told so. */

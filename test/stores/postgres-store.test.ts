@@ -2,6 +2,9 @@ import type { AskAuditEvent, AskStore } from 'ask-engine';
 import { createPostgresAskStore } from 'ask-engine/postgres';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAskQuery } from '../../src/stores/ask-query.js';
+import { listStatement } from '../../src/stores/list-sql.js';
+import { postgresListDialect } from '../../src/stores/postgres-store.js';
 import {
   type PostgresCluster,
   postgresMissing,
@@ -401,6 +404,51 @@ describe.skipIf(postgresMissing !== undefined)(
         'Ask nul was not written: PostgreSQL cannot store the character U+0000 (NUL) found in its row or event.',
       );
       expect(await store.get('nul')).toEqual(start.ask);
+    });
+
+    it('lists through the index of each filter at 100,000 asks, never a sequential scan', async () => {
+      const { schema, store } = storeOnNewSchema();
+      await store.create(pendingAsk('a0'));
+      const s = `"${schema}".asks`;
+      // 100,000 asks like the first, as a store holds them after a while: most settled, a few
+      // pending or deferred, in sessions, by agents.
+      await admin.unsafe(`
+        insert into ${s} (id, state, version, snapshot, questions, outcome, interaction_id, key,
+          deadline_at, owner, final, created_at, updated_at, session_id, agent)
+        select 'ask-' || i,
+          case when i % 50 = 0 then 'pending' when i % 70 = 0 then 'deferred' else 'answered' end,
+          1, a.snapshot, a.questions, null, case when i % 7 = 0 then 'thread-' || i end,
+          case when i % 3 = 0 then 'key-' || i end, i * 10, 'owner', i % 50 <> 0 and i % 70 <> 0,
+          i * 1000, i * 1000 + 500,
+          case when i % 5 = 0 then 'session-' || (i % 400) end,
+          case when i % 11 = 0 then 'agent-' || (i % 7) end
+        from generate_series(1, 100000) i, (select * from ${s} where id = 'a0') a;
+        analyze ${s};
+      `);
+      const shapes: [Parameters<AskStore['list']>[0], RegExp][] = [
+        [{}, /asks_created/],
+        [{ state: 'pending' }, /asks_state/],
+        [{ state: ['pending', 'deferred'] }, /asks_state/],
+        [{ sessionId: 'session-5' }, /asks_session/],
+        [{ agent: 'agent-3' }, /asks_agent/],
+        [{ key: 'key-30' }, /asks_key/],
+        [{ created: { from: 1_000_000, to: 2_000_000 } }, /asks_created/],
+        [{ updated: { from: 50_000_000, to: 50_100_000 } }, /asks_updated/],
+        [{ state: 'answered', sessionId: 'session-5' }, /asks_session|asks_state/],
+      ];
+      for (const [filter, index] of shapes) {
+        const first = await store.list(filter, { limit: 5 });
+        for (const page of [{ limit: 5 }, { limit: 5, cursor: first.cursor }]) {
+          const query = readAskQuery<string>(filter, page, 'string');
+          const { text, params } = listStatement(query, postgresListDialect(schema), '');
+          const plan = (await admin.unsafe(`explain ${text}`, params))
+            .map((row) => String(row['QUERY PLAN']))
+            .join('\n');
+          expect(plan, `${JSON.stringify(filter)}\n${plan}`).toMatch(index);
+          expect(plan, `${JSON.stringify(filter)}\n${plan}`).not.toMatch(/Seq Scan on asks/);
+        }
+      }
+      expect(await store.purge(1_000_000, 100)).toBe(100);
     });
 
     it('migrates a schema once when many hosts start together, and refuses one from a newer version', async () => {
