@@ -10,8 +10,15 @@ import type { AskStore } from '../stores/ask-store.js';
 import type { Clock } from './clock.js';
 import { eventLoopTurn } from './event-loop.js';
 
-/** Asks deleted per store call: one short transaction each. */
-export const PURGE_BATCH = 500;
+/**
+ * Asks deleted per store call (one short transaction each): the batch starts small and grows
+ * or shrinks so that one takes about `PURGE_BATCH_TARGET_MS`, however slow the disk or busy
+ * the machine, so no batch holds the store's lock or the event loop for long.
+ */
+export const PURGE_BATCH = 100;
+const PURGE_BATCH_MIN = 10;
+const PURGE_BATCH_MAX = 1_000;
+const PURGE_BATCH_TARGET_MS = 10;
 
 /** The `retention` option of the service. */
 export interface RetentionOptions {
@@ -45,10 +52,15 @@ export async function purgeFinalAsks(
   stopped: () => boolean = () => false,
 ): Promise<number> {
   let purged = 0;
+  let limit = PURGE_BATCH;
   while (!stopped()) {
-    const batch = await store.purge(finalBefore, PURGE_BATCH);
+    const begin = performance.now();
+    const batch = await store.purge(finalBefore, limit);
+    const took = performance.now() - begin;
     purged += batch;
-    if (batch < PURGE_BATCH) return purged;
+    if (batch < limit) return purged;
+    if (took < PURGE_BATCH_TARGET_MS / 2) limit = Math.min(limit * 2, PURGE_BATCH_MAX);
+    else if (took > PURGE_BATCH_TARGET_MS * 2) limit = Math.max(limit >> 1, PURGE_BATCH_MIN);
     // Answers, deliveries and other services' writes go between the batches.
     await eventLoopTurn();
   }
