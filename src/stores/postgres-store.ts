@@ -255,8 +255,10 @@ class PostgresAskStore implements AskStore {
 
   async append(event: AskAuditEvent): Promise<void> {
     const sql = await this.#open();
-    // Only this store writes events, and asks are never deleted: an existence check in the
-    // statement does what a foreign key would, without a key lookup per event in every sweep.
+    // Only this store writes events: an existence check in the statement does what a foreign
+    // key would, without a key lookup per event in every sweep. Its key-share lock keeps a
+    // concurrent `purge` off the ask until the event is in (purge skips locked asks), and an
+    // ask purged first is not found: no event is left without its ask.
     const [[appended] = []] = await refuseNul(
       event.askId,
       sql`
