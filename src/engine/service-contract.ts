@@ -4,7 +4,7 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
-import type { AskListFilter, AskListPage, AskListResult, StoredAsk } from '../stores/ask-store.js';
+import type { AskListFilter, AskListPage, AskListResult, ListedAsk } from '../stores/ask-store.js';
 import type { AskAuditEvent, AskState } from './audit.js';
 import type { AskProvider } from './provider.js';
 
@@ -45,7 +45,7 @@ export interface AskSnapshot {
  * An ask as the store has it (`service.get`, `service.list`): the stored row without the machine
  * snapshot, with the session and the agent it was asked for (which the snapshot holds).
  */
-export type AskInfo = Omit<StoredAsk, 'snapshot'> & { sessionId?: string; agent?: string };
+export type AskInfo = ListedAsk;
 
 /** What `service.purge` deletes. */
 export interface PurgeOptions {

@@ -15,7 +15,7 @@ import type {
   PersistedAskSnapshot,
 } from '../stores/ask-store.js';
 import { createAskHandle } from './ask-handle.js';
-import { askInfo } from './ask-info.js';
+import { askInfo, listedInfo } from './ask-info.js';
 import { checkSameKey, DELIVERS_AT_START, intakeAsk } from './ask-intake.js';
 import type { AskAuditEvent } from './audit.js';
 import { RECORD_CALLBACK_FAILURE } from './callback-audit.js';
@@ -145,7 +145,7 @@ class Service implements InteractionService {
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>> {
     const listed = await this.#parts.store.list(filter, page);
-    const items = listed.items.map(askInfo);
+    const items = listed.items.map(listedInfo);
     return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
   }
 

@@ -8,7 +8,7 @@
 import { ASK_STATES, type AskState, isAskState } from '../engine/audit.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
-import type { StoredAsk } from './ask-store.js';
+import type { ListedAsk, StoredAsk } from './ask-store.js';
 
 /** A time range in ms since the epoch (the service clock's), `from` included, `to` excluded. */
 export interface AskTimeRange {
@@ -249,6 +249,16 @@ export function matchesQuery(ask: StoredAsk, query: AskQuery<string | number>): 
     if ((from !== undefined && time < from) || (to !== undefined && time >= to)) return false;
   }
   return true;
+}
+
+/** A row as `list` returns it: without its snapshot, with the session and agent it holds. */
+export function listedAsk(row: StoredAsk): ListedAsk {
+  const { snapshot: _snapshot, ...listed } = row as StoredAsk & ListedAsk;
+  const sessionId = QUERY_VALUES.sessionId(row);
+  const agent = QUERY_VALUES.agent(row);
+  if (sessionId !== undefined) listed.sessionId = sessionId;
+  if (agent !== undefined) listed.agent = agent;
+  return listed;
 }
 
 /** Checks `purge`'s `finalBefore` and batch `limit`, as every store receives them. */

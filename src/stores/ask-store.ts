@@ -50,6 +50,12 @@ export interface StoredAsk {
   updatedAt: number;
 }
 
+/**
+ * An ask as `list` returns it: the row without the machine snapshot (a list shows asks, it
+ * never moves them on), with the session and the agent the snapshot holds.
+ */
+export type ListedAsk = Omit<StoredAsk, 'snapshot'> & { sessionId?: string; agent?: string };
+
 /** One write: the complete new row and the audit event appended with it, atomically. */
 export interface AskWrite {
   ask: StoredAsk;
@@ -130,7 +136,7 @@ export interface AskStore {
    * page. Cursors are positions in that order, so asks written while paging never make an ask
    * appear twice. A bad filter, limit or cursor is refused with `INVALID_REQUEST` naming it.
    */
-  list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<StoredAsk>>;
+  list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>>;
   /**
    * Deletes up to `limit` final asks whose `updatedAt` (the time they settled) is before
    * `finalBefore`, oldest first, with their audit events, in one short transaction. Asks that

@@ -5,6 +5,7 @@ import {
   type AskListPage,
   type AskListResult,
   checkPurge,
+  listedAsk,
   matchesQuery,
   pageOf,
   readAskQuery,
@@ -15,6 +16,7 @@ import type {
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ListedAsk,
   StoredAsk,
 } from './ask-store.js';
 import { ChangeFanout } from './change-fanout.js';
@@ -173,7 +175,7 @@ class MemoryAskStore implements AskStore {
     return applied;
   }
 
-  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<StoredAsk>> {
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
     this.#open();
     const query = readAskQuery<string>(filter, page, 'string');
     const { after } = query;
@@ -194,9 +196,8 @@ class MemoryAskStore implements AskStore {
       createdAt: row.createdAt,
       tie: row.askId,
     }));
-    return listed.cursor === undefined
-      ? { items: listed.rows }
-      : { items: listed.rows, cursor: listed.cursor };
+    const items = listed.rows.map(listedAsk);
+    return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
   }
 
   async purge(finalBefore: number, limit: number): Promise<number> {

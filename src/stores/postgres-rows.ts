@@ -6,11 +6,12 @@
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
 import { QUERY_VALUES } from './ask-query.js';
-import type { StoredAsk } from './ask-store.js';
+import type { ListedAsk, StoredAsk } from './ask-store.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
+  listedColumns,
   readJson,
   readOptionalText,
   readOptionalTime,
@@ -194,6 +195,16 @@ export function parseAskRow(values: readonly unknown[]): StoredAsk {
   const id = values[0];
   if (typeof id !== 'string' || id === '') throw new CorruptAskRowError(String(id), 'id', 'empty');
   return readRow(ASK_COLUMNS, valuesOf(ASK_COLUMNS, values), id, { store: STORE });
+}
+
+/** What `list` selects: every column of a row but its snapshot, and the session and agent. */
+export const LISTED_COLUMNS = listedColumns(ASK_COLUMNS);
+
+/** Reads an `asks` row selected as values in `LISTED_COLUMNS` order. */
+export function parseListedRow(values: readonly unknown[]): ListedAsk {
+  const id = values[0];
+  if (typeof id !== 'string' || id === '') throw new CorruptAskRowError(String(id), 'id', 'empty');
+  return readRow(LISTED_COLUMNS, valuesOf(LISTED_COLUMNS, values), id, { store: STORE });
 }
 
 /** Reads an `ask_events` row selected as values in `EVENT_COLUMNS` order. */

@@ -15,6 +15,7 @@ import type {
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ListedAsk,
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
@@ -24,8 +25,10 @@ import {
   ASK_COLUMNS,
   CorruptAskRowError,
   EVENT_COLUMNS,
+  LISTED_COLUMNS,
   parseAskRow,
   parseEventRow,
+  parseListedRow,
   recordOf,
   recordsetTypes,
 } from './postgres-rows.js';
@@ -314,12 +317,12 @@ class PostgresAskStore implements AskStore {
     }
   }
 
-  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<StoredAsk>> {
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
     const query = readAskQuery<string>(filter, page, 'string');
     const sql = await this.#open();
     const { text, params } = listStatement(query, this.#list, '');
     const rows = await retryRead(() => sql.unsafe(text, params, { prepare: true }).values());
-    const listed = pageOf(rows.map(parseAskRow), query.limit, (ask) => ({
+    const listed = pageOf(rows.map(parseListedRow), query.limit, (ask) => ({
       createdAt: ask.createdAt,
       tie: ask.askId,
     }));
@@ -544,7 +547,7 @@ class PostgresAskStore implements AskStore {
 export function postgresListDialect(schema: string): ListDialect {
   return {
     table: `${quoteIdentifier(schema)}.asks`,
-    select: columnList(ASK_COLUMNS),
+    select: columnList(LISTED_COLUMNS),
     tie: 'id',
     columns: queryColumns(ASK_COLUMNS),
     placeholder: (n) => `$${n}`,

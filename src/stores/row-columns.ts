@@ -6,6 +6,7 @@
  */
 import { describe } from '../rules/describe.js';
 import { QUERY_NAMES, type QueryName } from './ask-query.js';
+import type { ListedAsk, StoredAsk } from './ask-store.js';
 
 /** A column of a table holding rows of type `TRow` (an ask, or an audit event). */
 export interface Column<TRow> {
@@ -98,6 +99,22 @@ export function queryColumns<TRow>(columns: readonly Column<TRow>[]): Record<Que
     found[name] = column.column;
   }
   return found;
+}
+
+/**
+ * The columns `list` reads, from a store's ask columns: all but the snapshot (and what only
+ * helps read it), with the session and agent columns read into fields of their own.
+ */
+export function listedColumns(columns: readonly Column<StoredAsk>[]): readonly Column<ListedAsk>[] {
+  const listed: Column<ListedAsk>[] = [];
+  for (const column of columns) {
+    if (column.query === 'sessionId' || column.query === 'agent') {
+      listed.push({ ...column, field: column.query, read: readOptionalText } as Column<ListedAsk>);
+    } else if (column.field !== undefined && column.field !== 'snapshot') {
+      listed.push(column as unknown as Column<ListedAsk>);
+    }
+  }
+  return listed;
 }
 
 /** What a SELECT lists to read the columns (a column's own `select` where it has one). */

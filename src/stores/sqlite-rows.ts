@@ -7,11 +7,12 @@
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
 import { QUERY_VALUES } from './ask-query.js';
-import type { StoredAsk } from './ask-store.js';
+import type { ListedAsk, StoredAsk } from './ask-store.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
+  listedColumns,
   readJson,
   readOptionalText,
   readOptionalTime,
@@ -254,6 +255,12 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
 ];
 
 /**
+ * What `list` reads: the columns of a row but its snapshot, and the session and agent
+ * columns as fields of their own.
+ */
+export const LISTED_COLUMNS = listedColumns(ASK_COLUMNS);
+
+/**
  * The `ask_events` columns of an event, after `ask` (the `seq` of its ask, which the insert
  * looks up by ask id): compact, the ask id and the type are not repeated in a JSON copy.
  */
@@ -327,6 +334,14 @@ export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[
     if (keys === 1 && data.answers === ask.outcome.answers) params[DATA] = null;
   }
   return params;
+}
+
+/** An `asks` row selected with `LISTED_COLUMNS`. */
+export function readListed(row: AskRow): ListedAsk {
+  const id = typeof row.id === 'string' && row.id !== '' ? row.id : String(row.id);
+  return readRow(LISTED_COLUMNS, (column) => row[BARE_NAMES.get(column) ?? column], id, {
+    store: STORE,
+  });
 }
 
 export function readAsk(row: AskRow): StoredAsk {

@@ -14,6 +14,7 @@ import type {
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ListedAsk,
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
@@ -47,8 +48,10 @@ import {
   askParams,
   EVENT_COLUMNS,
   eventParams,
+  LISTED_COLUMNS,
   readAsk,
   readEvent,
+  readListed,
 } from './sqlite-rows.js';
 import { migrate } from './sqlite-schema.js';
 
@@ -120,7 +123,7 @@ interface Statements {
 
 const LIST_DIALECT: ListDialect = {
   table: 'asks',
-  select: `seq, ${selectList(ASK_COLUMNS)}`,
+  select: `seq, ${selectList(LISTED_COLUMNS)}`,
   tie: 'seq',
   columns: queryColumns(ASK_COLUMNS),
   placeholder: () => '?',
@@ -316,7 +319,7 @@ class SqliteAskStore implements AskStore {
     return applied;
   }
 
-  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<StoredAsk>> {
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
     const query = readAskQuery<number>(filter, page, 'number');
     const { opened, statements } = await this.#open();
     const { text, params } = listStatement(query, LIST_DIALECT, 0);
@@ -330,7 +333,7 @@ class SqliteAskStore implements AskStore {
       createdAt: Number(row.created_at),
       tie: Number(row.seq),
     }));
-    const items = listed.rows.map(readAsk);
+    const items = listed.rows.map(readListed);
     return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
   }
 

@@ -24,7 +24,19 @@ export interface QueryCaseContext {
 }
 
 const T0 = 1_700_000_000_000;
-const ids = (asks: readonly StoredAsk[]) => asks.map((ask) => ask.askId);
+const ids = (asks: readonly { askId: string }[]) => asks.map((ask) => ask.askId);
+
+/** A stored row as `list` returns it: without its snapshot, with its session and agent. */
+function listed(row: StoredAsk | undefined): unknown {
+  if (row === undefined) return undefined;
+  const { snapshot, ...rest } = row;
+  const { sessionId, agent } = snapshot.context as { sessionId?: string; agent?: string };
+  return {
+    ...rest,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(agent === undefined ? {} : { agent }),
+  };
+}
 
 /** Every page of `store.list(filter)`, `limit` at a time, and the ids in the order listed. */
 async function everyPage(
@@ -54,7 +66,7 @@ export function describeListAndPurge(context: QueryCaseContext): void {
       for (let n = 0; n < 7; n++) await started({ askId: `ask-${n}`, createdAt: T0 + n * 1_000 });
       const first = await context.store().list({}, { limit: 3 });
       expect(ids(first.items)).toEqual(['ask-6', 'ask-5', 'ask-4']);
-      expect(first.items[0]).toEqual(await context.store().get('ask-6'));
+      expect(first.items[0]).toEqual(listed(await context.store().get('ask-6')));
       expect(typeof first.cursor).toBe('string');
       const second = await context.store().list(undefined, { limit: 3, cursor: first.cursor });
       expect(ids(second.items)).toEqual(['ask-3', 'ask-2', 'ask-1']);
@@ -100,6 +112,10 @@ export function describeListAndPurge(context: QueryCaseContext): void {
         'p1',
       ]);
       expect(await list({ agent: 'deployer', state: 'answered', sessionId: 's-a' })).toEqual([]);
+      // Items carry the session and agent, read from the row's own columns where it has them.
+      const [p1] = (await context.store().list({ sessionId: 's-a', state: 'pending' })).items;
+      expect(p1).toEqual(listed(await context.store().get('p1')));
+      expect(p1).toMatchObject({ sessionId: 's-a', agent: 'deployer' });
     });
 
     it('pages through asks created at the same time, each once', async () => {
