@@ -48,7 +48,9 @@ async function readsTheGoldenAsks(store: AskStore, asks: Expected): Promise<void
   expect(listed.items.map((ask) => ask.createdAt)).toEqual(
     listed.items.map((ask) => ask.createdAt).sort((a, b) => b - a),
   );
-  const { snapshot: _snapshot, ...pending } = asks['golden-3']?.ask as { snapshot: unknown };
+  const { snapshot: _snapshot, ...pending } = (asks['golden-3']?.ask ?? {}) as {
+    snapshot?: unknown;
+  };
   expect((await store.list({ state: 'pending' })).items).toEqual([pending]);
 
   const service = createInteractionService({ store, sweepIntervalMs: Number.POSITIVE_INFINITY });
