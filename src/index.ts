@@ -68,6 +68,7 @@ export type {
   AskTimeRange,
   AskUpdateResult,
   AskWrite,
+  ListedAsk,
   PersistedAskSnapshot,
   StoredAsk,
 } from './stores/ask-store.js';

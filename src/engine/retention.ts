@@ -17,7 +17,7 @@ import { eventLoopTurn } from './event-loop.js';
  */
 export const PURGE_BATCH = 100;
 const PURGE_BATCH_MIN = 10;
-const PURGE_BATCH_MAX = 1_000;
+const PURGE_BATCH_MAX = 500;
 const PURGE_BATCH_TARGET_MS = 10;
 
 /** The `retention` option of the service. */
