@@ -27,6 +27,7 @@ export { type Clock, systemClock } from './engine/clock.js';
 export type { InspectionEvent } from './engine/inspection.js';
 export type { AskProvider, AskProviderContext } from './engine/provider.js';
 export { REDACTED } from './engine/redact.js';
+export type { RetentionOptions } from './engine/retention.js';
 export {
   createInteractionService,
   type InteractionServiceOptions,
@@ -38,6 +39,7 @@ export type {
   AskOptions,
   AskSnapshot,
   InteractionService,
+  PurgeOptions,
   ResumeOptions,
 } from './engine/service-contract.js';
 export {
@@ -61,10 +63,15 @@ export {
 } from './rules/normalize.js';
 export type {
   AskCreateResult,
+  AskListFilter,
+  AskListPage,
+  AskListResult,
   AskStore,
   AskStoreChange,
+  AskTimeRange,
   AskUpdateResult,
   AskWrite,
+  ListedAsk,
   PersistedAskSnapshot,
   StoredAsk,
 } from './stores/ask-store.js';

@@ -4,7 +4,7 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
-import type { StoredAsk } from '../stores/ask-store.js';
+import type { AskListFilter, AskListPage, AskListResult, ListedAsk } from '../stores/ask-store.js';
 import type { AskAuditEvent, AskState } from './audit.js';
 import type { AskProvider } from './provider.js';
 
@@ -54,8 +54,17 @@ export interface AskSnapshot {
   outcome?: AskOutcome;
 }
 
-/** An ask as the store has it (`service.get`): the stored row without the machine snapshot. */
-export type AskInfo = Omit<StoredAsk, 'snapshot'>;
+/**
+ * An ask as the store has it (`service.get`, `service.list`): the stored row without the machine
+ * snapshot, with the session and the agent it was asked for (which the snapshot holds).
+ */
+export type AskInfo = ListedAsk;
+
+/** What `service.purge` deletes. */
+export interface PurgeOptions {
+  /** Final asks that settled before this time (ms since the epoch, the service clock's). */
+  finalBefore: number;
+}
 
 /** One started ask (`service.start`): its id, its live state, its events and its outcome. */
 export interface AskHandle {
@@ -136,6 +145,24 @@ export interface InteractionService {
   get(askId: string): Promise<AskInfo | undefined>;
   /** The ask's stored audit events, oldest first. */
   history(askId: string): AsyncIterable<AskAuditEvent>;
+  /**
+   * The asks of the store (of every service and process sharing it) that match `filter`,
+   * newest first, `page.limit` at a time (default 50, at most 1,000). Pass the result's
+   * `cursor` back for the next page; it is absent on the last page. A bad filter, limit or
+   * cursor is refused with `INVALID_REQUEST` naming the field.
+   *
+   * @example
+   * let page = await service.list({ state: ['pending', 'deferred'] });
+   * while (page.cursor) page = await service.list({ state: ['pending', 'deferred'] }, { cursor: page.cursor });
+   */
+  list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>>;
+  /**
+   * Deletes final asks (answered, cancelled, timed out, aborted) that settled before
+   * `finalBefore`, with their histories, in small batches; pending and deferred asks are never
+   * deleted. Resolves with how many were deleted. An answer to a deleted ask is refused
+   * `UNKNOWN_INTERACTION`. The `retention` option runs this on a timer.
+   */
+  purge(options: PurgeOptions): Promise<number>;
   /**
    * Ends every pending ask this service delivers as `aborted` with `cause`, and waits for them.
    * Deferred asks are kept: they outlive the process that deferred them.

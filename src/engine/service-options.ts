@@ -5,6 +5,7 @@ import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
 import { ASK_TELEMETRY_METHODS, type AskTelemetry } from './ask-observer.js';
 import type { Clock } from './clock.js';
 import type { Inspect } from './inspection.js';
+import type { RetentionOptions } from './retention.js';
 import type { AskOptions } from './service-contract.js';
 
 /** Options of `createInteractionService`; every one is optional and checked up front. */
@@ -35,14 +36,22 @@ export interface InteractionServiceOptions {
    * subpath needs the optional peer `@opentelemetry/api`; without this option nothing loads it).
    */
   otel?: AskTelemetry;
+  /**
+   * Deletes final asks and their histories once they are `finalAfterMs` old (by the time they
+   * settled), checking every `everyMs` (default 60,000) of real time; pending and deferred
+   * asks are kept. One service per store is enough. Default: none for a store you pass (data
+   * is only deleted when asked); for the memory store the service creates when you pass none,
+   * `{ finalAfterMs: 3_600_000 }`. `false`: never.
+   */
+  retention?: RetentionOptions | false;
 }
 
-export /** Every service option is checked up front, with the value received. */
-function checkServiceOptions(options: InteractionServiceOptions): void {
+/** Every service option is checked up front, with the value received. */
+export function checkServiceOptions(options: InteractionServiceOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected service options to be an object, got ${describe(options)}.`);
   }
-  const { clock, inspect, store, redact, ids, sweepIntervalMs, onError, otel } = options;
+  const { clock, inspect, store, redact, ids, sweepIntervalMs, onError, otel, retention } = options;
   const hasMethods = (value: unknown, names: string[]) =>
     typeof value === 'object' &&
     value !== null &&
@@ -90,6 +99,36 @@ function checkServiceOptions(options: InteractionServiceOptions): void {
   ) {
     throw new TypeError(
       `Expected \`sweepIntervalMs\` to be a number of milliseconds > 0 (or Infinity to never sweep), got ${describe(sweepIntervalMs)}.`,
+    );
+  }
+  if (retention !== undefined && retention !== false) checkRetention(retention);
+}
+
+function checkRetention(retention: RetentionOptions): void {
+  if (typeof retention !== 'object' || retention === null) {
+    throw new TypeError(
+      `Expected \`retention\` to be { finalAfterMs, everyMs? } or false, got ${describe(retention)}.`,
+    );
+  }
+  for (const name of Object.keys(retention)) {
+    if (name !== 'finalAfterMs' && name !== 'everyMs') {
+      throw new TypeError(
+        `Unknown \`retention.${name}\`: retention takes { finalAfterMs, everyMs? }.`,
+      );
+    }
+  }
+  const { finalAfterMs, everyMs } = retention;
+  if (typeof finalAfterMs !== 'number' || !Number.isFinite(finalAfterMs) || finalAfterMs < 0) {
+    throw new TypeError(
+      `Expected \`retention.finalAfterMs\` to be a number of milliseconds from 0 and up, got ${describe(finalAfterMs)}.`,
+    );
+  }
+  if (
+    everyMs !== undefined &&
+    (typeof everyMs !== 'number' || !Number.isFinite(everyMs) || !(everyMs > 0))
+  ) {
+    throw new TypeError(
+      `Expected \`retention.everyMs\` to be a number of milliseconds > 0, got ${describe(everyMs)}.`,
     );
   }
 }

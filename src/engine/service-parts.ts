@@ -18,9 +18,13 @@ import { Delivery } from './delivery.js';
 import { AskInspection } from './inspection.js';
 import type { OpenAsk } from './open-ask.js';
 import type { AskProvider } from './provider.js';
+import { RetentionTimer } from './retention.js';
 import type { InteractionServiceOptions } from './service-options.js';
 import { Settlement } from './settlement.js';
 import { StoreSweeper } from './store-sweeper.js';
+
+/** The retention of a memory store the service creates itself: settled asks kept an hour. */
+const OWN_MEMORY_STORE_RETENTION = { finalAfterMs: 3_600_000 };
 
 export interface ServiceParts {
   clock: Clock;
@@ -36,6 +40,8 @@ export interface ServiceParts {
   sweeper: StoreSweeper;
   /** Traces and metrics of this service's asks (the `otel` option), if any. */
   observer: AskObserver | undefined;
+  /** Purges old final asks on a timer, when the service has a `retention`. */
+  retention: RetentionTimer | undefined;
   /** Stops listening to the store's news. */
   unsubscribe: () => void;
   /** Hands a failure with no caller to the host's `onError` (which may not throw it back). */
@@ -50,6 +56,9 @@ export function createServiceParts(
 ): ServiceParts {
   const clock = options.clock ?? systemClock;
   const store = options.store ?? createMemoryAskStore();
+  // A memory store of the service's own would otherwise grow for as long as the process runs.
+  const retentionOptions =
+    options.retention ?? (options.store === undefined ? OWN_MEMORY_STORE_RETENTION : false);
   const redact = options.redact === true;
   const onError = options.onError ?? ((error: unknown) => console.error(error));
   const report = (error: unknown) => {
@@ -114,6 +123,10 @@ export function createServiceParts(
     report,
     observer,
   );
+  const retention =
+    retentionOptions === false
+      ? undefined
+      : new RetentionTimer(store, clock, retentionOptions, report);
   return {
     clock,
     store,
@@ -126,6 +139,7 @@ export function createServiceParts(
     commands,
     sweeper,
     observer,
+    retention,
     unsubscribe,
     report,
   };

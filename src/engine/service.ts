@@ -8,9 +8,15 @@ import type { Observable } from 'rxjs';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
-import type { PersistedAskSnapshot } from '../stores/ask-store.js';
+import type {
+  AskListFilter,
+  AskListPage,
+  AskListResult,
+  PersistedAskSnapshot,
+} from '../stores/ask-store.js';
 import { readAnswerOptions } from './ask-commands.js';
 import { createAskHandle } from './ask-handle.js';
+import { askInfo, listedInfo } from './ask-info.js';
 import { checkSameKey, DELIVERS_AT_START, intakeAsk } from './ask-intake.js';
 import type { AskAuditEvent } from './audit.js';
 import { RECORD_CALLBACK_FAILURE } from './callback-audit.js';
@@ -19,17 +25,18 @@ import type { OpenAsk } from './open-ask.js';
 import { frozenCopy } from './outcome-copy.js';
 import type { AskProvider } from './provider.js';
 import { ProviderSlot } from './provider-slot.js';
+import { checkPurgeOptions, purgeFinalAsks } from './retention.js';
 import type {
   AnswerOptions,
   AskHandle,
   AskInfo,
   AskOptions,
   InteractionService,
+  PurgeOptions,
   ResumeOptions,
 } from './service-contract.js';
 import { checkServiceOptions, type InteractionServiceOptions } from './service-options.js';
 import { createServiceParts, type ServiceParts } from './service-parts.js';
-import { checkStoredAsk } from './stored-ask-check.js';
 
 export type { InteractionServiceOptions } from './service-options.js';
 
@@ -156,9 +163,18 @@ class Service implements InteractionService {
 
   async get(askId: string): Promise<AskInfo | undefined> {
     const row = await this.#parts.store.get(askId);
-    if (row === undefined) return undefined;
-    const { snapshot: _snapshot, ...info } = checkStoredAsk(row, 'the stored ask');
-    return Object.freeze(info);
+    return row === undefined ? undefined : askInfo(row);
+  }
+
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>> {
+    const listed = await this.#parts.store.list(filter, page);
+    const items = listed.items.map(listedInfo);
+    return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
+  }
+
+  async purge(options: PurgeOptions): Promise<number> {
+    checkPurgeOptions(options);
+    return purgeFinalAsks(this.#parts.store, options.finalBefore);
   }
 
   history(askId: string): AsyncIterable<AskAuditEvent> {
@@ -187,6 +203,7 @@ class Service implements InteractionService {
     this.#parts.commits.close();
     this.#parts.settlement.stop();
     this.#parts.sweeper.stop();
+    this.#parts.retention?.stop();
     const closed = new Error(
       'The interaction service was closed before this ask settled; it stays in the store for other services.',
     );

@@ -14,7 +14,7 @@ import { AskOutcomeSchema } from '../contracts/outcome.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { MAX_QUESTIONS } from '../rules/limits.js';
-import type { PersistedAskSnapshot, StoredAsk } from '../stores/ask-store.js';
+import type { ListedAsk, PersistedAskSnapshot, StoredAsk } from '../stores/ask-store.js';
 import { sameData } from './ask-intake.js';
 import { deepFreeze } from './outcome-copy.js';
 
@@ -62,13 +62,37 @@ const StoredAskSchema = Type.Object({
   updatedAt: Type.Number(),
 });
 
+/** A row as `list` returns it: without the snapshot, with the session and agent it held. */
+const ListedAskSchema = Type.Composite([
+  Type.Omit(StoredAskSchema, ['snapshot']),
+  Type.Object({ sessionId: Type.Optional(Type.String()), agent: Type.Optional(Type.String()) }),
+]);
+
 const storedAskCheck = TypeCompiler.Compile(StoredAskSchema);
+const listedAskCheck = TypeCompiler.Compile(ListedAskSchema);
 const snapshotCheck = TypeCompiler.Compile(PersistedSnapshotSchema);
 
 /** Returns the row (frozen) if it is whole and consistent; throws `INVALID_REQUEST` naming the fault. */
 export function checkStoredAsk(row: unknown, where: string): StoredAsk {
   const ask = checked(storedAskCheck, row, where) as StoredAsk;
   const fault = rowFault(ask);
+  if (fault !== undefined) {
+    throw new UserInteractionError(
+      'INVALID_REQUEST',
+      `Refused ${where} for ask ${JSON.stringify(ask.askId)}: ${fault}.`,
+      { askId: ask.askId },
+    );
+  }
+  return deepFreeze(ask);
+}
+
+/**
+ * A listed row (no snapshot) if it is whole and consistent (its outcome is its state's, its
+ * answers among its questions); throws `INVALID_REQUEST` naming the fault. Frozen.
+ */
+export function checkListedAsk(row: unknown, where: string): ListedAsk {
+  const ask = checked(listedAskCheck, row, where) as ListedAsk;
+  const fault = outcomeFault(ask);
   if (fault !== undefined) {
     throw new UserInteractionError(
       'INVALID_REQUEST',
@@ -102,6 +126,11 @@ function rowFault(ask: StoredAsk): string | undefined {
     return 'its deadline or creation time differs from its snapshot';
   }
   if (!sameData(context.outcome, ask.outcome)) return 'its outcome differs from its snapshot';
+  return outcomeFault(ask);
+}
+
+/** What makes a row's outcome inconsistent with its state or its questions, if anything. */
+function outcomeFault(ask: ListedAsk): string | undefined {
   const outcome = ask.outcome;
   // Pending has no outcome; every other state has the outcome of its own name.
   const expected = ask.state === 'pending' ? undefined : ask.state;

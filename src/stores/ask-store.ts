@@ -11,6 +11,14 @@
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskAuditEvent, AskState } from '../engine/audit.js';
+import type { AskListFilter, AskListPage, AskListResult } from './ask-query.js';
+
+export type {
+  AskListFilter,
+  AskListPage,
+  AskListResult,
+  AskTimeRange,
+} from './ask-query.js';
 
 /** The JSON-serializable persisted snapshot of the ask machine (`machine.getPersistedSnapshot`). */
 export type PersistedAskSnapshot = Record<string, unknown>;
@@ -41,6 +49,12 @@ export interface StoredAsk {
   createdAt: number;
   updatedAt: number;
 }
+
+/**
+ * An ask as `list` returns it: the row without the machine snapshot (a list shows asks, it
+ * never moves them on), with the session and the agent the snapshot holds.
+ */
+export type ListedAsk = Omit<StoredAsk, 'snapshot'> & { sessionId?: string; agent?: string };
 
 /** One write: the complete new row and the audit event appended with it, atomically. */
 export interface AskWrite {
@@ -80,6 +94,8 @@ export const ASK_STORE_METHODS = [
   'findByKey',
   'history',
   'claimDue',
+  'list',
+  'purge',
   'subscribe',
   'close',
 ] as const satisfies readonly (keyof AskStore)[];
@@ -121,6 +137,21 @@ export interface AskStore {
     limit: number,
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]>;
+  /**
+   * The asks matching `filter`, newest first (by `createdAt`, then by an order of the store's
+   * own for asks created at the same time), `page.limit` at a time (default 50, at most 1,000;
+   * more is refused, never cut). `cursor` is set when more may follow: pass it back for the next
+   * page. Cursors are positions in that order, so asks written while paging never make an ask
+   * appear twice. A bad filter, limit or cursor is refused with `INVALID_REQUEST` naming it.
+   */
+  list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>>;
+  /**
+   * Deletes up to `limit` final asks whose `updatedAt` (the time they settled) is before
+   * `finalBefore`, oldest first, with their audit events, in one short transaction. Asks that
+   * are not final (pending, deferred) are never deleted. Returns how many were deleted: fewer
+   * than `limit` means none is left to delete.
+   */
+  purge(finalBefore: number, limit: number): Promise<number>;
   /**
    * Calls `listener` for changes on a later turn of the event loop: news of a write arrives
    * after that write's promise settled, and the changes of one turn are told once per ask, at

@@ -1,44 +1,52 @@
 /** The default store: asks and their histories in this process's memory, shared by its services. */
 import type { AskAuditEvent } from '../engine/audit.js';
+import {
+  type AskListFilter,
+  type AskListPage,
+  type AskListResult,
+  checkPurge,
+  listedAsk,
+  matchesQuery,
+  pageOf,
+  readAskQuery,
+} from './ask-query.js';
 import type {
   AskCreateResult,
   AskStore,
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ListedAsk,
   StoredAsk,
 } from './ask-store.js';
 import { ChangeFanout } from './change-fanout.js';
 import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
 
-export interface MemoryAskStoreOptions {
-  /**
-   * Settled (final) asks kept, with their history, so that a late answer is told
-   * `ASK_SETTLED` and a key finds its outcome; the oldest settled ask is forgotten first.
-   * Asks that are not final are always kept. Default 10,000; `Infinity` keeps everything.
-   */
-  maxSettledAsks?: number;
-}
-
 /**
  * Same semantics as the durable stores, for one process: services created with the same memory
  * store see each other's asks, answers and deadlines. Rows are kept as given and must not be
- * mutated afterwards (the service writes a new row per transition). Unlike a database it keeps
- * only the last `maxSettledAsks` settled asks, so a long-running process does not grow forever.
+ * mutated afterwards (the service writes a new row per transition). Settled asks are kept, as
+ * in a database, until `purge` deletes them: the service's `retention` option does, and a
+ * service that creates its own memory store purges it by default (see `InteractionServiceOptions`).
  *
  * @example
  * const store = createMemoryAskStore();
- * const worker = createInteractionService({ store });
+ * const worker = createInteractionService({ store, retention: { finalAfterMs: 3_600_000 } });
  * const webhook = createInteractionService({ store }); // answers worker's asks
  */
-export function createMemoryAskStore(options: MemoryAskStoreOptions = {}): AskStore {
-  const maxSettledAsks = options.maxSettledAsks ?? 10_000;
-  if (typeof maxSettledAsks !== 'number' || !(maxSettledAsks >= 0)) {
+export function createMemoryAskStore(options: Record<string, never> = {}): AskStore {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected no options or {}, got ${String(options)}.`);
+  }
+  for (const name of Object.keys(options)) {
+    // The count cap of earlier releases gave way to time-based retention.
     throw new TypeError(
-      `Expected \`maxSettledAsks\` to be a number >= 0 (or Infinity), got ${String(maxSettledAsks)}.`,
+      name === 'maxSettledAsks'
+        ? 'createMemoryAskStore no longer takes `maxSettledAsks`: settled asks are deleted by age, with the service option `retention: { finalAfterMs }` (or `service.purge`).'
+        : `Unknown memory store option \`${name}\`.`,
     );
   }
-  return new MemoryAskStore(maxSettledAsks);
+  return new MemoryAskStore();
 }
 
 /**
@@ -60,15 +68,10 @@ class MemoryAskStore implements AskStore {
   readonly #fanout = new ChangeFanout();
   /** Open asks with a deadline, earliest first: a sweep reads only the due ones. */
   readonly #deadlines = new DeadlineHeap<Entry>();
-  /** Settled ask ids, oldest first from `#settledHead`. */
+  /** Settled ask ids in the order they settled, from `#settledHead` (what `purge` reads). */
   #settled: string[] = [];
   #settledHead = 0;
-  readonly #maxSettled: number;
   #closed = false;
-
-  constructor(maxSettled: number) {
-    this.#maxSettled = maxSettled;
-  }
 
   async create(write: AskWrite): Promise<AskCreateResult> {
     this.#open();
@@ -90,7 +93,7 @@ class MemoryAskStore implements AskStore {
     if (ask.key !== undefined) this.#byKey.set(ask.key, ask.askId);
     if (ask.interactionId !== undefined) this.#index(ask);
     this.#changed(ask);
-    if (ask.final) this.#retire(ask.askId);
+    if (ask.final) this.#settled.push(ask.askId);
     return { created: true };
   }
 
@@ -172,6 +175,63 @@ class MemoryAskStore implements AskStore {
     return applied;
   }
 
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
+    this.#open();
+    const query = readAskQuery<string>(filter, page, 'string');
+    const { after } = query;
+    const keyed = query.equal.find((each) => each.filter === 'key');
+    const candidates =
+      keyed === undefined
+        ? this.#asks.values()
+        : [this.#asks.get(this.#byKey.get(keyed.value) ?? '')];
+    const rows: StoredAsk[] = [];
+    for (const entry of candidates) {
+      if (entry === undefined) continue;
+      const { row } = entry;
+      if (after !== undefined && compareNewestFirst(row, after.createdAt, after.tie) <= 0) continue;
+      if (matchesQuery(row, query)) rows.push(row);
+    }
+    rows.sort((a, b) => compareNewestFirst(a, b.createdAt, b.askId));
+    const listed = pageOf(rows.slice(0, query.limit + 1), query.limit, (row) => ({
+      createdAt: row.createdAt,
+      tie: row.askId,
+    }));
+    const items = listed.rows.map(listedAsk);
+    return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
+  }
+
+  async purge(finalBefore: number, limit: number): Promise<number> {
+    this.#open();
+    checkPurge(finalBefore, limit);
+    // Asks settle in about the order of their times: the oldest are at the head. One settled
+    // later but stamped earlier (another service's clock) is found further on.
+    const kept: string[] = [];
+    let purged = 0;
+    let index = this.#settledHead;
+    for (; index < this.#settled.length && purged < limit; index++) {
+      const askId = this.#settled[index] as string;
+      const row = this.#asks.get(askId)?.row;
+      if (row === undefined) continue;
+      if (row.updatedAt < finalBefore) {
+        this.#forget(row);
+        purged++;
+      } else {
+        kept.push(askId);
+      }
+    }
+    if (kept.length === 0) {
+      this.#settledHead = index;
+    } else {
+      this.#settled = [...kept, ...this.#settled.slice(index)];
+      this.#settledHead = 0;
+    }
+    if (this.#settledHead > 1024 && this.#settledHead * 2 > this.#settled.length) {
+      this.#settled = this.#settled.slice(this.#settledHead);
+      this.#settledHead = 0;
+    }
+    return purged;
+  }
+
   subscribe(listener: (change: AskStoreChange) => void): () => void {
     this.#open();
     return this.#fanout.subscribe(listener);
@@ -192,7 +252,7 @@ class MemoryAskStore implements AskStore {
     if (ask.interactionId !== undefined) this.#index(ask);
     record(entry, event);
     this.#changed(ask);
-    if (ask.final) this.#retire(ask.askId);
+    if (ask.final) this.#settled.push(ask.askId);
   }
 
   /** Keeps `entry` in the deadline heap while it is open and has a deadline. */
@@ -202,24 +262,16 @@ class MemoryAskStore implements AskStore {
     else this.#deadlines.set(entry, row.deadlineAt);
   }
 
-  /** Keeps the settled ask, forgetting the oldest settled ones beyond the limit. */
-  #retire(askId: string): void {
-    this.#settled.push(askId);
-    while (this.#settled.length - this.#settledHead > this.#maxSettled) {
-      const oldest = this.#settled[this.#settledHead++] as string;
-      const row = this.#asks.get(oldest)?.row;
-      this.#asks.delete(oldest);
-      if (row?.key !== undefined) this.#byKey.delete(row.key);
-      if (
-        row?.interactionId !== undefined &&
-        this.#settledByInteraction.get(row.interactionId) === oldest
-      ) {
-        this.#settledByInteraction.delete(row.interactionId);
-      }
-    }
-    if (this.#settledHead > 1024 && this.#settledHead * 2 > this.#settled.length) {
-      this.#settled = this.#settled.slice(this.#settledHead);
-      this.#settledHead = 0;
+  /** Deletes a final ask, its history and its lookups. */
+  #forget(row: StoredAsk): void {
+    this.#asks.delete(row.askId);
+    if (row.key !== undefined && this.#byKey.get(row.key) === row.askId)
+      this.#byKey.delete(row.key);
+    if (
+      row.interactionId !== undefined &&
+      this.#settledByInteraction.get(row.interactionId) === row.askId
+    ) {
+      this.#settledByInteraction.delete(row.interactionId);
     }
   }
 
@@ -250,4 +302,10 @@ class MemoryAskStore implements AskStore {
 function record(entry: Entry, event: AskAuditEvent): void {
   if (entry.rest === undefined) entry.rest = [event];
   else entry.rest.push(event);
+}
+
+/** Positive when `row` comes after the position (createdAt, askId) in the list, newest first. */
+function compareNewestFirst(row: StoredAsk, createdAt: number, askId: string): number {
+  if (row.createdAt !== createdAt) return createdAt - row.createdAt;
+  return row.askId < askId ? 1 : row.askId > askId ? -1 : 0;
 }

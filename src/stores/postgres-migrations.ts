@@ -44,6 +44,29 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
       create index ask_events_ask_id on ${s}.ask_events (ask_id, id);
     `,
   },
+  {
+    // Queries and retention (issue 17): the session and the agent, which the snapshot keeps,
+    // get columns of their own (copied from the rows written before), and every filter of
+    // `list` an index in list order (newest first, the ask id breaking ties), so a page is one
+    // index range; `asks_settled` finds the asks `purge` may delete, oldest first.
+    name: 'list filters and retention',
+    sql: (s) => `
+      alter table ${s}.asks add column session_id text, add column agent text;
+      update ${s}.asks set
+        session_id = case when jsonb_typeof(snapshot->'context'->'sessionId') = 'string'
+          then snapshot->'context'->>'sessionId' end,
+        agent = case when jsonb_typeof(snapshot->'context'->'agent') = 'string'
+          then snapshot->'context'->>'agent' end
+        where snapshot->'context' ?| array['sessionId', 'agent'];
+      create index asks_created on ${s}.asks (created_at, id);
+      create index asks_updated on ${s}.asks (updated_at);
+      create index asks_state on ${s}.asks (state, created_at, id);
+      create index asks_session on ${s}.asks (session_id, created_at, id)
+        where session_id is not null;
+      create index asks_agent on ${s}.asks (agent, created_at, id) where agent is not null;
+      create index asks_settled on ${s}.asks (updated_at) where final;
+    `,
+  },
 ];
 
 /**

@@ -5,11 +5,13 @@
  * column, never handed to a service.
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
-import type { StoredAsk } from './ask-store.js';
+import { QUERY_VALUES } from './ask-query.js';
+import type { ListedAsk, StoredAsk } from './ask-store.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
+  listedColumns,
   readJson,
   readOptionalText,
   readOptionalTime,
@@ -26,7 +28,14 @@ const STORE = 'PostgreSQL';
 /** The `asks` columns the store writes and reads (the sweeper's `claim` columns are its own). */
 export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
   { column: 'id', type: 'text', field: 'askId', write: (ask) => ask.askId, read: readText },
-  { column: 'state', type: 'text', field: 'state', write: (ask) => ask.state, read: readState },
+  {
+    column: 'state',
+    type: 'text',
+    field: 'state',
+    query: 'state',
+    write: (ask) => ask.state,
+    read: readState,
+  },
   {
     column: 'version',
     type: 'integer',
@@ -66,6 +75,7 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'key',
     type: 'text',
     field: 'key',
+    query: 'key',
     write: (ask) => ask.key ?? null,
     read: readOptionalText,
   },
@@ -97,6 +107,7 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'created_at',
     type: 'double precision',
     field: 'createdAt',
+    query: 'createdAt',
     write: (ask) => ask.createdAt,
     read: readTime,
   },
@@ -104,8 +115,25 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'updated_at',
     type: 'double precision',
     field: 'updatedAt',
+    query: 'updatedAt',
     write: (ask) => ask.updatedAt,
     read: readTime,
+  },
+  // Copies of what the snapshot holds, for `list` to find through an index; read from the
+  // snapshot, never from here.
+  {
+    column: 'session_id',
+    type: 'text',
+    query: 'sessionId',
+    write: (ask) => QUERY_VALUES.sessionId(ask) ?? null,
+    read: () => undefined,
+  },
+  {
+    column: 'agent',
+    type: 'text',
+    query: 'agent',
+    write: (ask) => QUERY_VALUES.agent(ask) ?? null,
+    read: () => undefined,
   },
 ];
 
@@ -167,6 +195,16 @@ export function parseAskRow(values: readonly unknown[]): StoredAsk {
   const id = values[0];
   if (typeof id !== 'string' || id === '') throw new CorruptAskRowError(String(id), 'id', 'empty');
   return readRow(ASK_COLUMNS, valuesOf(ASK_COLUMNS, values), id, { store: STORE });
+}
+
+/** What `list` selects: every column of a row but its snapshot, and the session and agent. */
+export const LISTED_COLUMNS = listedColumns(ASK_COLUMNS);
+
+/** Reads an `asks` row selected as values in `LISTED_COLUMNS` order. */
+export function parseListedRow(values: readonly unknown[]): ListedAsk {
+  const id = values[0];
+  if (typeof id !== 'string' || id === '') throw new CorruptAskRowError(String(id), 'id', 'empty');
+  return readRow(LISTED_COLUMNS, valuesOf(LISTED_COLUMNS, values), id, { store: STORE });
 }
 
 /** Reads an `ask_events` row selected as values in `EVENT_COLUMNS` order. */

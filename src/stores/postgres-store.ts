@@ -1,26 +1,38 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
 import postgres, { type Sql } from 'postgres';
 import type { AskAuditEvent } from '../engine/audit.js';
+import {
+  type AskListFilter,
+  type AskListPage,
+  type AskListResult,
+  checkPurge,
+  pageOf,
+  readAskQuery,
+} from './ask-query.js';
 import type {
   AskCreateResult,
   AskStore,
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ListedAsk,
   StoredAsk,
 } from './ask-store.js';
+import { type ListDialect, listStatement } from './list-sql.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
 import {
   ASK_COLUMNS,
   CorruptAskRowError,
   EVENT_COLUMNS,
+  LISTED_COLUMNS,
   parseAskRow,
   parseEventRow,
+  parseListedRow,
   recordOf,
   recordsetTypes,
 } from './postgres-rows.js';
-import { columnList } from './row-columns.js';
+import { columnList, queryColumns } from './row-columns.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
 export type PostgresAskStoreConnection =
@@ -134,6 +146,7 @@ class PostgresAskStore implements AskStore {
   readonly #eventTypes: ReturnType<Sql['unsafe']>;
   readonly #askAssignments: ReturnType<Sql['unsafe']>;
   readonly #changes: PostgresChangeFeed;
+  readonly #list: ListDialect;
   #ready: Promise<void> | undefined;
   /** Set once this store wrote: a write made before the first LISTEN may have been answered unheard. */
   #wrote = false;
@@ -169,6 +182,7 @@ class PostgresAskStore implements AskStore {
         .map((column) => `${column.column} = w.${column.column}`)
         .join(', '),
     );
+    this.#list = postgresListDialect(schema);
     this.#changes = new PostgresChangeFeed(
       sql,
       this.#channel,
@@ -246,8 +260,10 @@ class PostgresAskStore implements AskStore {
 
   async append(event: AskAuditEvent): Promise<void> {
     const sql = await this.#open();
-    // Only this store writes events, and asks are never deleted: an existence check in the
-    // statement does what a foreign key would, without a key lookup per event in every sweep.
+    // Only this store writes events: an existence check in the statement does what a foreign
+    // key would, without a key lookup per event in every sweep. Its key-share lock keeps a
+    // concurrent `purge` off the ask until the event is in (purge skips locked asks), and an
+    // ask purged first is not found: no event is left without its ask.
     const [[appended] = []] = await refuseNul(
       event.askId,
       sql`
@@ -255,7 +271,7 @@ class PostgresAskStore implements AskStore {
         select ${this.#eventColumns}
         from jsonb_to_recordset(${sql.json(json([recordOf(EVENT_COLUMNS, event)]))}::jsonb)
           as w(${this.#eventTypes})
-        where exists (select from ${this.#asks} where id = ${event.askId})
+        where exists (select from ${this.#asks} where id = ${event.askId} for key share)
         returning 1
       `.values(),
     );
@@ -301,6 +317,38 @@ class PostgresAskStore implements AskStore {
       }
       yield event;
     }
+  }
+
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
+    const query = readAskQuery<string>(filter, page, 'string');
+    const sql = await this.#open();
+    const { text, params } = listStatement(query, this.#list, '');
+    const rows = await retryRead(() => sql.unsafe(text, params, { prepare: true }).values());
+    const listed = pageOf(rows.map(parseListedRow), query.limit, (ask) => ({
+      createdAt: ask.createdAt,
+      tie: ask.askId,
+    }));
+    return listed.cursor === undefined
+      ? { items: listed.rows }
+      : { items: listed.rows, cursor: listed.cursor };
+  }
+
+  async purge(finalBefore: number, limit: number): Promise<number> {
+    checkPurge(finalBefore, limit);
+    const sql = await this.#open();
+    // One statement per batch: rows another transaction holds (an `append` of a late answer
+    // takes a key-share lock on its ask) are skipped, and left for the next purge.
+    const purged = await sql`
+      with doomed as (
+        select id from ${this.#asks} where final and updated_at < ${finalBefore}
+        order by updated_at limit ${limit}
+        for update skip locked
+      ), events as (
+        delete from ${this.#events} where ask_id in (select id from doomed)
+      )
+      delete from ${this.#asks} where id in (select id from doomed) returning id
+    `.values();
+    return purged.length;
   }
 
   claimDue(
@@ -495,6 +543,17 @@ class PostgresAskStore implements AskStore {
     this.#reported.add(key);
     this.#onError(error);
   }
+}
+
+/** How `list` reads the asks of `schema` (also what the query-plan test explains). */
+export function postgresListDialect(schema: string): ListDialect {
+  return {
+    table: `${quoteIdentifier(schema)}.asks`,
+    select: columnList(LISTED_COLUMNS),
+    tie: 'id',
+    columns: queryColumns(ASK_COLUMNS),
+    placeholder: (n) => `$${n}`,
+  };
 }
 
 /** The rows are JSON-serializable by contract; the client's type wants to be told so. */

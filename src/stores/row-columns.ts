@@ -5,6 +5,8 @@
  * fields mean); a column that does not is refused with an error naming the ask and the column.
  */
 import { describe } from '../rules/describe.js';
+import { QUERY_NAMES, type QueryName } from './ask-query.js';
+import type { ListedAsk, StoredAsk } from './ask-store.js';
 
 /** A column of a table holding rows of type `TRow` (an ask, or an audit event). */
 export interface Column<TRow> {
@@ -14,6 +16,8 @@ export interface Column<TRow> {
   readonly type: string;
   /** The row's field it holds; absent for a column that only helps read the others. */
   readonly field?: keyof TRow & string;
+  /** What `list` reads from it, if anything (a filter, or the creation time it orders by). */
+  readonly query?: QueryName;
   /** The SQL expression a written value is bound in (default `?`). */
   readonly placeholder?: string;
   /** The SQL expression that reads it back, named as the column (default the column). */
@@ -84,6 +88,33 @@ export function readRow<TRow>(
 /** The columns' names, comma-separated, for a statement. */
 export function columnList<TRow>(columns: readonly Column<TRow>[], prefix = ''): string {
   return columns.map((column) => `${prefix}${column.column}`).join(', ');
+}
+
+/** The column of each thing a `list` query reads (every one must have its column). */
+export function queryColumns<TRow>(columns: readonly Column<TRow>[]): Record<QueryName, string> {
+  const found = {} as Record<QueryName, string>;
+  for (const name of QUERY_NAMES) {
+    const column = columns.find((each) => each.query === name);
+    if (column === undefined) throw new Error(`No column answers the list query's ${name}.`);
+    found[name] = column.column;
+  }
+  return found;
+}
+
+/**
+ * The columns `list` reads, from a store's ask columns: all but the snapshot (and what only
+ * helps read it), with the session and agent columns read into fields of their own.
+ */
+export function listedColumns(columns: readonly Column<StoredAsk>[]): readonly Column<ListedAsk>[] {
+  const listed: Column<ListedAsk>[] = [];
+  for (const column of columns) {
+    if (column.query === 'sessionId' || column.query === 'agent') {
+      listed.push({ ...column, field: column.query, read: readOptionalText } as Column<ListedAsk>);
+    } else if (column.field !== undefined && column.field !== 'snapshot') {
+      listed.push(column as unknown as Column<ListedAsk>);
+    }
+  }
+  return listed;
 }
 
 /** What a SELECT lists to read the columns (a column's own `select` where it has one). */

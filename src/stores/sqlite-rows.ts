@@ -6,11 +6,13 @@
  * not parse is refused with an error naming the ask and the column.
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
-import type { StoredAsk } from './ask-store.js';
+import { QUERY_VALUES } from './ask-query.js';
+import type { ListedAsk, StoredAsk } from './ask-store.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
+  listedColumns,
   readJson,
   readOptionalText,
   readOptionalTime,
@@ -131,7 +133,14 @@ function unpack(ask: StoredAsk, bits: number): void {
 /** The `asks` columns the store writes and reads (`seq`, the row's number, is the table's). */
 export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
   { column: 'id', type: 'TEXT', field: 'askId', write: (ask) => ask.askId, read: readText },
-  { column: 'state', type: 'TEXT', field: 'state', write: (ask) => ask.state, read: readState },
+  {
+    column: 'state',
+    type: 'TEXT',
+    field: 'state',
+    query: 'state',
+    write: (ask) => ask.state,
+    read: readState,
+  },
   {
     column: 'version',
     type: 'INTEGER',
@@ -178,6 +187,7 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: '"key"',
     type: 'TEXT',
     field: 'key',
+    query: 'key',
     write: (ask) => ask.key ?? null,
     read: readOptionalText,
   },
@@ -214,6 +224,7 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'created_at',
     type: 'INTEGER',
     field: 'createdAt',
+    query: 'createdAt',
     write: (ask) => ask.createdAt,
     read: readTime,
   },
@@ -221,10 +232,33 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     column: 'updated_at',
     type: 'INTEGER',
     field: 'updatedAt',
+    query: 'updatedAt',
     write: (ask) => ask.updatedAt,
     read: readTime,
   },
+  // Copies of what the snapshot holds, for `list` to find through an index; read from the
+  // snapshot, never from here.
+  {
+    column: 'session_id',
+    type: 'TEXT',
+    query: 'sessionId',
+    write: (ask) => QUERY_VALUES.sessionId(ask) ?? null,
+    read: () => undefined,
+  },
+  {
+    column: 'agent',
+    type: 'TEXT',
+    query: 'agent',
+    write: (ask) => QUERY_VALUES.agent(ask) ?? null,
+    read: () => undefined,
+  },
 ];
+
+/**
+ * What `list` reads: the columns of a row but its snapshot, and the session and agent
+ * columns as fields of their own.
+ */
+export const LISTED_COLUMNS = listedColumns(ASK_COLUMNS);
 
 /**
  * The `ask_events` columns of an event, after `ask` (the `seq` of its ask, which the insert
@@ -313,6 +347,14 @@ export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[
     }
   }
   return params;
+}
+
+/** An `asks` row selected with `LISTED_COLUMNS`. */
+export function readListed(row: AskRow): ListedAsk {
+  const id = typeof row.id === 'string' && row.id !== '' ? row.id : String(row.id);
+  return readRow(LISTED_COLUMNS, (column) => row[BARE_NAMES.get(column) ?? column], id, {
+    store: STORE,
+  });
 }
 
 export function readAsk(row: AskRow): StoredAsk {

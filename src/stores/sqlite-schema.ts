@@ -111,6 +111,29 @@ const migrations: readonly Migration[] = [
       CREATE INDEX ask_events_by_ask ON ask_events (ask, id);
     `,
   },
+  {
+    // Queries and retention (issue 17): the session and the agent, which the snapshot keeps,
+    // get columns of their own (copied here from rows written before), and every filter of
+    // `list` gets an index in list order (newest first: the row number breaks ties), so a page
+    // is one index range. `asks_settled` finds the asks `purge` may delete, oldest first.
+    version: 3,
+    sql: `
+      ALTER TABLE asks ADD COLUMN session_id TEXT;
+      ALTER TABLE asks ADD COLUMN agent TEXT;
+      UPDATE asks SET
+        session_id = CASE WHEN json_type(snapshot, '$.context.sessionId') = 'text'
+          THEN json_extract(snapshot, '$.context.sessionId') END,
+        agent = CASE WHEN json_type(snapshot, '$.context.agent') = 'text'
+          THEN json_extract(snapshot, '$.context.agent') END
+        WHERE json_valid(snapshot);
+      CREATE INDEX asks_created ON asks (created_at);
+      CREATE INDEX asks_updated ON asks (updated_at);
+      CREATE INDEX asks_state ON asks (state, created_at);
+      CREATE INDEX asks_session ON asks (session_id, created_at) WHERE session_id IS NOT NULL;
+      CREATE INDEX asks_agent ON asks (agent, created_at) WHERE agent IS NOT NULL;
+      CREATE INDEX asks_settled ON asks (updated_at) WHERE final = 1;
+    `,
+  },
 ];
 
 /** The schema version this build writes and reads. */

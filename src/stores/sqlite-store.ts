@@ -1,14 +1,30 @@
 /** The embedded durable store: asks and their histories in one SQLite file, shared by processes. */
 import type { AskAuditEvent } from '../engine/audit.js';
+import {
+  type AskListFilter,
+  type AskListPage,
+  type AskListResult,
+  checkPurge,
+  pageOf,
+  readAskQuery,
+} from './ask-query.js';
 import type {
   AskCreateResult,
   AskStore,
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ListedAsk,
   StoredAsk,
 } from './ask-store.js';
-import { CorruptAskRowError, columnList, placeholderList, selectList } from './row-columns.js';
+import { type ListDialect, listStatement } from './list-sql.js';
+import {
+  CorruptAskRowError,
+  columnList,
+  placeholderList,
+  queryColumns,
+  selectList,
+} from './row-columns.js';
 import { SqliteChangeFeed } from './sqlite-change-feed.js';
 import {
   configureConnection,
@@ -32,8 +48,10 @@ import {
   askParams,
   EVENT_COLUMNS,
   eventParams,
+  LISTED_COLUMNS,
   readAsk,
   readEvent,
+  readListed,
 } from './sqlite-rows.js';
 import { migrate } from './sqlite-schema.js';
 
@@ -96,7 +114,20 @@ interface Statements {
   insertOwner: SqliteStatement;
   history: SqliteStatement;
   due: SqliteStatement;
+  settled: SqliteStatement;
+  deleteEvents: SqliteStatement;
+  deleteAsk: SqliteStatement;
+  /** `list` statements by their text, prepared on first use (one per filter shape). */
+  lists: Map<string, SqliteStatement>;
 }
+
+const LIST_DIALECT: ListDialect = {
+  table: 'asks',
+  select: `seq, ${selectList(LISTED_COLUMNS)}`,
+  tie: 'seq',
+  columns: queryColumns(ASK_COLUMNS),
+  placeholder: () => '?',
+};
 
 interface Connection {
   opened: OpenedDatabase;
@@ -288,6 +319,39 @@ class SqliteAskStore implements AskStore {
     return applied;
   }
 
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
+    const query = readAskQuery<number>(filter, page, 'number');
+    const { opened, statements } = await this.#open();
+    const { text, params } = listStatement(query, LIST_DIALECT, 0);
+    let statement = statements.lists.get(text);
+    if (statement === undefined) {
+      statement = opened.db.prepare(text);
+      statements.lists.set(text, statement);
+    }
+    const rows = statement.all(...params) as (AskRow & { seq: number })[];
+    const listed = pageOf(rows, query.limit, (row) => ({
+      createdAt: Number(row.created_at),
+      tie: Number(row.seq),
+    }));
+    const items = listed.rows.map(readListed);
+    return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
+  }
+
+  async purge(finalBefore: number, limit: number): Promise<number> {
+    checkPurge(finalBefore, limit);
+    const { opened, statements } = await this.#open();
+    // One short write transaction per call: the caller purges in batches, so writers queued
+    // behind it wait for one batch at most.
+    return this.#write(opened.db, () => {
+      const doomed = statements.settled.all(finalBefore, limit) as { seq: number }[];
+      for (const { seq } of doomed) {
+        statements.deleteEvents.run(seq);
+        statements.deleteAsk.run(seq);
+      }
+      return doomed.length;
+    });
+  }
+
   subscribe(listener: (change: AskStoreChange) => void): () => void {
     if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
     return this.#feed.subscribe(listener);
@@ -398,6 +462,12 @@ function prepare(db: SqliteDatabase): Statements {
        WHERE final = 0 AND deadline_at <= ? AND (deadline_at > ? OR (deadline_at = ? AND seq > ?))
        ORDER BY deadline_at, seq LIMIT ?`,
     ),
+    settled: db.prepare(
+      'SELECT seq FROM asks WHERE final = 1 AND updated_at < ? ORDER BY updated_at LIMIT ?',
+    ),
+    deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
+    deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
+    lists: new Map(),
   };
 }
 

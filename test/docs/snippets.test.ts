@@ -219,6 +219,14 @@ describe.concurrent('every snippet runs as written', () => {
     );
   });
 
+  it('list-asks: what waits for a person, and the asks of one agent in one session', async () => {
+    expect(await runSnippet('list-asks.ts')).toBe("2\n[ 'Deploy?' ]\n");
+  });
+
+  it('retention: a purge deletes no open ask', async () => {
+    expect(await runSnippet('retention.ts')).toBe('0\n');
+  });
+
   it('ai-sdk-loop: the shell runs only after the person allowed it', async () => {
     expect(await runSnippet('ai-sdk-loop.ts')).toBe(
       'Done: {"type":"text","value":"ran rm -rf build/"}\n',

@@ -44,17 +44,24 @@ export interface RowOptions {
   deadlineAt?: number;
   owner?: string;
   at?: number;
+  /** Default 1_700_000_000_000. */
+  createdAt?: number;
+  sessionId?: string;
+  agent?: string;
 }
 
 /** A complete row in `state`, with a persisted snapshot that says the same. */
 export function askRow(options: RowOptions): StoredAsk {
   const state = options.state ?? 'pending';
-  const at = options.at ?? 1_700_000_000_000;
+  const createdAt = options.createdAt ?? 1_700_000_000_000;
+  const at = options.at ?? createdAt;
   const final = finalStates.includes(state);
   const context = {
     askId: options.askId,
     questions: shipQuestions,
-    createdAt: 1_700_000_000_000,
+    createdAt,
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
     ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }),
     ...(options.outcome === undefined ? {} : { outcome: options.outcome }),
   };
@@ -77,7 +84,7 @@ export function askRow(options: RowOptions): StoredAsk {
     ...(options.deadlineAt === undefined ? {} : { deadlineAt: options.deadlineAt }),
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     final,
-    createdAt: 1_700_000_000_000,
+    createdAt,
     updatedAt: at,
   };
 }
@@ -243,9 +250,20 @@ function transition(
     ...(current.key === undefined ? {} : { key: current.key }),
     ...(current.deadlineAt === undefined ? {} : { deadlineAt: current.deadlineAt }),
     ...(current.owner === undefined ? {} : { owner: current.owner }),
+    ...contextOf(current),
+    createdAt: current.createdAt,
     at: event.at,
   });
   return { ask, event };
+}
+
+/** The session and agent a row's snapshot carries, to keep them in its next row. */
+function contextOf(current: StoredAsk): { sessionId?: string; agent?: string } {
+  const { sessionId, agent } = current.snapshot.context as { sessionId?: string; agent?: string };
+  return {
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(agent === undefined ? {} : { agent }),
+  };
 }
 
 /** Collects an async iterable (a store's history). */

@@ -42,6 +42,16 @@ async function readsTheGoldenAsks(store: AskStore, asks: Expected): Promise<void
   const key = Object.values(asks).find((each) => (each.ask as { key?: string }).key);
   expect(await store.findByKey('golden-key')).toEqual(key?.ask);
   expect(await store.findByInteractionId('thread-golden-2')).toEqual(asks['golden-2']?.ask);
+  // The upgraded schema lists them, through the indexes it added.
+  const listed = await store.list({}, { limit: 10 });
+  expect(listed.items.map((ask) => ask.askId).sort()).toEqual(Object.keys(asks).sort());
+  expect(listed.items.map((ask) => ask.createdAt)).toEqual(
+    listed.items.map((ask) => ask.createdAt).sort((a, b) => b - a),
+  );
+  const { snapshot: _snapshot, ...pending } = (asks['golden-3']?.ask ?? {}) as {
+    snapshot?: unknown;
+  };
+  expect((await store.list({ state: 'pending' })).items).toEqual([pending]);
 
   const service = createInteractionService({ store, sweepIntervalMs: Number.POSITIVE_INFINITY });
   try {
@@ -72,6 +82,24 @@ describe('golden SQLite rows (schema version 1)', () => {
     const store = createSqliteAskStore({ path });
     try {
       await readsTheGoldenAsks(store, expected.sqlite);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('lists old asks by the session and agent their snapshots hold', async () => {
+    const path = join(dir, 'v1-session.db');
+    const db = new Database(path);
+    db.exec(golden('sqlite-v1.sql'));
+    db.exec(`UPDATE asks SET snapshot = json_set(snapshot, '$.context.sessionId', 'session-7',
+      '$.context.agent', 'deployer') WHERE id = 'golden-3'`);
+    db.close();
+    const store = createSqliteAskStore({ path });
+    try {
+      const bySession = await store.list({ sessionId: 'session-7' });
+      expect(bySession.items.map((ask) => ask.askId)).toEqual(['golden-3']);
+      const byAgent = await store.list({ agent: 'deployer', state: 'pending' });
+      expect(byAgent.items.map((ask) => ask.askId)).toEqual(['golden-3']);
     } finally {
       await store.close();
     }

@@ -2,6 +2,9 @@ import type { AskAuditEvent, AskStore } from 'ask-engine';
 import { createPostgresAskStore } from 'ask-engine/postgres';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAskQuery } from '../../src/stores/ask-query.js';
+import { listStatement } from '../../src/stores/list-sql.js';
+import { postgresListDialect } from '../../src/stores/postgres-store.js';
 import {
   type PostgresCluster,
   postgresMissing,
@@ -403,17 +406,65 @@ describe.skipIf(postgresMissing !== undefined)(
       expect(await store.get('nul')).toEqual(start.ask);
     });
 
+    it('lists through the index of each filter at 100,000 asks, never a sequential scan', async () => {
+      const { schema, store } = storeOnNewSchema();
+      await store.create(pendingAsk('a0'));
+      const s = `"${schema}".asks`;
+      // 100,000 asks like the first, as a store holds them after a while: most settled, a few
+      // pending or deferred, in sessions, by agents.
+      await admin.unsafe(`
+        insert into ${s} (id, state, version, snapshot, questions, outcome, interaction_id, key,
+          deadline_at, owner, final, created_at, updated_at, session_id, agent)
+        select 'ask-' || i,
+          case when i % 50 = 0 then 'pending' when i % 70 = 0 then 'deferred' else 'answered' end,
+          1, a.snapshot, a.questions, null, case when i % 7 = 0 then 'thread-' || i end,
+          case when i % 3 = 0 then 'key-' || i end, i * 10, 'owner', i % 50 <> 0 and i % 70 <> 0,
+          i * 1000, i * 1000 + 500,
+          case when i % 5 = 0 then 'session-' || (i % 400) end,
+          case when i % 11 = 0 then 'agent-' || (i % 7) end
+        from generate_series(1, 100000) i, (select * from ${s} where id = 'a0') a;
+        analyze ${s};
+      `);
+      const shapes: [Parameters<AskStore['list']>[0], RegExp][] = [
+        [{}, /asks_created/],
+        [{ state: 'pending' }, /asks_state/],
+        [{ state: ['pending', 'deferred'] }, /asks_state/],
+        [{ sessionId: 'session-5' }, /asks_session/],
+        [{ agent: 'agent-3' }, /asks_agent/],
+        [{ key: 'key-30' }, /asks_key/],
+        [{ created: { from: 1_000_000, to: 2_000_000 } }, /asks_created/],
+        [{ updated: { from: 50_000_000, to: 50_100_000 } }, /asks_updated/],
+        [{ state: 'answered', sessionId: 'session-5' }, /asks_session|asks_state/],
+      ];
+      for (const [filter, index] of shapes) {
+        const first = await store.list(filter, { limit: 5 });
+        for (const page of [{ limit: 5 }, { limit: 5, cursor: first.cursor }]) {
+          const query = readAskQuery<string>(filter, page, 'string');
+          const { text, params } = listStatement(query, postgresListDialect(schema), '');
+          const plan = (await admin.unsafe(`explain ${text}`, params))
+            .map((row) => String(row['QUERY PLAN']))
+            .join('\n');
+          expect(plan, `${JSON.stringify(filter)}\n${plan}`).toMatch(index);
+          expect(plan, `${JSON.stringify(filter)}\n${plan}`).not.toMatch(/Seq Scan on asks/);
+        }
+      }
+      expect(await store.purge(1_000_000, 100)).toBe(100);
+    });
+
     it('migrates a schema once when many hosts start together, and refuses one from a newer version', async () => {
       const schema = 'together';
       const stores = Array.from({ length: 5 }, () => storeOn(schema));
       await Promise.all(stores.map((store, i) => store.create(pendingAsk(`a${i}`))));
       const migrations = await admin.unsafe(`select version, name from ${schema}.migrations`);
-      expect(migrations).toEqual([{ version: 1, name: 'asks and their audit events' }]);
+      expect(migrations).toEqual([
+        { version: 1, name: 'asks and their audit events' },
+        { version: 2, name: 'list filters and retention' },
+      ]);
       await admin.unsafe(
-        `insert into ${schema}.migrations (version, name) values (2, 'from the future')`,
+        `insert into ${schema}.migrations (version, name) values (3, 'from the future')`,
       );
       await expect(storeOn(schema).get('a1')).rejects.toThrow(
-        'PostgreSQL schema "together" is at migration 2, but this ask-engine knows migrations up to 1: upgrade ask-engine on this host.',
+        'PostgreSQL schema "together" is at migration 3, but this ask-engine knows migrations up to 2: upgrade ask-engine on this host.',
       );
     });
 

@@ -63,6 +63,7 @@ describe('four processes opening a new SQLite file and racing compare-and-set wr
       expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([
         { version: 1 },
         { version: 2 },
+        { version: 3 },
       ]);
       const starts = db.prepare("SELECT count(*) FROM ask_events WHERE type = 'start'").pluck();
       expect(starts.get()).toBe(asks);

@@ -105,6 +105,7 @@ describe('the SQLite store', () => {
       expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([
         { version: 1 },
         { version: 2 },
+        { version: 3 },
       ]);
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -130,7 +131,7 @@ describe('the SQLite store', () => {
       await open().get('ask-1');
       raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
       await expect(open().get('ask-1')).rejects.toThrow(
-        /schema version 7, but this ask-engine knows versions up to 2: upgrade ask-engine/,
+        /schema version 7, but this ask-engine knows versions up to 3: upgrade ask-engine/,
       );
     });
 
@@ -378,15 +379,25 @@ describe('the SQLite store', () => {
   });
 
   describe('query plans', () => {
-    it('finds, sweeps and reads histories through indexes, never a full scan', async () => {
-      // Every statement the store prepares, through a handle that records them.
+    it('finds, sweeps, lists, purges and reads histories through indexes, never a full scan', async () => {
+      // Every statement the store prepares, and the values a read last bound, through a handle
+      // that records them.
       const db = raw();
       const prepared: string[] = [];
+      const bound = new Map<string, unknown[]>();
       const recording: SqliteDatabase = {
         exec: (sql) => db.exec(sql),
         prepare: (sql) => {
           prepared.push(sql);
-          return db.prepare(sql);
+          const statement = db.prepare(sql);
+          return {
+            run: (...params) => statement.run(...params),
+            get: (...params) => statement.get(...params),
+            all: (...params) => {
+              bound.set(sql, params);
+              return statement.all(...params);
+            },
+          };
         },
       };
       const store = createSqliteAskStore({ database: recording }, { pollIntervalMs: 5 });
@@ -394,26 +405,63 @@ describe('the SQLite store', () => {
       store.subscribe(() => undefined);
       const first = startWrite({ askId: 'ask-0', key: 'key-0', deadlineAt: 5 });
       await store.create(first);
-      // 20,000 asks (half settled, some deferred), each with two events, in one statement each.
+      // 100,000 asks (half settled, some deferred, in sessions and by agents), each with two
+      // events, in one statement each.
       const row = db.prepare("SELECT * FROM asks WHERE id = 'ask-0'").get() as Record<
         string,
         unknown
       >;
       db.prepare(
-        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
          INSERT INTO asks (id, state, version, snapshot, packed, questions, outcome,
-           interaction_id, "key", deadline_at, owner, final, created_at, updated_at)
-         SELECT 'ask-' || i, 'pending', 1, @snapshot, @packed, @questions, NULL,
+           interaction_id, "key", deadline_at, owner, final, created_at, updated_at,
+           session_id, agent)
+         SELECT 'ask-' || i, CASE WHEN i % 2 = 1 THEN 'answered' WHEN i % 14 = 0 THEN 'deferred'
+             ELSE 'pending' END, 1, @snapshot, @packed, @questions, NULL,
            CASE WHEN i % 7 = 0 THEN 'thread-' || i END, CASE WHEN i % 3 = 0 THEN 'key-' || i END,
-           i * 10, 'owner', i % 2, 1, 1 FROM n`,
+           i * 10, 'owner', i % 2, i * 1000, i * 1000 + 500,
+           CASE WHEN i % 5 = 0 THEN 'session-' || (i % 400) END,
+           CASE WHEN i % 11 = 0 THEN 'agent-' || (i % 7) END FROM n`,
       ).run(row);
       db.exec(`INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
         SELECT seq, 1, 'start', NULL, 'pending', '{}' FROM asks;
         INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
         SELECT seq, 2, 'answer', 'pending', 'answered', '{}' FROM asks;
         ANALYZE;`);
+      // Each filter of \`list\`, alone and together, and with a cursor; then a purge.
+      // Each shape must read through the index made for its filter, never walk another one.
+      const shapes: [Parameters<typeof store.list>[0], RegExp][] = [
+        [{}, /asks_created/],
+        [{ state: 'pending' }, /asks_state/],
+        [{ state: ['pending', 'deferred'] }, /asks_state/],
+        [{ sessionId: 'session-5' }, /asks_session/],
+        [{ agent: 'agent-3' }, /asks_agent/],
+        [{ key: 'key-30' }, /asks_key/],
+        [{ created: { from: 1_000_000, to: 2_000_000 } }, /asks_created/],
+        [{ created: { to: 5_000_000 } }, /asks_created/],
+        [{ updated: { from: 99_000_000 } }, /asks_updated/],
+        [{ updated: { from: 50_000_000, to: 50_100_000 } }, /asks_updated/],
+        [{ state: 'answered', sessionId: 'session-5', created: { from: 1 } }, /asks_session/],
+      ];
+      // Planned with the values the list bound: the planner weighs ranges by them (STAT4).
+      const planOf = (sql: string) =>
+        (
+          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(bound.get(sql) ?? [])) as {
+            detail: string;
+          }[]
+        ).map((step) => step.detail);
+      for (const [filter, index] of shapes) {
+        const before = prepared.length;
+        const page = await store.list(filter, { limit: 5 });
+        const listSql = prepared.slice(before);
+        expect(listSql, JSON.stringify(filter)).toHaveLength(1);
+        const plan = planOf(listSql[0] as string).join('\n');
+        expect(plan, `${JSON.stringify(filter)}\n${plan}`).toMatch(index);
+        if (page.cursor !== undefined) await store.list(filter, { limit: 5, cursor: page.cursor });
+      }
+      expect(await store.purge(1_000_000, 100)).toBe(100);
       const statements = prepared.filter((sql) => !/^\s*PRAGMA|ask_schema_version/i.test(sql));
-      expect(statements.length).toBeGreaterThanOrEqual(10);
+      expect(statements.length).toBeGreaterThanOrEqual(10 + shapes.length);
       for (const sql of statements) {
         const parameters = (sql.match(/\?/g) ?? []).map(() => 1);
         const plan = (

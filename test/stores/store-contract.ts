@@ -37,6 +37,7 @@ import {
   timeoutWrite,
   waitUntil,
 } from './ask-rows.js';
+import { describeListAndPurge } from './store-contract-queries.js';
 
 export interface AskStoreContractTarget {
   /** A store over empty data; called before each test. */
@@ -82,6 +83,13 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
       for (const each of opened) await each.close();
       opened.clear();
       await target.cleanup?.();
+    });
+
+    describeListAndPurge({
+      store: () => store,
+      started,
+      applied,
+      connect: target.connect === undefined ? undefined : connect,
     });
 
     describe('create', () => {

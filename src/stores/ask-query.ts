@@ -1,0 +1,317 @@
+/**
+ * Asking a store which asks it has: the filter and page of `list`, checked once here for every
+ * store (a bad field is refused with an error naming it, never dropped), the values a filter
+ * reads from a row, and the opaque cursor. Newest first: by creation time, then by a tie-break
+ * the store chooses (its row number or the ask id), so a cursor is a position in a total order
+ * that writes made while paging never move: each ask is listed at most once.
+ */
+import { ASK_STATES, type AskState, isAskState } from '../engine/audit.js';
+import { describe } from '../rules/describe.js';
+import { UserInteractionError } from '../rules/errors.js';
+import type { ListedAsk, StoredAsk } from './ask-store.js';
+
+/** A time range in ms since the epoch (the service clock's), `from` included, `to` excluded. */
+export interface AskTimeRange {
+  from?: number;
+  to?: number;
+}
+
+/** Which asks `list` returns; every field given must match (absent = any). */
+export interface AskListFilter {
+  /** One state or several (any of them). */
+  state?: AskState | readonly AskState[];
+  sessionId?: string;
+  /** The request's `agent`. */
+  agent?: string;
+  /** The idempotency key. */
+  key?: string;
+  created?: AskTimeRange;
+  /** When the row was last written (for a final ask: when it settled). */
+  updated?: AskTimeRange;
+  // Extension point: a filter on who answered (`answeredBy`) joins EQUAL_FILTERS below once the
+  // row keeps the recipient; the stores' queries read their equality filters from that list.
+}
+
+/** Which page of the list. */
+export interface AskListPage {
+  /** The `cursor` of the previous page; absent (or undefined) for the first page. */
+  cursor?: string | undefined;
+  /** Asks per page, 1 to 1,000. Default 50. */
+  limit?: number | undefined;
+}
+
+/** One page: the asks, newest first, and the cursor of the next page when there may be more. */
+export interface AskListResult<TItem> {
+  items: TItem[];
+  cursor?: string;
+}
+
+export const ASK_LIST_DEFAULT_LIMIT = 50;
+export const ASK_LIST_MAX_LIMIT = 1_000;
+
+/** Filters that match one text value of the row. */
+export const EQUAL_FILTERS = ['sessionId', 'agent', 'key'] as const;
+export type EqualFilter = (typeof EQUAL_FILTERS)[number];
+
+/** Filters on a time of the row, and the row's field each reads. */
+const RANGE_FILTERS = { created: 'createdAt', updated: 'updatedAt' } as const;
+export type RangeField = (typeof RANGE_FILTERS)[keyof typeof RANGE_FILTERS];
+
+const KNOWN_FILTERS: readonly string[] = ['state', ...EQUAL_FILTERS, ...Object.keys(RANGE_FILTERS)];
+
+/** Everything a list query reads from a row: each needs a column in a durable store. */
+export type QueryName = 'state' | EqualFilter | RangeField;
+export const QUERY_NAMES: readonly QueryName[] = [
+  'state',
+  ...EQUAL_FILTERS,
+  ...Object.values(RANGE_FILTERS),
+];
+
+/**
+ * The values a filter reads from a row: the one place each is read. The session and the agent
+ * live in the machine's context; the durable stores copy them into columns of their own (their
+ * column's `write` is this function), so a query finds them through an index.
+ */
+export const QUERY_VALUES: {
+  readonly [F in EqualFilter]: (ask: StoredAsk) => string | undefined;
+} = {
+  sessionId: (ask) => contextText(ask, 'sessionId'),
+  agent: (ask) => contextText(ask, 'agent'),
+  key: (ask) => ask.key,
+};
+
+/** Where the list resumes: after this creation time and tie-break. */
+export interface AskPosition<TTie extends string | number> {
+  createdAt: number;
+  tie: TTie;
+}
+
+/** A checked list query. */
+export interface AskQuery<TTie extends string | number> {
+  /** Absent: any state. Several: one ordered read per state, merged. */
+  states?: readonly AskState[];
+  equal: readonly { filter: EqualFilter; value: string }[];
+  ranges: readonly { field: RangeField; from?: number; to?: number }[];
+  after?: AskPosition<TTie>;
+  limit: number;
+}
+
+/**
+ * Checks a filter and a page, as any store's `list` receives them. `tie` is the type of the
+ * store's tie-break, so a cursor of another store is refused rather than misread.
+ */
+export function readAskQuery<TTie extends string | number>(
+  filter: AskListFilter | undefined,
+  page: AskListPage | undefined,
+  tie: TTie extends string ? 'string' : 'number',
+): AskQuery<TTie> {
+  const query: {
+    states?: readonly AskState[];
+    equal: { filter: EqualFilter; value: string }[];
+    ranges: { field: RangeField; from?: number; to?: number }[];
+    after?: AskPosition<TTie>;
+    limit: number;
+  } = { equal: [], ranges: [], limit: ASK_LIST_DEFAULT_LIMIT };
+  if (filter !== undefined) {
+    if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
+      throw invalid(
+        'filter',
+        filter,
+        'an object { state?, sessionId?, agent?, key?, created?, updated? }',
+        'list',
+      );
+    }
+    for (const name of Object.keys(filter)) {
+      if (!KNOWN_FILTERS.includes(name)) {
+        throw new UserInteractionError(
+          'INVALID_REQUEST',
+          `Unknown list filter \`${name}\`: filter by ${KNOWN_FILTERS.join(', ')}.`,
+          { field: name },
+        );
+      }
+    }
+    const { state } = filter;
+    if (state !== undefined) {
+      const states = typeof state === 'string' ? [state] : state;
+      if (
+        !Array.isArray(states) ||
+        states.length === 0 ||
+        !states.every((each: unknown) => isAskState(each))
+      ) {
+        throw invalid(
+          'state',
+          state,
+          `a state of the ask machine (${ASK_STATES.join(', ')}) or a non-empty array of them`,
+        );
+      }
+      query.states = [...new Set(states as readonly AskState[])];
+    }
+    for (const name of EQUAL_FILTERS) {
+      const value = filter[name];
+      if (value === undefined) continue;
+      if (typeof value !== 'string' || value === '')
+        throw invalid(name, value, 'a non-empty string');
+      query.equal.push({ filter: name, value });
+    }
+    for (const [name, field] of Object.entries(RANGE_FILTERS)) {
+      const range = filter[name as keyof typeof RANGE_FILTERS];
+      if (range === undefined) continue;
+      query.ranges.push({ field, ...readRange(name, range) });
+    }
+  }
+  if (page !== undefined) {
+    if (typeof page !== 'object' || page === null || Array.isArray(page)) {
+      throw invalid('page', page, 'an object { cursor?, limit? }', 'list');
+    }
+    const { cursor, limit } = page;
+    if (limit !== undefined) {
+      if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+        throw invalid('limit', limit, 'an integer from 1 and up', 'list page');
+      }
+      if (limit > ASK_LIST_MAX_LIMIT) {
+        throw invalid(
+          'limit',
+          limit,
+          `at most ${ASK_LIST_MAX_LIMIT} (take the next page with the cursor)`,
+          'list page',
+        );
+      }
+      query.limit = limit;
+    }
+    if (cursor !== undefined) query.after = decodeCursor<TTie>(cursor, tie);
+  }
+  return query;
+}
+
+/** The cursor that resumes the list after `position`. */
+export function encodeCursor(position: AskPosition<string | number>): string {
+  const bytes = new TextEncoder().encode(JSON.stringify([position.createdAt, position.tie]));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function decodeCursor<TTie extends string | number>(
+  cursor: unknown,
+  tie: 'string' | 'number',
+): AskPosition<TTie> {
+  const refuse = () =>
+    invalid(
+      'cursor',
+      cursor,
+      'the `cursor` of a page this store listed, passed back unchanged',
+      'list page',
+    );
+  if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]{1,2048}$/.test(cursor)) throw refuse();
+  let position: unknown;
+  try {
+    const binary = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    position = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw refuse();
+  }
+  if (
+    !Array.isArray(position) ||
+    position.length !== 2 ||
+    typeof position[0] !== 'number' ||
+    !Number.isFinite(position[0]) ||
+    typeof position[1] !== tie ||
+    (tie === 'number' ? !Number.isInteger(position[1]) : position[1] === '')
+  ) {
+    throw refuse();
+  }
+  return { createdAt: position[0], tie: position[1] as TTie };
+}
+
+/**
+ * The page from rows read in list order, one more than `limit` when there are more: the items,
+ * and the cursor after the last item when the extra row says there are more.
+ */
+export function pageOf<TRow, TTie extends string | number>(
+  rows: readonly TRow[],
+  limit: number,
+  position: (row: TRow) => AskPosition<TTie>,
+): { rows: TRow[]; cursor?: string } {
+  if (rows.length <= limit) return { rows: [...rows] };
+  const kept = rows.slice(0, limit);
+  return { rows: kept, cursor: encodeCursor(position(kept[limit - 1] as TRow)) };
+}
+
+/** True when `ask` matches the query's filters (the memory store's reading of them). */
+export function matchesQuery(ask: StoredAsk, query: AskQuery<string | number>): boolean {
+  if (query.states !== undefined && !query.states.includes(ask.state)) return false;
+  for (const { filter, value } of query.equal) {
+    if (QUERY_VALUES[filter](ask) !== value) return false;
+  }
+  for (const { field, from, to } of query.ranges) {
+    const time = ask[field];
+    if ((from !== undefined && time < from) || (to !== undefined && time >= to)) return false;
+  }
+  return true;
+}
+
+/** A row as `list` returns it: without its snapshot, with the session and agent it holds. */
+export function listedAsk(row: StoredAsk): ListedAsk {
+  const { snapshot: _snapshot, ...listed } = row as StoredAsk & ListedAsk;
+  const sessionId = QUERY_VALUES.sessionId(row);
+  const agent = QUERY_VALUES.agent(row);
+  if (sessionId !== undefined) listed.sessionId = sessionId;
+  if (agent !== undefined) listed.agent = agent;
+  return listed;
+}
+
+/** Checks `purge`'s `finalBefore` and batch `limit`, as every store receives them. */
+export function checkPurge(finalBefore: unknown, limit: unknown): void {
+  if (typeof finalBefore !== 'number' || !Number.isFinite(finalBefore)) {
+    throw invalid('finalBefore', finalBefore, 'a time in ms since the epoch', 'purge');
+  }
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
+    throw invalid('limit', limit, 'an integer from 1 and up', 'purge');
+  }
+}
+
+function readRange(name: string, range: unknown): { from?: number; to?: number } {
+  if (typeof range !== 'object' || range === null || Array.isArray(range)) {
+    throw invalid(name, range, 'an object { from?, to? } of times in ms since the epoch');
+  }
+  const checked: { from?: number; to?: number } = {};
+  for (const [bound, value] of Object.entries(range)) {
+    if (bound !== 'from' && bound !== 'to') {
+      throw invalid(`${name}.${bound}`, value, 'absent: a range has only `from` and `to`');
+    }
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw invalid(`${name}.${bound}`, value, 'a time in ms since the epoch');
+    }
+    checked[bound] = value;
+  }
+  if (checked.from !== undefined && checked.to !== undefined && checked.from > checked.to) {
+    throw new UserInteractionError(
+      'INVALID_REQUEST',
+      `Expected list filter \`${name}\` to have \`from\` (${checked.from}) at or before \`to\` (${checked.to}).`,
+      { field: name },
+    );
+  }
+  return checked;
+}
+
+function contextText(ask: StoredAsk, name: 'sessionId' | 'agent'): string | undefined {
+  const context = ask.snapshot.context as Record<string, unknown> | undefined;
+  const value = context?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `where`: `list filter`, `list page` or `purge`, named in the message with the field. */
+function invalid(
+  field: string,
+  value: unknown,
+  expected: string,
+  where = 'list filter',
+): UserInteractionError {
+  return new UserInteractionError(
+    'INVALID_REQUEST',
+    `Expected ${where} \`${field}\` to be ${expected}, got ${describe(value)}.`,
+    { field },
+  );
+}

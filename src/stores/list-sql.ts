@@ -1,0 +1,67 @@
+/**
+ * The SQL of `list` for the durable stores, one builder for both dialects: every filter is a
+ * condition an index answers, the position is always bound (the first page starts after the
+ * largest time), so each read is an index range in list order with a LIMIT, never a scan or a
+ * sort of the matches. Several states are read one ordered range each and merged.
+ */
+import type { AskState } from '../engine/audit.js';
+import type { AskQuery, QueryName } from './ask-query.js';
+
+export interface ListDialect {
+  /** The asks table as a statement names it. */
+  readonly table: string;
+  /** What a SELECT lists: the tie-break column, then the store's row columns. */
+  readonly select: string;
+  /** The tie-break column (the row number, or the ask id). */
+  readonly tie: string;
+  /** The column each filter reads. */
+  readonly columns: Readonly<Record<QueryName, string>>;
+  /** The placeholder of the n-th parameter (from 1). */
+  placeholder(n: number): string;
+}
+
+export interface ListStatement {
+  /** The statement's text; the same for every query of the same shape (a cache key). */
+  text: string;
+  params: (string | number)[];
+}
+
+/** The statement reading `query.limit + 1` rows (one more says there are more) in list order. */
+export function listStatement(
+  query: AskQuery<string | number>,
+  dialect: ListDialect,
+  firstTie: string | number,
+): ListStatement {
+  const params: (string | number)[] = [];
+  const bind = (value: string | number) => {
+    params.push(value);
+    return dialect.placeholder(params.length);
+  };
+  const { columns, tie } = dialect;
+  const order = `ORDER BY ${columns.createdAt} DESC, ${tie} DESC`;
+  const after = query.after ?? { createdAt: Number.MAX_VALUE, tie: firstTie };
+  const range = (state: AskState | undefined) => {
+    const conditions: string[] = [];
+    if (state !== undefined) conditions.push(`${columns.state} = ${bind(state)}`);
+    for (const { filter, value } of query.equal) {
+      conditions.push(`${columns[filter]} = ${bind(value)}`);
+    }
+    for (const { field, from, to } of query.ranges) {
+      if (from !== undefined) conditions.push(`${columns[field]} >= ${bind(from)}`);
+      if (to !== undefined) conditions.push(`${columns[field]} < ${bind(to)}`);
+    }
+    // The first condition is the index range; the second steps past the cursor's own row.
+    conditions.push(
+      `${columns.createdAt} <= ${bind(after.createdAt)}`,
+      `(${columns.createdAt} < ${bind(after.createdAt)} OR ${tie} < ${bind(after.tie)})`,
+    );
+    return `SELECT ${dialect.select} FROM ${dialect.table} WHERE ${conditions.join(' AND ')} ${order} LIMIT ${bind(query.limit + 1)}`;
+  };
+  const states = query.states ?? [undefined];
+  if (states.length === 1) return { text: range(states[0]), params };
+  const parts = states.map((state, index) => `SELECT * FROM (${range(state)}) AS s${index}`);
+  return {
+    text: `${parts.join(' UNION ALL ')} ${order} LIMIT ${bind(query.limit + 1)}`,
+    params,
+  };
+}
