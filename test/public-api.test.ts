@@ -95,11 +95,12 @@ describe('public API', () => {
     );
   });
 
-  it('ask-engine/mcp exports the elicitation provider', async () => {
+  it('ask-engine/mcp exports the elicitation provider and the ask_user server', async () => {
     const mcp = await import('ask-engine/mcp');
     expect(Object.keys(mcp).sort()).toEqual([
       'DECLINED',
       'DISMISSED',
+      'createAskUserMcpServer',
       'createElicitationProvider',
       'createElicitationSchemaValidator',
     ]);

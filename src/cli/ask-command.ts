@@ -57,7 +57,10 @@ export async function runAskCommand(argv: string[]): Promise<number> {
   const asking =
     values.defer === true && store !== undefined
       ? deferInto(store, interactionId)
-      : setUpAsking(preferences, {}, store?.store);
+      : await setUpAsking(preferences, {}, store?.store).catch(async (error: unknown) => {
+          await store?.close();
+          throw error;
+        });
   const interrupts = listenForInterrupts();
   try {
     const result = await asking.tool.execute('cli', params, interrupts.signal);

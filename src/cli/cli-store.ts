@@ -6,6 +6,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AskStore } from '../stores/ask-store.js';
+import { importOptionalPackage, MissingPackage } from './optional-package.js';
+import { oneLineMessage } from './stderr-text.js';
 import { StoreProblem } from './store-problem.js';
 
 /** `create`: `ask` may make a new store. `existing`: the store must be there already. */
@@ -48,18 +50,19 @@ export async function openCliStore(path: string, access: StoreAccess): Promise<C
       `${where}: no such store; check the path (ask-engine ask --store PATH, or any program with the SQLite store, creates one).`,
     );
   }
-  const { default: Database } = await importDriver(
-    () => import('better-sqlite3'),
+  const { default: Database } = await importOptionalPackage(
     'better-sqlite3',
-    where,
-    'the SQLite store needs the better-sqlite3 package, which is not installed; install it next to ask-engine (npm install better-sqlite3@^12).',
-  );
+    'the SQLite store',
+    () => import('better-sqlite3'),
+  ).catch((error: unknown) => {
+    throw error instanceof MissingPackage ? new StoreProblem(`${where}: ${error.message}`) : error;
+  });
   let db: InstanceType<typeof Database>;
   try {
     db = new Database(file, { fileMustExist: access === 'existing' });
   } catch (error) {
     throw new StoreProblem(
-      `${where} cannot be opened: ${messageOf(error)}; check its permissions.`,
+      `${where} cannot be opened: ${oneLineMessage(error)}; check its permissions.`,
     );
   }
   try {
@@ -77,7 +80,7 @@ export async function openCliStore(path: string, access: StoreAccess): Promise<C
     throw new StoreProblem(
       isNotADatabase(error)
         ? `${where} is not a SQLite database; give the path of an ask-engine store${access === 'create' ? ', or a new file name to create one' : ''}.`
-        : `${where} cannot be read: ${messageOf(error)}.`,
+        : `${where} cannot be read: ${oneLineMessage(error)}.`,
     );
   }
   const { createSqliteAskStore } = await import('../stores/sqlite-store.js');
@@ -102,34 +105,11 @@ async function probe(store: AskStore, where: string, close: () => Promise<void>)
     await store.get('');
   } catch (error) {
     await close().catch(() => undefined);
-    throw new StoreProblem(`${where} cannot be used: ${messageOf(error)}`);
-  }
-}
-
-async function importDriver<T>(
-  load: () => Promise<T>,
-  name: string,
-  where: string,
-  fix: string,
-): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      throw new StoreProblem(`${where}: ${fix}`);
-    }
-    throw new StoreProblem(`${where}: the ${name} package cannot be loaded: ${messageOf(error)}`);
+    throw new StoreProblem(`${where} cannot be used: ${oneLineMessage(error)}`);
   }
 }
 
 function isNotADatabase(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT';
-}
-
-function messageOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  // One line: a driver's message can span several.
-  return message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
 }

@@ -30,7 +30,7 @@ export async function runDemoCommand(argv: string[]): Promise<number> {
   if (positionals.length > 0) {
     throw new UsageError(`demo takes no arguments, got ${JSON.stringify(positionals[0])}.`);
   }
-  const asking = setUpAsking(readPreferenceFlags(values), { agent: 'demo-agent' });
+  const asking = await setUpAsking(readPreferenceFlags(values), { agent: 'demo-agent' });
   const interrupts = listenForInterrupts();
   const trail: AskAuditEvent[] = [];
   const subscription = asking.service.events$.subscribe((event) => trail.push(event));

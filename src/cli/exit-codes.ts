@@ -10,6 +10,8 @@ export const EXIT = {
   deferred: 4,
   /** The store (`--store`) cannot be opened or used: one line names the problem and the fix. */
   store: 5,
+  /** A package the command needs (the terminal UI, the MCP SDK) is not installed: one line names it. */
+  missingPackage: 6,
   /** 128 + signal number, as shells report a process ended by that signal. */
   interrupted: 130,
   terminated: 143,
@@ -24,6 +26,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   0 answered   1 cancelled (declined, or no terminal)   2 invalid input or usage (message on stderr)
   3 timed out   4 deferred (answer it later: ask-engine resume or serve)
   5 the store cannot be opened or used (one line names the problem and the fix)
+  6 a package the command needs is not installed (one line names it and how to install it)
   130 aborted by SIGINT (ctrl+c)   143 aborted by SIGTERM`;
 
 export function exitCodeFor(

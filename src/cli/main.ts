@@ -7,6 +7,7 @@ import { runAskCommand } from './ask-command.js';
 import { runDemoCommand } from './demo-command.js';
 import { EXIT } from './exit-codes.js';
 import { MAIN_HELP } from './help.js';
+import { importOptionalPackage, MissingPackage } from './optional-package.js';
 import { packageVersion } from './package-version.js';
 import { runResumeCommand } from './resume-command.js';
 import { toStderrText } from './stderr-text.js';
@@ -20,14 +21,22 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   demo: runDemoCommand,
   // Loaded on demand: only this command needs SQLite and the web server.
   serve: async (argv) => (await import('./serve-command.js')).runServeCommand(argv),
-  // Loaded on demand: only this command needs the MCP SDK.
-  mcp: async (argv) => (await import('./mcp-command.js')).runMcpCommand(argv),
+  // Loaded on demand: only this command needs the MCP SDK, an optional peer.
+  mcp: async (argv) =>
+    (
+      await importOptionalPackage(
+        '@modelcontextprotocol/sdk',
+        'ask-engine mcp',
+        () => import('./mcp-command.js'),
+      )
+    ).runMcpCommand(argv),
 };
 
 /**
  * Runs one command and returns its exit code. Usage mistakes (unknown flags, bad JSON, a bad
  * preference or settings file) are printed on stderr with exit code 2; a store that cannot be
- * opened or used is one line on stderr with exit code 5. Help asked for goes to stdout (exit 0);
+ * opened or used is one line on stderr with exit code 5, and so is an optional package a command
+ * needs and cannot load, with exit code 6. Help asked for goes to stdout (exit 0);
  * no command at all prints the help on stderr as a usage mistake (exit 2).
  *
  * @example
@@ -64,6 +73,10 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof StoreProblem) {
       process.stderr.write(toStderrText(`ask-engine: ${error.message}\n`));
       return EXIT.store;
+    }
+    if (error instanceof MissingPackage) {
+      process.stderr.write(toStderrText(`ask-engine: ${error.message}\n`));
+      return EXIT.missingPackage;
     }
     if (!isUsageProblem(error)) throw error;
     process.stderr.write(toStderrText(`ask-engine: ${error.message}\nSee ask-engine --help.\n`));

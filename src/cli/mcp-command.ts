@@ -1,20 +1,6 @@
 /** `ask-engine mcp`: an MCP stdio server whose `ask_user` tool asks the connected client's user. */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type RequestId,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import { createInteractionService } from '../engine/service.js';
-import type { InteractionService } from '../engine/service-contract.js';
-import { createElicitationProvider } from '../mcp/elicitation-provider.js';
-import { createElicitationSchemaValidator } from '../mcp/schema-validator.js';
-import { createAskUserTool } from '../tool/tool.js';
+import { createAskUserMcpServer } from '../mcp/ask-user-server.js';
 import { parseDuration } from './duration.js';
 import { EXIT } from './exit-codes.js';
 import { packageVersion } from './package-version.js';
@@ -60,7 +46,10 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   }
   const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
 
-  const { mcp, service } = createAskUserMcpServer(timeoutMs === undefined ? {} : { timeoutMs });
+  const { mcp, service } = createAskUserMcpServer({
+    version: packageVersion(),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  });
   const stopped = new Promise<{ reason: string; code: number }>((resolve) => {
     const end = (reason: string, code: number) => () => resolve({ reason, code });
     mcp.server.onclose = end('The MCP client disconnected.', EXIT.answered);
@@ -74,64 +63,4 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   await service.close();
   await mcp.close();
   return code;
-}
-
-/**
- * The MCP server `ask-engine mcp` runs, before it is connected: one tool, `ask_user`, asking
- * the connected client's user through the elicitation provider. Each elicitation is related to
- * the `tools/call` that asked, so it travels with that call on any transport.
- */
-export function createAskUserMcpServer(options: { timeoutMs?: number } = {}): {
-  mcp: McpServer;
-  service: InteractionService;
-} {
-  const mcp = new McpServer(
-    { name: 'ask-engine', version: packageVersion() },
-    { capabilities: { tools: {} }, jsonSchemaValidator: createElicitationSchemaValidator() },
-  );
-  // The ask's tool call id to the MCP request id of its `tools/call`, while it runs.
-  const calls = new Map<string, RequestId>();
-  const service = createInteractionService();
-  service.registerProvider(
-    createElicitationProvider(mcp.server, {
-      relatedRequestId: (ctx) =>
-        ctx.toolCallId === undefined ? undefined : calls.get(ctx.toolCallId),
-    }),
-  );
-  const tool = createAskUserTool(service, options);
-  // The tool's TypeBox schema is JSON Schema already; the copy drops TypeBox's symbol keys.
-  const listed: Tool = {
-    name: tool.name,
-    title: tool.label,
-    description: tool.description,
-    inputSchema: JSON.parse(JSON.stringify(tool.parameters)) as Tool['inputSchema'],
-  };
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [listed] }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    if (request.params.name !== tool.name) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(request.params.name)}; this server has "${tool.name}".`,
-      );
-    }
-    const toolCallId = `mcp-${String(extra.requestId)}`;
-    calls.set(toolCallId, extra.requestId);
-    try {
-      // `extra.signal` aborts when the client cancels the call: the ask ends `aborted`.
-      const result = await tool.execute(toolCallId, request.params.arguments ?? {}, extra.signal);
-      return {
-        content: result.content,
-        ...(result.isError === true ? { isError: true } : {}),
-      } satisfies CallToolResult;
-    } finally {
-      calls.delete(toolCallId);
-    }
-  });
-  // The SDK's own client ignores a cancellation of request id 0 (typescript-sdk issue #2283),
-  // and the server's first request gets id 0: spend it on a ping, so that an elicitation the
-  // ask withdraws is always withdrawn on such clients too.
-  mcp.server.oninitialized = () => {
-    mcp.server.ping().catch((error: unknown) => mcp.server.onerror?.(error as Error));
-  };
-  return { mcp, service };
 }

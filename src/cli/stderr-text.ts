@@ -33,3 +33,15 @@ export function toTerminalSafeJson(value: unknown): string {
   }
   return start === 0 ? json : out + json.slice(start);
 }
+
+/**
+ * An error's message on one line, without its final period, to quote inside a sentence: a
+ * driver's message can span several lines.
+ *
+ * @example
+ * oneLineMessage(new Error('file is not a database\n  at open.')) // => 'file is not a database at open'
+ */
+export function oneLineMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
+}

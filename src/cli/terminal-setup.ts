@@ -3,8 +3,8 @@ import { createInteractionService } from '../engine/service.js';
 import type { AskStore } from '../stores/ask-store.js';
 import { openInteractiveTerminal } from '../terminal/controlling-terminal.js';
 import type { TerminalPreferenceInput } from '../terminal/preferences.js';
-import { createTerminalProvider } from '../terminal/terminal-provider.js';
 import { type AskUserTool, createAskUserTool } from '../tool/tool.js';
+import { importOptionalPackage } from './optional-package.js';
 
 export interface CliAsking {
   service: ReturnType<typeof createInteractionService>;
@@ -17,16 +17,23 @@ export interface CliAsking {
 
 /**
  * Opens the controlling terminal when there is one; without it the provider answers every ask
- * `cancelled` / `unavailable`, which the commands report as they would any outcome.
+ * `cancelled` / `unavailable`, which the commands report as they would any outcome. The terminal
+ * UI is loaded here, on demand: without its optional peer `@mariozechner/pi-tui` this throws a
+ * `MissingPackage` naming it.
  *
  * @example
- * const asking = setUpAsking(preferences, { agent: 'demo-agent' });
+ * const asking = await setUpAsking(preferences, { agent: 'demo-agent' });
  */
-export function setUpAsking(
+export async function setUpAsking(
   preferences: TerminalPreferenceInput,
   toolOptions: { agent?: string } = {},
   store?: AskStore,
-): CliAsking {
+): Promise<CliAsking> {
+  const { createTerminalProvider } = await importOptionalPackage(
+    '@mariozechner/pi-tui',
+    'the terminal UI',
+    () => import('../terminal/terminal-provider.js'),
+  );
   const streams = openInteractiveTerminal();
   const provider = createTerminalProvider({
     preferences,

@@ -147,9 +147,17 @@ class DeliveryContext implements AskProviderContext {
     return open.controller.signal;
   }
 
-  /** Checked like any answer, but partially; throws at the provider that sent bad ones. */
-  reportProgress(answers: AskUserQuestionAnswer[]): void {
-    if (this.#open.delivering) this.#report(this.#open, answers);
+  /**
+   * Checked like any answer, but partially; throws at the provider that sent bad ones. A getter
+   * handing out a function bound to this delivery, so a provider may destructure it
+   * (`ask(request, { reportProgress })`); made only when read, like the signal.
+   */
+  get reportProgress(): (answers: AskUserQuestionAnswer[]) => void {
+    const open = this.#open;
+    const report = this.#report;
+    return (answers) => {
+      if (open.delivering) report(open, answers);
+    };
   }
 }
 

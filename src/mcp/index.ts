@@ -1,9 +1,12 @@
 /**
  * `ask-engine/mcp`: ask an MCP client's user through elicitation. Needs
- * `@modelcontextprotocol/sdk` (a dependency of this package, imported only from this entry and
- * the `ask-engine mcp` command).
+ * `@modelcontextprotocol/sdk`, an optional peer, imported only from this entry and the
+ * `ask-engine mcp` command.
  */
-
+export {
+  type AskUserMcpServerOptions,
+  createAskUserMcpServer,
+} from './ask-user-server.js';
 export {
   createElicitationProvider,
   DECLINED,

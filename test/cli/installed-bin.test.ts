@@ -3,9 +3,20 @@
  * through `node_modules/.bin` (a symlink) and `npx`.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasTmux, killServer, TmuxCli } from './tmux-session.js';
@@ -15,6 +26,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'ask-engine-installed-'));
 const project = join(dir, 'project');
 const bin = join(project, 'node_modules', '.bin', 'ask-engine');
+const engineOnly = join(dir, 'engine-only');
+const TERMINAL_UI = '@mariozechner/pi-tui';
 
 /** Runs the installed command with no terminal at all (a new session, piped stdio). */
 async function installed(
@@ -62,30 +75,44 @@ describe('the installed ask-engine command', () => {
       },
     );
     const tarball = join(dir, JSON.parse(packed.stdout)[0].filename);
-    // A fresh project. Offline: the package's runtime dependencies are taken from this
-    // checkout's node_modules (as file: overrides), so the test needs no registry.
+    // Fresh projects. Offline: the package's runtime dependencies, and the optional peers a
+    // project adds, are taken from this checkout's node_modules (as file: overrides), so the
+    // test needs no registry. `project` adds the terminal UI, as the README says to; `engineOnly`
+    // installs ask-engine alone.
     const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
-    mkdirSync(project);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({
-        name: 'fresh-project',
-        version: '1.0.0',
-        private: true,
-        dependencies: { 'ask-engine': `file:${tarball}` },
-        overrides: Object.fromEntries(
-          Object.keys(dependencies).map((name) => [
-            name,
-            `file:${join(ROOT, 'node_modules', name)}`,
-          ]),
-        ),
-      }),
-    );
-    await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], {
-      cwd: project,
-    });
+    const fromCheckout = (names: string[]) =>
+      Object.fromEntries(names.map((name) => [name, `file:${join(ROOT, 'node_modules', name)}`]));
+    const install = async (folder: string, peers: string[]) => {
+      mkdirSync(folder);
+      writeFileSync(
+        join(folder, 'package.json'),
+        JSON.stringify({
+          name: 'fresh-project',
+          version: '1.0.0',
+          private: true,
+          dependencies: { 'ask-engine': `file:${tarball}`, ...fromCheckout(peers) },
+          overrides: fromCheckout(Object.keys(dependencies)),
+        }),
+      );
+      // --legacy-peer-deps: npm's tree builder fails ("reading 'matches'") placing a linked
+      // (file:) package that is also an optional peer; optional peers are never installed for
+      // the project anyway, so skipping their placement changes nothing else.
+      await run(
+        'npm',
+        [
+          'install',
+          '--offline',
+          '--no-audit',
+          '--no-fund',
+          '--ignore-scripts',
+          '--legacy-peer-deps',
+        ],
+        { cwd: folder },
+      );
+    };
+    await Promise.all([install(project, [TERMINAL_UI]), install(engineOnly, [])]);
   }, 180_000);
 
   afterAll(() => {
@@ -136,4 +163,81 @@ describe('the installed ask-engine command', () => {
       cli.kill();
     }
   });
+
+  it('without the terminal UI installed, names the package to install (exit 6)', async () => {
+    const result = await installed(join(engineOnly, 'node_modules', '.bin', 'ask-engine'), [
+      'ask',
+      '{"question":"Deploy?","options":["Yes","No"]}',
+    ]);
+    expect(result.code).toBe(6);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^ask-engine: the terminal UI needs the @mariozechner\/pi-tui package, which is not installed; install it next to ask-engine \(npm install @mariozechner\/pi-tui@\^[\d.]+\)\.\n$/,
+    );
+  });
+
+  it('without the MCP SDK installed, mcp names the package to install (exit 6)', async () => {
+    const result = await installed(join(engineOnly, 'node_modules', '.bin', 'ask-engine'), ['mcp']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(
+      /needs the @modelcontextprotocol\/sdk package, which is not installed/,
+    );
+  });
+
+  it('installs the engine alone in at most 15 MB of node_modules, without the terminal UI or the MCP SDK', () => {
+    const packages = installedClosure(engineOnly, 'ask-engine');
+    const names = [...packages.keys()];
+    expect(names).toEqual(expect.arrayContaining(['ask-engine', 'xstate', '@sinclair/typebox']));
+    for (const heavy of [TERMINAL_UI, 'koffi', '@modelcontextprotocol/sdk', 'zod', 'express']) {
+      expect(names).not.toContain(heavy);
+    }
+    const bytes = [...packages.values()].reduce((sum, folder) => sum + folderBytes(folder), 0);
+    // Shown in the test output, so the README's figure can be checked against it.
+    console.log(
+      `engine-only install: ${(bytes / 1e6).toFixed(1)} MB in ${packages.size} packages (${names.join(', ')})`,
+    );
+    expect(bytes).toBeLessThanOrEqual(15e6);
+  });
 });
+
+/**
+ * Every package `name` needs at run time in the installed project, found as Node finds it
+ * (node_modules folders up from each package's real path), by name → real folder. Peers are a
+ * project's own choice; they are not followed.
+ */
+function installedClosure(projectFolder: string, name: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const visit = (packageName: string, from: string) => {
+    if (found.has(packageName)) return;
+    const folder = locatePackage(packageName, from);
+    found.set(packageName, folder);
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, folder);
+  };
+  visit(name, projectFolder);
+  return found;
+}
+
+function locatePackage(packageName: string, from: string): string {
+  for (let folder = from; ; folder = dirname(folder)) {
+    const candidate = join(folder, 'node_modules', packageName);
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(folder) === folder) {
+      throw new Error(`${packageName} is not installed where ${from} can load it.`);
+    }
+  }
+}
+
+/** The bytes of a package's own files: nested node_modules are packages of their own. */
+function folderBytes(folder: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) bytes += folderBytes(path);
+    else if (entry.isFile()) bytes += statSync(path).size;
+  }
+  return bytes;
+}

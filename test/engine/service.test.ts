@@ -564,6 +564,26 @@ describe('progress reports', () => {
     expect(trail.filter((event) => event.type === 'provider.progress')).toHaveLength(1);
     handle.cancel();
   });
+
+  it('work when the provider destructures its context, as the README shows', async () => {
+    const service = createInteractionService();
+    service.registerProvider({
+      async ask(_request, { signal, reportProgress }) {
+        const answers = [
+          { questionId: 'q1', response: { kind: 'selection' as const, selections: ['Blue'] } },
+        ];
+        reportProgress(answers); // the person is still on the page
+        await tick();
+        signal.throwIfAborted();
+        return { status: 'answered', answers };
+      },
+    });
+    const handle = service.start({ question: 'Team?', options: ['Red', 'Blue'] });
+    const trail: string[] = [];
+    handle.events$.subscribe((event) => trail.push(event.type));
+    expect(await handle.outcome).toMatchObject({ status: 'answered' });
+    expect(trail).toContain('provider.progress');
+  });
 });
 
 describe('ask options', () => {

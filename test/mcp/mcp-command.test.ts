@@ -12,8 +12,8 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AskUserToolInputSchema } from 'ask-engine/data';
+import { createAskUserMcpServer } from 'ask-engine/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAskUserMcpServer } from '../../src/cli/mcp-command.js';
 import { runCli } from '../cli/run-cli.js';
 import { type Elicitation, recordSends } from './mcp-peers.js';
 

@@ -16,6 +16,8 @@ export interface SmtpReceiver {
   /** Decides the SMTP answer to each RCPT TO; resolve an error with `responseCode` to refuse. */
   onRcptTo: (address: SMTPServerAddress) => Promise<Error | undefined>;
   transport: ReturnType<typeof nodemailer.createTransport>;
+  /** The server as an `smtp://` URL, for a program that makes its own transport. */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   receiver.transport = nodemailer.createTransport({ host: '127.0.0.1', port, ignoreTLS: true });
+  receiver.url = `smtp://127.0.0.1:${port}`;
   receiver.close = async () => {
     receiver.transport.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));

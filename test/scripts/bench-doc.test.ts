@@ -44,13 +44,12 @@ describe('benchmark tables', () => {
     }
   });
 
-  it('README and docs/benchmarks.md show exactly the table docs/benchmarks.json renders to', () => {
+  it('docs/benchmarks.md shows exactly the table docs/benchmarks.json renders to', () => {
     const json = new URL('docs/benchmarks.json', root);
     const figures = existsSync(json)
       ? (JSON.parse(readFileSync(json, 'utf8')) as RecordedFigure[])
       : [];
     const expected = figures.length === 0 ? '' : renderTable(figures);
-    expect(tableIn('README.md')).toBe(expected);
     expect(tableIn('docs/benchmarks.md')).toBe(expected);
   });
 
