@@ -17,8 +17,6 @@ export interface CliStore {
   store: AskStore;
   /** How messages name the store: `--store "<path>"`. */
   where: string;
-  /** The ids of the asks waiting deferred in the store, oldest first. */
-  deferredAskIds(): string[];
   close(): Promise<void>;
 }
 
@@ -35,6 +33,7 @@ const SQLITE_SCHEMA_TABLE = 'ask_schema_version';
  */
 export async function openCliStore(path: string, access: StoreAccess): Promise<CliStore> {
   const where = `--store ${JSON.stringify(path)}`;
+  if (POSTGRES_URL.test(path)) return openPostgresStore(path, where);
   const file = resolve(path);
   const directory = dirname(file);
   if (!existsSync(directory)) {
@@ -90,13 +89,29 @@ export async function openCliStore(path: string, access: StoreAccess): Promise<C
     db.close();
   };
   await probe(store, where, close);
-  // Until the store contract has a query (issue 17's `list`), the one read the CLI makes of the
-  // SQLite store's own table: the asks waiting for an answer, for `serve` to link at its start.
-  const deferred = db.prepare(
-    "SELECT id FROM asks WHERE state = 'deferred' ORDER BY created_at, id",
-  );
-  const deferredAskIds = () => (deferred.all() as { id: string }[]).map((row) => row.id);
-  return { store, where, deferredAskIds, close };
+  return { store, where, close };
+}
+
+/** A `postgres://` or `postgresql://` URL names a PostgreSQL store; anything else a SQLite file. */
+const POSTGRES_URL = /^postgres(?:ql)?:\/\//;
+
+async function openPostgresStore(url: string, where: string): Promise<CliStore> {
+  const { createPostgresAskStore } = await importOptionalPackage(
+    'postgres',
+    'the PostgreSQL store',
+    () => import('../stores/postgres-store.js'),
+  ).catch((error: unknown) => {
+    throw error instanceof MissingPackage ? new StoreProblem(`${where}: ${error.message}`) : error;
+  });
+  let store: AskStore;
+  try {
+    store = createPostgresAskStore({ connectionString: url });
+  } catch (error) {
+    throw new StoreProblem(`${where} is not a usable PostgreSQL URL: ${oneLineMessage(error)}.`);
+  }
+  const close = () => store.close();
+  await probe(store, where, close);
+  return { store, where, close };
 }
 
 /** One read, so a store that cannot be used fails here, with a line saying so. */

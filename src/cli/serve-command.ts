@@ -127,7 +127,15 @@ export async function runServeCommand(
     if (ended !== undefined) out(ended);
   });
   // Asks deferred before this server started: a restart shows every waiting ask again.
-  for (const askId of opened.deferredAskIds()) await printLink(askId);
+  // Every ask already waiting in the store, oldest first, so a restart hides none.
+  const waiting: string[] = [];
+  let page = await opened.store.list({ state: 'deferred' }, { limit: 1_000 });
+  for (;;) {
+    waiting.push(...page.items.map((item) => item.askId));
+    if (page.cursor === undefined) break;
+    page = await opened.store.list({ state: 'deferred' }, { cursor: page.cursor, limit: 1_000 });
+  }
+  for (const askId of waiting.reverse()) await printLink(askId);
   await new Promise<void>((resolve) => {
     if (stop.aborted) resolve();
     stop.addEventListener('abort', () => resolve(), { once: true });
