@@ -19,6 +19,11 @@ Usage:
   ask-engine serve --store FILE   answer deferred asks from a browser (web answer page)
   ask-engine mcp                  an MCP stdio server whose ask_user tool asks the client's user
   ask-engine resume ID ANSWERS --store FILE   answer a deferred ask kept in a SQLite file
+  ask-engine list --store PATH|URL            what the store holds, newest first (--state pending)
+  ask-engine show ASK_ID --store PATH|URL     one ask and its history
+  ask-engine answer ASK_ID ANSWERS --store …  answer a pending or deferred ask by its id
+  ask-engine cancel ASK_ID --store …          cancel it
+  ask-engine export --store … [--since 24h]   asks and their histories as JSON Lines
   ask-engine <command> --help     help for one command
   ask-engine --version            the installed version
 

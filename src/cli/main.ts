@@ -21,6 +21,12 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   demo: runDemoCommand,
   // Loaded on demand: only this command needs SQLite and the web server.
   serve: async (argv) => (await import('./serve-command.js')).runServeCommand(argv),
+  // An operator's commands over a store, loaded on demand.
+  list: async (argv) => (await import('./inspect-commands.js')).runListCommand(argv),
+  show: async (argv) => (await import('./inspect-commands.js')).runShowCommand(argv),
+  export: async (argv) => (await import('./inspect-commands.js')).runExportCommand(argv),
+  answer: async (argv) => (await import('./settle-commands.js')).runAnswerCommand(argv),
+  cancel: async (argv) => (await import('./settle-commands.js')).runCancelCommand(argv),
   // Loaded on demand: only this command needs the MCP SDK, an optional peer.
   mcp: async (argv) =>
     (

@@ -2,10 +2,10 @@
  * `ask-engine resume <interactionId> <answers-json | -> --store PATH`: brings the answer of a
  * deferred ask kept in a SQLite file, from any later process, and prints the outcome.
  */
-import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import { createInteractionService } from '../engine/service.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { osUserAnswerer } from '../terminal/os-user.js';
+import { parseAnswers } from './answers-input.js';
 import { openCliStore } from './cli-store.js';
 import { EXIT } from './exit-codes.js';
 import { parseFlags } from './parse-flags.js';
@@ -74,19 +74,4 @@ export async function runResumeCommand(argv: string[]): Promise<number> {
     await service.close();
     await store.close();
   }
-}
-
-function parseAnswers(text: string): AskUserQuestionAnswer[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`The answers are not valid JSON: ${(error as Error).message}.`);
-  }
-  if (!Array.isArray(value)) {
-    throw new UsageError(
-      'The answers must be a JSON array like [{"questionId":"q1","response":{"kind":"freeform","text":"…"}}].',
-    );
-  }
-  return value as AskUserQuestionAnswer[];
 }

@@ -1,0 +1,44 @@
+/** What the operator commands share: a service on the existing store `--store` names. */
+import { createInteractionService } from '../engine/service.js';
+import type { InteractionService } from '../engine/service-contract.js';
+import { isUserInteractionError } from '../rules/errors.js';
+import { openCliStore } from './cli-store.js';
+import { EXIT } from './exit-codes.js';
+import { toStderrText } from './stderr-text.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * Opens the store (never creating it), runs `work` with a service on it and closes both. A
+ * request the engine refuses (an unknown ask, one already settled, invalid answers, a bad
+ * filter) is one line on stderr with its code, exit code 2.
+ *
+ * @example
+ * return withStoreService('show', values.store, async (service) => { ... return EXIT.answered; });
+ */
+export async function withStoreService(
+  command: string,
+  storePath: string | undefined,
+  work: (service: InteractionService) => Promise<number>,
+): Promise<number> {
+  if (storePath === undefined) {
+    throw new UsageError(
+      `${command} needs --store PATH (a SQLite file) or --store postgres://… (a PostgreSQL store).`,
+    );
+  }
+  const store = await openCliStore(storePath, 'existing');
+  // Never sweeps nor purges: an operator's command reads and answers, nothing else.
+  const service = createInteractionService({
+    store: store.store,
+    sweepIntervalMs: Number.POSITIVE_INFINITY,
+  });
+  try {
+    return await work(service);
+  } catch (error) {
+    if (!isUserInteractionError(error)) throw error;
+    process.stderr.write(toStderrText(`ask-engine ${command}: ${error.code}: ${error.message}\n`));
+    return EXIT.invalidInput;
+  } finally {
+    await service.close();
+    await store.close();
+  }
+}
