@@ -75,14 +75,7 @@ const snapshotCheck = TypeCompiler.Compile(PersistedSnapshotSchema);
 /** Returns the row (frozen) if it is whole and consistent; throws `INVALID_REQUEST` naming the fault. */
 export function checkStoredAsk(row: unknown, where: string): StoredAsk {
   const ask = checked(storedAskCheck, row, where) as StoredAsk;
-  const fault = rowFault(ask);
-  if (fault !== undefined) {
-    throw new UserInteractionError(
-      'INVALID_REQUEST',
-      `Refused ${where} for ask ${JSON.stringify(ask.askId)}: ${fault}.`,
-      { askId: ask.askId },
-    );
-  }
+  refuseFault(ask.askId, rowFault(ask), where);
   return deepFreeze(ask);
 }
 
@@ -92,15 +85,18 @@ export function checkStoredAsk(row: unknown, where: string): StoredAsk {
  */
 export function checkListedAsk(row: unknown, where: string): ListedAsk {
   const ask = checked(listedAskCheck, row, where) as ListedAsk;
-  const fault = outcomeFault(ask);
-  if (fault !== undefined) {
-    throw new UserInteractionError(
-      'INVALID_REQUEST',
-      `Refused ${where} for ask ${JSON.stringify(ask.askId)}: ${fault}.`,
-      { askId: ask.askId },
-    );
-  }
+  refuseFault(ask.askId, outcomeFault(ask), where);
   return deepFreeze(ask);
+}
+
+/** Throws `INVALID_REQUEST` naming the ask and its fault, when there is one. */
+function refuseFault(askId: string, fault: string | undefined, where: string): void {
+  if (fault === undefined) return;
+  throw new UserInteractionError(
+    'INVALID_REQUEST',
+    `Refused ${where} for ask ${JSON.stringify(askId)}: ${fault}.`,
+    { askId },
+  );
 }
 
 interface CheckedContext {

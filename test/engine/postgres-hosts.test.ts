@@ -152,6 +152,8 @@ describe.skipIf(postgresMissing !== undefined)(
     });
 
     it('gives each of 4 x 250 asks one outcome while every host answers, resumes, cancels, drains, closes and times out', async () => {
+      // Deadlines long enough that starting, deferring and answering 1,000 asks on four hosts
+      // fits before them on a loaded machine; the asks left alone still time out.
       const { schema, hosts: four } = await startHosts(4);
       const ids = await Promise.all(
         four.map(async (host, h) => {
@@ -160,14 +162,14 @@ describe.skipIf(postgresMissing !== undefined)(
             count: 125,
             prefix: `h${h}`,
             agent: 'hang',
-            timeoutMs: 2_500,
+            timeoutMs: 8_000,
           });
           const defer = await host.run<string[]>({
             op: 'start',
             count: 125,
             prefix: `d${h}`,
             agent: 'defer',
-            timeoutMs: 2_500,
+            timeoutMs: 8_000,
           });
           return { host, hang, defer };
         }),
@@ -219,14 +221,14 @@ describe.skipIf(postgresMissing !== undefined)(
       expect(failed.filter((reply) => reply.host !== d.name && !neverDeferred(reply))).toEqual([]);
       expect(replies.filter((reply) => reply.ok).length).toBeGreaterThan(200);
 
-      const rows = await until(() => asksOf(schema), allFinal, 'every ask to end', 15_000);
+      const rows = await until(() => asksOf(schema), allFinal, 'every ask to end', 30_000);
       expectOneOutcomeEach(rows, four);
       // Only the closed host's own waiting asks were rejected (by its close), none elsewhere.
       for (const host of [a, four[1]!, four[2]!]) expect([...host.rejected.values()]).toEqual([]);
       const states = new Set(rows.map((row) => row.state));
       for (const state of ['answered', 'cancelled', 'timedOut', 'aborted'])
         expect(states).toContain(state);
-    });
+    }, 60_000);
 
     it('answers or times out the asks of a host killed with SIGKILL', async () => {
       const {
