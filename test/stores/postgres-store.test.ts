@@ -38,13 +38,17 @@ async function historyOf(store: AskStore, askId: string): Promise<AskAuditEvent[
   return events;
 }
 
+/**
+ * Waits for a change the predicate accepts. Up to 15 s: after its connections are cut, the
+ * client reconnects its LISTEN with a backoff that a loaded machine stretches.
+ */
 function nextChange<T>(changes: T[], predicate: (change: T) => boolean): Promise<T> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const poll = () => {
       const found = changes.find(predicate);
       if (found !== undefined) resolve(found);
-      else if (Date.now() - started > 5_000)
+      else if (Date.now() - started > 15_000)
         reject(new Error(`No such change in ${JSON.stringify(changes)}`));
       else setTimeout(poll, 5);
     };
@@ -326,7 +330,7 @@ describe.skipIf(postgresMissing !== undefined)(
         await nextChange(heard, (change) => change.askId === 'after');
         expect(await store.get('after')).toEqual(pendingAsk('after').ask);
         expect(unhandled).toEqual([]);
-      });
+      }, 60_000);
 
       it('leaves no rejection unhandled when a connection is cut while it is being set up', async () => {
         const { store } = storeOnNewSchema();
