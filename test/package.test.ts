@@ -95,7 +95,7 @@ describe('the built package', () => {
     });
   });
 
-  it('keeps the terminal UI and the MCP SDK out of the root entry', async () => {
+  it('keeps the terminal UI, the MCP SDK and OpenTelemetry out of the root entry', async () => {
     const { build } = await import('esbuild');
     const result = await build({
       entryPoints: [`${root}/src/index.ts`],
@@ -108,9 +108,10 @@ describe('the built package', () => {
     });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((file) => file.includes('xstate'))).toBe(true);
+    expect(inputs.some((file) => file.includes('src/engine/service.ts'))).toBe(true);
     expect(
       inputs.filter((file) =>
-        /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp|src\/notify|standardwebhooks/.test(
+        /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp|src\/notify|standardwebhooks|@opentelemetry|src\/otel\//.test(
           file,
         ),
       ),

@@ -2,15 +2,13 @@
  * `ask-engine resume <interactionId> <answers-json | -> --store PATH`: brings the answer of a
  * deferred ask kept in a SQLite file, from any later process, and prints the outcome.
  */
-import { createInteractionService } from '../engine/service.js';
-import { isUserInteractionError } from '../rules/errors.js';
 import { osUserAnswerer } from '../terminal/os-user.js';
 import { parseAnswers } from './answers-input.js';
-import { openCliStore } from './cli-store.js';
 import { EXIT } from './exit-codes.js';
 import { parseFlags } from './parse-flags.js';
 import { readStdin } from './read-stdin.js';
-import { toStderrText, toTerminalSafeJson } from './stderr-text.js';
+import { toTerminalSafeJson } from './stderr-text.js';
+import { requireStore, withStoreService } from './store-service.js';
 import { UsageError } from './usage-error.js';
 
 export const RESUME_HELP = `Usage: ask-engine resume <interactionId> <answers-json | -> --store PATH
@@ -55,23 +53,13 @@ export async function runResumeCommand(argv: string[]): Promise<number> {
       `resume takes an interaction id and the answers JSON (or "-"), got ${positionals.length} argument(s).`,
     );
   }
-  if (values.store === undefined) {
-    throw new UsageError('resume needs --store PATH: the SQLite file the deferred ask lives in.');
-  }
+  // Before stdin is read: a missing --store is named even when the answers come on stdin.
+  const storePath = requireStore('resume', values.store);
   const answers = parseAnswers(answersText === '-' ? await readStdin() : answersText);
-  const store = await openCliStore(values.store, 'existing');
-  const service = createInteractionService({ store: store.store });
-  try {
+  return withStoreService('resume', storePath, async (service) => {
     const by = osUserAnswerer('cli');
     const outcome = await service.resume(interactionId, answers, by === undefined ? {} : { by });
     process.stdout.write(`${toTerminalSafeJson(outcome)}\n`);
     return EXIT.answered;
-  } catch (error) {
-    if (!isUserInteractionError(error)) throw error;
-    process.stderr.write(toStderrText(`ask-engine resume: ${error.code}: ${error.message}\n`));
-    return EXIT.invalidInput;
-  } finally {
-    await service.close();
-    await store.close();
-  }
+  });
 }

@@ -7,6 +7,16 @@ import { EXIT } from './exit-codes.js';
 import { toStderrText } from './stderr-text.js';
 import { UsageError } from './usage-error.js';
 
+/** The `--store` value, or a usage error naming the command and what to give. */
+export function requireStore(command: string, storePath: string | undefined): string {
+  if (storePath === undefined) {
+    throw new UsageError(
+      `${command} needs --store PATH (a SQLite file) or --store postgres://… (a PostgreSQL store).`,
+    );
+  }
+  return storePath;
+}
+
 /**
  * Opens the store (never creating it), runs `work` with a service on it and closes both. A
  * request the engine refuses (an unknown ask, one already settled, invalid answers, a bad
@@ -20,12 +30,7 @@ export async function withStoreService(
   storePath: string | undefined,
   work: (service: InteractionService) => Promise<number>,
 ): Promise<number> {
-  if (storePath === undefined) {
-    throw new UsageError(
-      `${command} needs --store PATH (a SQLite file) or --store postgres://… (a PostgreSQL store).`,
-    );
-  }
-  const store = await openCliStore(storePath, 'existing');
+  const store = await openCliStore(requireStore(command, storePath), 'existing');
   // Never sweeps nor purges: an operator's command reads and answers, nothing else.
   const service = createInteractionService({
     store: store.store,

@@ -68,20 +68,4 @@ describe('without @opentelemetry/api installed', () => {
       'ask-engine/otel needs the @opentelemetry/api package, an optional peer dependency of ask-engine: install @opentelemetry/api@^1.9 (and an OpenTelemetry SDK to export what it records), or leave out the `otel` option.',
     );
   }, 60_000);
-
-  it('keeps @opentelemetry and the otel subpath out of the root entry', async () => {
-    const { build } = await import('esbuild');
-    const result = await build({
-      entryPoints: [`${root}src/index.ts`],
-      bundle: true,
-      write: false,
-      metafile: true,
-      platform: 'node',
-      format: 'esm',
-      logLevel: 'silent',
-    });
-    const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((file) => file.includes('src/engine/service.ts'))).toBe(true);
-    expect(inputs.filter((file) => /@opentelemetry|src\/otel\//.test(file))).toEqual([]);
-  });
 });
