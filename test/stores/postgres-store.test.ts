@@ -38,6 +38,11 @@ async function historyOf(store: AskStore, askId: string): Promise<AskAuditEvent[
   return events;
 }
 
+/** A change about one of the asks a test writes only to see that its LISTEN is up. */
+function isProbe(change: unknown): boolean {
+  return JSON.stringify(change).includes('"askId":"probe-');
+}
+
 /**
  * Waits for a change the predicate accepts. Up to 15 s: after its connections are cut, the
  * client reconnects its LISTEN with a backoff that a loaded machine stretches.
@@ -241,12 +246,19 @@ describe.skipIf(postgresMissing !== undefined)(
       const heardHere: unknown[] = [];
       other.subscribe((change) => heard.push(change));
       store.subscribe((change) => heardHere.push(change));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Both LISTENs are up once each store hears a write made after it: probe until they do.
+      for (let probe = 0; ; probe++) {
+        await store.create(pendingAsk(`probe-${probe}`));
+        if (heard.some(isProbe) && heardHere.some(isProbe)) break;
+        if (probe === 100) throw new Error('The stores never heard a write: no LISTEN came up.');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const start = pendingAsk('a1');
       await store.create(start);
       await store.update(answered(start.ask), 1);
       await nextChange(heard, (change) => JSON.stringify(change).includes('"version":2'));
-      expect(heard).toEqual([
+      // The probes' notifications may still be arriving; they are not what this test is about.
+      expect(heard.filter((change) => !isProbe(change))).toEqual([
         { type: 'changed', askId: 'a1', version: 1 },
         { type: 'changed', askId: 'a1', version: 2 },
       ]);
