@@ -28,11 +28,46 @@ export interface AskMachineAnsweredBy {
   recipient: string;
   channel?: string;
 }
-export type AskMachineCancelReason = 'user' | 'unavailable' | 'invalid-answer' | 'provider-error';
+export type AskMachineCancelReason =
+  | 'user'
+  | 'unavailable'
+  | 'invalid-answer'
+  | 'provider-error'
+  | 'no-quorum';
+/** One person's response to a quorum ask: who, what, and when (epoch milliseconds). */
+export interface AskMachineQuorumResponse {
+  by: string;
+  answers: AskMachineAnswer[];
+  at: number;
+}
+/**
+ * How many people must respond, and how they must agree: `required` distinct people (M), only
+ * those in `from` when it is given, `agree: 'same'` = M gave the same answers to every question,
+ * `'any'` = M responses of any kind; anyone picking a `veto` option title ends the ask at once.
+ */
+export interface AskMachineQuorum {
+  required: number;
+  from?: string[];
+  agree: 'same' | 'any';
+  veto?: string[];
+}
+/** Why a response was not counted: the person already responded, or is not in `from`. */
+export type AskMachineRefusalReason = 'duplicate' | 'not-allowed' | 'not-a-quorum-ask';
 /** The outcome the machine records when the ask leaves `pending` (the contracts' `AskOutcome`). */
 export type AskMachineOutcome =
-  | { status: 'answered'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
-  | { status: 'cancelled'; reason: AskMachineCancelReason; message?: string }
+  | {
+      status: 'answered';
+      answers: AskMachineAnswer[];
+      answeredBy?: AskMachineAnsweredBy;
+      responses?: AskMachineQuorumResponse[];
+      vetoedBy?: string;
+    }
+  | {
+      status: 'cancelled';
+      reason: AskMachineCancelReason;
+      message?: string;
+      responses?: AskMachineQuorumResponse[];
+    }
   | { status: 'deferred'; interactionId: string; message?: string }
   | { status: 'timedOut'; deadlineAt: number }
   | { status: 'aborted'; cause: unknown; message: string };
@@ -61,12 +96,21 @@ export interface AskMachineInput {
    */
   traceparent?: string;
   tracestate?: string;
+  /** Several people decide: responses count toward this quorum instead of one answer ending it. */
+  quorum?: AskMachineQuorum;
 }
 
 /** An ask's state data: its input plus the progress so far and, once decided, the outcome. */
 export interface AskMachineContext extends AskMachineInput {
   /** Answers reported so far while pending; forgotten when the ask leaves `pending`. */
   progress: AskMachineAnswer[];
+  /**
+   * A quorum ask's responses so far, in order. Kept when the ask ends (a timeout keeps them in
+   * the history without counting them as a decision).
+   */
+  responses?: AskMachineQuorumResponse[];
+  /** The last response refused (who, why); cleared by the next response counted. */
+  refused?: { by: string; reason: AskMachineRefusalReason; at: number } | undefined;
   outcome?: AskMachineOutcome;
 }
 
@@ -83,7 +127,9 @@ export type AskMachineEvent =
   | { type: 'resume'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
   | { type: 'abort'; cause: unknown; message: string }
   | { type: 'cancel'; reason: 'user' | 'unavailable'; message?: string }
-  | { type: 'deadline'; at: number };
+  | { type: 'deadline'; at: number }
+  /** One person's response to a quorum ask (`by` = their recipient id, `at` = when). */
+  | { type: 'respond'; answers: AskMachineAnswer[]; by: string; at: number };
 
 // Shared by every ask without progress: contexts are never mutated, and an empty array per
 // pending ask is heap that a million pending asks notice.
@@ -107,7 +153,120 @@ export function createAskContext(input: AskMachineInput): AskMachineContext {
   if (input.redact === true) context.redact = true;
   if (input.traceparent !== undefined) context.traceparent = input.traceparent;
   if (input.tracestate !== undefined) context.tracestate = input.tracestate;
+  if (input.quorum !== undefined) {
+    context.quorum = input.quorum;
+    context.responses = NO_RESPONSES;
+  }
   return context;
+}
+
+const NO_RESPONSES = Object.freeze([]) as unknown as AskMachineQuorumResponse[];
+
+/**
+ * What "the same answers" means for `agree: 'same'`: per question (in question id order) the
+ * chosen option titles as a set, or the typed text, or skipped. Comments do not count: two
+ * people approving with different remarks agree.
+ */
+export function agreementKey(answers: AskMachineAnswer[]): string {
+  const parts = answers.map((answer) => {
+    const response = answer.response;
+    const value =
+      response === null
+        ? null
+        : response.kind === 'selection'
+          ? [...response.selections].sort()
+          : response.text;
+    return [answer.questionId, value] as const;
+  });
+  parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return JSON.stringify(parts);
+}
+
+/** The largest number of responses that agree under the quorum's rule. */
+function largestAgreement(responses: AskMachineQuorumResponse[], agree: 'same' | 'any'): number {
+  if (agree === 'any') return responses.length;
+  const counts = new Map<string, number>();
+  let largest = 0;
+  for (const response of responses) {
+    const key = agreementKey(response.answers);
+    const count = (counts.get(key) ?? 0) + 1;
+    counts.set(key, count);
+    if (count > largest) largest = count;
+  }
+  return largest;
+}
+
+/** The veto option title this response picked, if any. */
+export function vetoPicked(
+  answers: AskMachineAnswer[],
+  veto: readonly string[] | undefined,
+): string | undefined {
+  if (veto === undefined || veto.length === 0) return undefined;
+  for (const answer of answers) {
+    if (answer.response?.kind !== 'selection') continue;
+    for (const title of answer.response.selections) if (veto.includes(title)) return title;
+  }
+  return undefined;
+}
+
+/** The responses with this one appended (a new array: contexts are never mutated). */
+function withResponse(
+  responses: AskMachineQuorumResponse[] | undefined,
+  response: AskMachineQuorumResponse,
+): AskMachineQuorumResponse[] {
+  return [...(responses ?? []), response];
+}
+
+interface QuorumParams {
+  quorum: AskMachineQuorum | undefined;
+  responses: AskMachineQuorumResponse[] | undefined;
+  response: AskMachineQuorumResponse;
+}
+
+/** Guard params for a response: the ask's quorum, the responses so far, and this response. */
+function quorumParams({
+  context,
+  event,
+}: {
+  context: AskMachineContext;
+  event: AskMachineEvent;
+}): QuorumParams {
+  const respond = event as Extract<AskMachineEvent, { type: 'respond' }>;
+  return {
+    quorum: context.quorum,
+    responses: context.responses,
+    response: { by: respond.by, answers: respond.answers, at: respond.at },
+  };
+}
+
+/** Does this response complete the quorum (counted with the responses before it)? */
+function reachesQuorum(params: QuorumParams): boolean {
+  const quorum = params.quorum;
+  if (quorum === undefined) return false;
+  const all = withResponse(params.responses, params.response);
+  if (quorum.agree === 'any') return all.length >= quorum.required;
+  const key = agreementKey(params.response.answers);
+  let agreeing = 0;
+  for (const response of all) if (agreementKey(response.answers) === key) agreeing++;
+  return agreeing >= quorum.required;
+}
+
+/** After this response, can the people in `from` who have not responded still make a quorum? */
+function quorumImpossible(params: QuorumParams): boolean {
+  const quorum = params.quorum;
+  if (quorum?.from === undefined) return false;
+  const all = withResponse(params.responses, params.response);
+  const remaining = quorum.from.filter((id) => !all.some((response) => response.by === id)).length;
+  return largestAgreement(all, quorum.agree) + remaining < quorum.required;
+}
+
+/** The agreed answers once the quorum is reached: those of the response that completed it. */
+function agreedOutcome(params: QuorumParams): AskMachineOutcome {
+  return {
+    status: 'answered',
+    answers: params.response.answers,
+    responses: withResponse(params.responses, params.response),
+  };
 }
 
 /**
@@ -165,6 +324,40 @@ export const askMachine = setup({
     recordTimeout: assign((_, params: { deadlineAt: number }) => ({
       outcome: { status: 'timedOut', deadlineAt: params.deadlineAt } as AskMachineOutcome,
     })),
+    recordResponse: assign((_, params: QuorumParams) => ({
+      responses: withResponse(params.responses, params.response),
+      refused: undefined,
+    })),
+    refuseResponse: assign(
+      (_, params: { by: string; reason: AskMachineRefusalReason; at: number }) => ({
+        refused: { by: params.by, reason: params.reason, at: params.at },
+      }),
+    ),
+    recordVeto: assign((_, params: QuorumParams) => ({
+      responses: withResponse(params.responses, params.response),
+      refused: undefined,
+      outcome: {
+        status: 'answered',
+        answers: params.response.answers,
+        responses: withResponse(params.responses, params.response),
+        vetoedBy: params.response.by,
+      } as AskMachineOutcome,
+    })),
+    recordQuorum: assign((_, params: QuorumParams) => ({
+      responses: withResponse(params.responses, params.response),
+      refused: undefined,
+      outcome: agreedOutcome(params),
+    })),
+    recordNoQuorum: assign((_, params: QuorumParams) => ({
+      responses: withResponse(params.responses, params.response),
+      refused: undefined,
+      outcome: {
+        status: 'cancelled',
+        reason: 'no-quorum',
+        message: 'Everyone who may respond has responded without reaching the quorum.',
+        responses: withResponse(params.responses, params.response),
+      } as AskMachineOutcome,
+    })),
     recordAbort: assign((_, params: { cause: unknown; message: string }) => ({
       outcome: {
         status: 'aborted',
@@ -176,6 +369,17 @@ export const askMachine = setup({
   guards: {
     deadlineReached: (_, params: { at: number; deadlineAt: number | undefined }) =>
       params.deadlineAt !== undefined && params.at >= params.deadlineAt,
+    singleAnswerer: (_, params: { quorum: AskMachineQuorum | undefined }) =>
+      params.quorum === undefined,
+    notAQuorumAsk: (_, params: QuorumParams) => params.quorum === undefined,
+    alreadyResponded: (_, params: QuorumParams) =>
+      params.responses?.some((response) => response.by === params.response.by) === true,
+    notAllowedToRespond: (_, params: QuorumParams) =>
+      params.quorum?.from !== undefined && !params.quorum.from.includes(params.response.by),
+    responseVetoes: (_, params: QuorumParams) =>
+      vetoPicked(params.response.answers, params.quorum?.veto) !== undefined,
+    responseReachesQuorum: (_, params: QuorumParams) => reachesQuorum(params),
+    quorumNoLongerReachable: (_, params: QuorumParams) => quorumImpossible(params),
   },
 }).createMachine({
   id: 'ask',
@@ -184,7 +388,7 @@ export const askMachine = setup({
   states: {
     pending: {
       description:
-        'The provider has the question and the person may answer. The provider signal is live only here; progress reports are kept until the ask leaves.',
+        'The provider has the question and the person may answer (one answer, or responses counted toward a quorum: refused when the person already responded or is not in `from`; a veto, the quorum, or no quorum left ends it). The provider signal is live only here; progress reports are kept until the ask leaves.',
       tags: ['delivering'],
       exit: 'forgetProgress',
       on: {
@@ -192,6 +396,10 @@ export const askMachine = setup({
           actions: { type: 'recordProgress', params: ({ event }) => ({ answers: event.answers }) },
         },
         'provider.answered': {
+          guard: {
+            type: 'singleAnswerer',
+            params: ({ context }) => ({ quorum: context.quorum }),
+          },
           target: 'answered',
           actions: {
             type: 'recordAnswers',
@@ -199,6 +407,10 @@ export const askMachine = setup({
           },
         },
         answer: {
+          guard: {
+            type: 'singleAnswerer',
+            params: ({ context }) => ({ quorum: context.quorum }),
+          },
           target: 'answered',
           actions: {
             type: 'recordAnswers',
@@ -219,6 +431,45 @@ export const askMachine = setup({
             params: ({ event }) => ({ reason: event.reason, message: event.message }),
           },
         },
+        respond: [
+          {
+            guard: { type: 'notAQuorumAsk', params: quorumParams },
+            actions: {
+              type: 'refuseResponse',
+              params: ({ event }) => ({ by: event.by, reason: 'not-a-quorum-ask', at: event.at }),
+            },
+          },
+          {
+            guard: { type: 'alreadyResponded', params: quorumParams },
+            actions: {
+              type: 'refuseResponse',
+              params: ({ event }) => ({ by: event.by, reason: 'duplicate', at: event.at }),
+            },
+          },
+          {
+            guard: { type: 'notAllowedToRespond', params: quorumParams },
+            actions: {
+              type: 'refuseResponse',
+              params: ({ event }) => ({ by: event.by, reason: 'not-allowed', at: event.at }),
+            },
+          },
+          {
+            guard: { type: 'responseVetoes', params: quorumParams },
+            target: 'answered',
+            actions: { type: 'recordVeto', params: quorumParams },
+          },
+          {
+            guard: { type: 'responseReachesQuorum', params: quorumParams },
+            target: 'answered',
+            actions: { type: 'recordQuorum', params: quorumParams },
+          },
+          {
+            guard: { type: 'quorumNoLongerReachable', params: quorumParams },
+            target: 'cancelled',
+            actions: { type: 'recordNoQuorum', params: quorumParams },
+          },
+          { actions: { type: 'recordResponse', params: quorumParams } },
+        ],
         cancel: {
           target: 'cancelled',
           actions: {
@@ -261,6 +512,10 @@ export const askMachine = setup({
         'The tool call has ended and the question lives on elsewhere (a chat thread, a link). It waits for `resume` or `answer`, a cancel or its deadline; the caller’s abort signal belonged to the tool call and no longer applies.',
       on: {
         resume: {
+          guard: {
+            type: 'singleAnswerer',
+            params: ({ context }) => ({ quorum: context.quorum }),
+          },
           target: 'answered',
           actions: {
             type: 'recordAnswers',
@@ -268,12 +523,55 @@ export const askMachine = setup({
           },
         },
         answer: {
+          guard: {
+            type: 'singleAnswerer',
+            params: ({ context }) => ({ quorum: context.quorum }),
+          },
           target: 'answered',
           actions: {
             type: 'recordAnswers',
             params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
           },
         },
+        respond: [
+          {
+            guard: { type: 'notAQuorumAsk', params: quorumParams },
+            actions: {
+              type: 'refuseResponse',
+              params: ({ event }) => ({ by: event.by, reason: 'not-a-quorum-ask', at: event.at }),
+            },
+          },
+          {
+            guard: { type: 'alreadyResponded', params: quorumParams },
+            actions: {
+              type: 'refuseResponse',
+              params: ({ event }) => ({ by: event.by, reason: 'duplicate', at: event.at }),
+            },
+          },
+          {
+            guard: { type: 'notAllowedToRespond', params: quorumParams },
+            actions: {
+              type: 'refuseResponse',
+              params: ({ event }) => ({ by: event.by, reason: 'not-allowed', at: event.at }),
+            },
+          },
+          {
+            guard: { type: 'responseVetoes', params: quorumParams },
+            target: 'answered',
+            actions: { type: 'recordVeto', params: quorumParams },
+          },
+          {
+            guard: { type: 'responseReachesQuorum', params: quorumParams },
+            target: 'answered',
+            actions: { type: 'recordQuorum', params: quorumParams },
+          },
+          {
+            guard: { type: 'quorumNoLongerReachable', params: quorumParams },
+            target: 'cancelled',
+            actions: { type: 'recordNoQuorum', params: quorumParams },
+          },
+          { actions: { type: 'recordResponse', params: quorumParams } },
+        ],
         cancel: {
           target: 'cancelled',
           actions: {

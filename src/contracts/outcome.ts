@@ -64,16 +64,29 @@ export type ProviderOutcome = Static<typeof ProviderOutcomeSchema>;
 /**
  * Why an ask was cancelled: the person dismissed it (`user`), no one could answer
  * (`unavailable`), the provider's answer was refused (`invalid-answer`) or the provider threw
- * (`provider-error`).
+ * (`provider-error`), or everyone who may respond to a quorum ask responded without reaching
+ * it (`no-quorum`).
  */
 export const AskCancelReasonSchema = Type.Union([
   Type.Literal('user'),
   Type.Literal('unavailable'),
   Type.Literal('invalid-answer'),
   Type.Literal('provider-error'),
+  Type.Literal('no-quorum'),
 ]);
-/** `user`, `unavailable`, `invalid-answer` or `provider-error`. */
+/** `user`, `unavailable`, `invalid-answer`, `provider-error` or `no-quorum`. */
 export type AskCancelReason = Static<typeof AskCancelReasonSchema>;
+
+/**
+ * One person's response to a quorum ask: their recipient id (`by`, never redacted), their
+ * answers (redacted like answers) and when it was recorded (epoch milliseconds).
+ */
+export const QuorumResponseSchema = Type.Object(
+  { by: BylineText, answers: AskUserAnswersSchema, at: Type.Number() },
+  { additionalProperties: false },
+);
+/** One recorded response to a quorum ask. */
+export type QuorumResponse = Static<typeof QuorumResponseSchema>;
 
 /**
  * The outcome an ask's caller receives, once: `answered` with validated answers, `cancelled`
@@ -86,11 +99,17 @@ export const AskOutcomeSchema = Type.Union([
     status: Type.Literal('answered'),
     answers: AskUserAnswersSchema,
     answeredBy: Type.Optional(AnsweredBySchema),
+    /** A quorum ask: every response counted, in order. */
+    responses: Type.Optional(Type.Array(QuorumResponseSchema)),
+    /** A quorum ask ended by a veto: who picked the veto option. */
+    vetoedBy: Type.Optional(BylineText),
   }),
   Type.Object({
     status: Type.Literal('cancelled'),
     reason: AskCancelReasonSchema,
     message: Type.Optional(Type.String()),
+    /** `no-quorum`: the responses that did not agree. */
+    responses: Type.Optional(Type.Array(QuorumResponseSchema)),
   }),
   Type.Object({
     status: Type.Literal('deferred'),

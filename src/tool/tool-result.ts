@@ -195,6 +195,8 @@ function cancelledText(reason: AskCancelReason, message: string | undefined): st
       return `The answer that came back was refused as invalid${because(message)} Nothing was chosen; do not assume an answer.`;
     case 'provider-error':
       return `Asking the user failed${because(message)} Nothing was chosen; do not assume an answer.`;
+    case 'no-quorum':
+      return `The approvers did not agree: everyone who may respond has responded without reaching the required number of matching answers.${note(message)} Nothing was decided; do not assume an answer.`;
   }
 }
 

@@ -181,8 +181,12 @@ describe('ask machine, model-based', () => {
   });
 
   it('the generated paths take every transition the machine declares', () => {
+    // Quorum responses are walked on the machine in ask.machine.quorum.test.ts; the service
+    // does not send `respond` yet, so they cannot be replayed here.
     const declared = Object.entries(askMachine.root.states).flatMap(([name, node]) =>
-      [...node.transitions.entries()].map(([type]) => `${name}:${type}`),
+      [...node.transitions.entries()]
+        .filter(([type]) => type !== 'respond')
+        .map(([type]) => `${name}:${type}`),
     );
     const taken = new Set(
       cases.map(({ path }) => {

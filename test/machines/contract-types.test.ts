@@ -4,7 +4,9 @@ import type {
   AskMachineAnswer,
   AskMachineAnsweredBy,
   AskMachineOutcome,
+  AskMachineQuorumResponse,
 } from '../../machines/ask.machine.js';
+import type { QuorumResponse } from '../../src/contracts/outcome.js';
 import type { AnsweredBy, AskOutcome, AskUserQuestionAnswer } from '../../src/index.js';
 
 describe('machine types', () => {
@@ -13,5 +15,6 @@ describe('machine types', () => {
     expectTypeOf<AskMachineAnsweredBy>().toEqualTypeOf<AnsweredBy>();
     expectTypeOf<AskMachineOutcome>().toMatchTypeOf<AskOutcome>();
     expectTypeOf<AskOutcome>().toMatchTypeOf<AskMachineOutcome>();
+    expectTypeOf<AskMachineQuorumResponse>().toEqualTypeOf<QuorumResponse>();
   });
 });
