@@ -40,6 +40,7 @@ export {
   type AskStatus,
   type ProviderOutcome,
   ProviderOutcomeSchema,
+  type QuorumResponse,
 } from './contracts/outcome.js';
 export {
   type AskUserIntent,

@@ -12,6 +12,8 @@ export {
   type AskMachineEvent,
   type AskMachineInput,
   type AskMachineOutcome,
+  type AskMachineQuorum,
+  type AskMachineQuorumResponse,
   askMachine,
 } from '../machines/ask.machine.js';
 export * from './data.js';

@@ -6,8 +6,12 @@ import type {
   AskMachineOutcome,
   AskMachineQuorumResponse,
 } from '../../machines/ask.machine.js';
-import type { QuorumResponse } from '../../src/contracts/outcome.js';
-import type { AnsweredBy, AskOutcome, AskUserQuestionAnswer } from '../../src/index.js';
+import type {
+  AnsweredBy,
+  AskOutcome,
+  AskUserQuestionAnswer,
+  QuorumResponse,
+} from '../../src/index.js';
 
 describe('machine types', () => {
   it('stay mutually assignable with the contract types', () => {

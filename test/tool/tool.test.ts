@@ -539,3 +539,28 @@ describe('timeouts', () => {
     );
   });
 });
+
+describe('formatAskUserToolResult: no-quorum', () => {
+  it('tells the model the approvers did not agree and nothing was decided', async () => {
+    const { formatAskUserToolResult } = await import('../../src/tool/tool-result.js');
+    const result = formatAskUserToolResult(
+      [
+        {
+          question: 'Deploy?',
+          header: 'Deploy',
+          options: [{ label: 'Approve' }],
+          multiSelect: false,
+        },
+      ] as never,
+      {
+        status: 'cancelled',
+        reason: 'no-quorum',
+        responses: [{ by: 'ana', answers: [], at: 1 }],
+      },
+      { toolCallId: 't1', askId: 'a1' },
+    );
+    const text = JSON.stringify(result);
+    expect(text).toContain('did not agree');
+    expect(text).toContain('do not assume an answer');
+  });
+});
