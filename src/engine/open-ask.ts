@@ -3,6 +3,7 @@
  * One flat object (a million pending asks each hold one), its fields in groups; each group has
  * one owner, the only file that writes it.
  */
+import type { OutboxEntry } from '../stores/ask-store.js';
 import type { Subscriber } from 'rxjs';
 import type { AnyActorRef } from 'xstate';
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
@@ -32,6 +33,8 @@ export class OpenAsk {
   stored: Promise<unknown> | undefined = undefined;
 
   // ── delivery: written by delivery.ts only ──
+  /** Outbox entries the provider queued, written with its result (`ctx.queueOutbox`). */
+  outbox: readonly OutboxEntry[] | undefined = undefined;
   /** Created when the provider first reads `ctx.signal`. */
   controller: AbortController | undefined = undefined;
   /** True from the provider call until delivery stopped. */
