@@ -110,11 +110,7 @@ export class AskCommits implements Committer {
    * race (here or in other services) need no lock: the loser's write fails its version check,
    * and it tries again on what the store holds.
    */
-  commit(
-    open: OpenAsk,
-    event: AskMachineEvent,
-    outbox?: readonly OutboxEntry[],
-  ): Promise<boolean> {
+  commit(open: OpenAsk, event: AskMachineEvent, outbox?: readonly OutboxEntry[]): Promise<boolean> {
     return open.ready === undefined
       ? this.commitNow(open, event, outbox)
       : open.ready.then(() => this.commitNow(open, event, outbox));

@@ -6,10 +6,10 @@
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
+import type { OutboxEntry } from '../stores/ask-store.js';
 import { answerCheck, exitCause, failureEvent, providerEvent } from './ask-events.js';
 import type { OpenAsk } from './open-ask.js';
 import type { AskProvider, AskProviderContext } from './provider.js';
-import type { OutboxEntry } from '../stores/ask-store.js';
 
 /** What delivery needs of its service. */
 export interface DeliveryHost {
@@ -152,7 +152,9 @@ class DeliveryContext implements AskProviderContext {
 
   queueOutbox(entries: readonly OutboxEntry[]): void {
     if (!Array.isArray(entries)) {
-      throw new TypeError(`Expected \`queueOutbox\` to get an array of outbox entries, got ${typeof entries}.`);
+      throw new TypeError(
+        `Expected \`queueOutbox\` to get an array of outbox entries, got ${typeof entries}.`,
+      );
     }
     if (this.#open.delivering) this.#open.outbox = entries;
   }

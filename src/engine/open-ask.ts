@@ -3,13 +3,14 @@
  * One flat object (a million pending asks each hold one), its fields in groups; each group has
  * one owner, the only file that writes it.
  */
-import type { OutboxEntry } from '../stores/ask-store.js';
+
 import type { Subscriber } from 'rxjs';
 import type { AnyActorRef } from 'xstate';
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
+import type { OutboxEntry } from '../stores/ask-store.js';
 import type { PersistedAskState } from './ask-logic.js';
 import type { AskAuditEvent } from './audit.js';
 

@@ -225,10 +225,10 @@ class PostgresAskStore implements AskStore {
           as w(${this.#eventTypes})
         where exists (select from inserted)
       ), outbox as (
-        insert into ${this.#outbox} (${OUTBOX_COLUMNS})
-        select ${OUTBOX_COLUMNS}
+        insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
+        select ${sql.unsafe(OUTBOX_COLUMNS)}
         from jsonb_to_recordset(${sql.json(json(outboxRecords([write])))}::jsonb)
-          as o(${OUTBOX_TYPES})
+          as o(${sql.unsafe(OUTBOX_TYPES)})
         where exists (select from inserted)
         on conflict do nothing
       )
@@ -562,9 +562,9 @@ class PostgresAskStore implements AskStore {
         select ${this.#eventValues}
         from w join updated on updated.id = w.id
       ), outbox as (
-        insert into ${this.#outbox} (${OUTBOX_COLUMNS})
-        select ${OUTBOX_COLUMNS}
-        from jsonb_to_recordset(${sql.json(json(outbox))}::jsonb) as o(${OUTBOX_TYPES})
+        insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
+        select ${sql.unsafe(OUTBOX_COLUMNS)}
+        from jsonb_to_recordset(${sql.json(json(outbox))}::jsonb) as o(${sql.unsafe(OUTBOX_TYPES)})
         where o.ask_id in (select id from updated)
         on conflict do nothing
       ), outbox_settled as (

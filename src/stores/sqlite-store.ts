@@ -19,6 +19,7 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
+import { checkOutboxClaim, outboxRowsOf } from './outbox.js';
 import {
   CorruptAskRowError,
   columnList,
@@ -55,7 +56,6 @@ import {
   readListed,
 } from './sqlite-rows.js';
 import { migrate } from './sqlite-schema.js';
-import { checkOutboxClaim, outboxRowsOf } from './outbox.js';
 
 export type { SqliteAskStoreOptions, SqliteAskStoreSource } from './sqlite-options.js';
 
@@ -556,7 +556,9 @@ function prepare(db: SqliteDatabase): Statements {
     outboxRetry: db.prepare(
       'UPDATE ask_outbox SET due_at = ?, claimed_until = 0 WHERE delivery_id = ? AND done_at IS NULL',
     ),
-    deleteOutbox: db.prepare('DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)'),
+    deleteOutbox: db.prepare(
+      'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
+    ),
     lists: new Map(),
   };
 }
