@@ -138,6 +138,9 @@ describe('createNotifyProvider', () => {
       status: 'answered',
       answeredBy: { recipient: 'alice', channel: 'email' },
     });
+    // The lead's link now says who answered, and when.
+    const leadPage = await (await fetch(leadLink)).text();
+    expect(leadPage).toContain('answered by alice (via email) on');
     await until(() => mailTo('lead@example.com').length >= 2, 'the settled mail to the lead');
     expect(mailTo('lead@example.com')[1]?.mail.text).toContain('Answered by alice');
 
