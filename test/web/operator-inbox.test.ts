@@ -8,7 +8,7 @@ import { OPERATOR_TOKEN, startAnswerApp } from './web-fixture.js';
 
 const rowIds = (page: string, table: string) => {
   const section = page.split(`<table id="${table}"`)[1]?.split('</table>')[0] ?? '';
-  return [...section.matchAll(/<tr data-ask="([^"]+)"/g)].map((match) => match[1]);
+  return [...section.matchAll(/<tr data-ask="([^"]+)"/g)].map((match) => match[1]!);
 };
 
 describe('the operator inbox', () => {
