@@ -3,19 +3,31 @@
  * (a) the email channel's send (check the notification, render text and HTML, send) to a local
  *     SMTP server, against nodemailer sending the same, already rendered mail through the same
  *     pooled transport; goal <= 1.5x (the issue's figure adds the outbox write once it exists).
+ * (c) notification overhead per ask: an ask's row written with one outbox entry (SQLite file),
+ *     then the notify provider claiming it, sending it through the email channel to the local
+ *     SMTP server and marking it done with its audit event, against nodemailer sending the same
+ *     rendered mail; goal <= 1.5x.
  * (b) the webhook channel's send (check, sign, POST) to a local receiver, against a bare fetch
  *     POST of the same body and headers, signed once beforehand; for scale.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { Webhook } from 'standardwebhooks';
+import { createInteractionService } from '../src/engine/service.js';
+import { deliveryIdFor } from '../src/notify/delivery-id.js';
 import { createEmailChannel } from '../src/notify/email-channel.js';
 import type { Notification } from '../src/notify/notification.js';
+import { createNotifyProvider } from '../src/notify/notify-provider.js';
 import { createWebhookChannel } from '../src/notify/webhook-channel.js';
 import { webhookBodyOf } from '../src/notify/webhook-event.js';
+import { createSqliteAskStore } from '../src/stores/sqlite-store.js';
+import { yesNoRequest } from './fixtures.js';
 import { timeRatio } from './ratio.js';
 
 const notification: Notification = {
@@ -80,6 +92,61 @@ await timeRatio(
   () => email.send(notification, signal),
   { rounds: 31, chunkMs: 50 },
 );
+// (c) outbox write + claim + send + done, per ask
+const dir = mkdtempSync(join(tmpdir(), 'ask-engine-notify-bench-'));
+const store = createSqliteAskStore({ path: join(dir, 'asks.db') });
+// A real pending row, written by a service, copied under a new id for each ask.
+const seed = createInteractionService({ store });
+seed.registerProvider({ ask: () => new Promise(() => {}) });
+const seeded = seed.start(yesNoRequest);
+await seeded.stored;
+const row = (await store.get(seeded.id))!;
+const template = {
+  ask: row,
+  event: {
+    askId: row.askId,
+    type: 'start',
+    at: row.createdAt,
+    from: null,
+    to: 'pending',
+    data: { questions: 1 },
+  } as const,
+};
+const provider = createNotifyProvider({
+  server: { linkFor: async () => notification.link as string },
+  store,
+  channels: [email],
+  route: () => [],
+  delivery: { pollMs: 3_600_000 },
+});
+let asks = 0;
+await timeRatio(
+  '(c) notification per ask (outbox write + claim + send + done, SQLite) vs nodemailer sending the same mail (local SMTP)',
+  1.5,
+  () => transport.sendMail(rendered!),
+  async () => {
+    const askId = `ask_${++asks}`;
+    await store.create({
+      ask: { ...template.ask, askId },
+      event: { ...template.event, askId },
+      outbox: [
+        {
+          deliveryId: deliveryIdFor(askId, 'alice', 'created'),
+          askId,
+          channel: 'email',
+          due: 0,
+          payload: { notification: { ...notification, askId } },
+        },
+      ],
+    });
+    await provider.flush();
+  },
+  { rounds: 31, chunkMs: 50 },
+);
+await provider.close();
+await seed.close();
+await store.close();
+rmSync(dir, { recursive: true, force: true });
 transport.close();
 await new Promise<void>((resolve) => smtp.close(() => resolve()));
 

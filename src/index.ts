@@ -24,6 +24,7 @@ export type {
   AskAuditEventType,
   AskState,
   AuditedAnswers,
+  NotifiedData,
 } from './engine/audit.js';
 export { type Clock, systemClock } from './engine/clock.js';
 export type { InspectionEvent } from './engine/inspection.js';
@@ -73,7 +74,9 @@ export type {
   AskTimeRange,
   AskUpdateResult,
   AskWrite,
+  ClaimedOutboxEntry,
   ListedAsk,
+  OutboxEntry,
   PersistedAskSnapshot,
   StoredAsk,
 } from './stores/ask-store.js';

@@ -89,6 +89,7 @@ describe('public API', () => {
         'NotificationSchema',
         'WEBHOOK_EVENT_TYPES',
         'createEmailChannel',
+        'createNotifyProvider',
         'createWebhookChannel',
         'deliveryIdFor',
         'readNotification',

@@ -7,7 +7,13 @@
  */
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import { UserInteractionError } from '../rules/errors.js';
-import type { AskStore, AskUpdateResult, AskWrite, StoredAsk } from '../stores/ask-store.js';
+import type {
+  AskStore,
+  AskUpdateResult,
+  AskWrite,
+  OutboxEntry,
+  StoredAsk,
+} from '../stores/ask-store.js';
 import { checkStoredKey } from './ask-intake.js';
 import { restoreAskSnapshot } from './ask-logic.js';
 import type { AskReplica } from './ask-replica.js';
@@ -104,13 +110,18 @@ export class AskCommits implements Committer {
    * race (here or in other services) need no lock: the loser's write fails its version check,
    * and it tries again on what the store holds.
    */
-  commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean> {
+  commit(open: OpenAsk, event: AskMachineEvent, outbox?: readonly OutboxEntry[]): Promise<boolean> {
     return open.ready === undefined
-      ? this.commitNow(open, event)
-      : open.ready.then(() => this.commitNow(open, event));
+      ? this.commitNow(open, event, outbox)
+      : open.ready.then(() => this.commitNow(open, event, outbox));
   }
 
-  async commitNow(open: OpenAsk, event: AskMachineEvent): Promise<boolean> {
+  /** `outbox`: entries written with this event's write (see `AskWrite.outbox`). */
+  async commitNow(
+    open: OpenAsk,
+    event: AskMachineEvent,
+    outbox?: readonly OutboxEntry[],
+  ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       if (this.#closed) throw closedError();
       const write = nextAskWrite(
@@ -122,7 +133,10 @@ export class AskCommits implements Committer {
       if (write === undefined) return false;
       const expected = open.version;
       open.writing = write.ask.version;
-      const result = await this.#store.update(write, expected);
+      const result = await this.#store.update(
+        outbox === undefined ? write : { ask: write.ask, event: write.event, outbox },
+        expected,
+      );
       open.writing = 0;
       if (result.ok) {
         this.#settlement.adopt(open, write.next, write.ask, event, write.event);
@@ -130,6 +144,7 @@ export class AskCommits implements Committer {
       }
       if (result.reason === 'interaction-id') {
         // One chat thread, one open question: a second deferral to it is the provider's bug.
+        outbox = undefined;
         event = {
           type: 'provider.failed',
           reason: 'provider-error',

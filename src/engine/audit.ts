@@ -34,7 +34,8 @@ interface Transition<TType extends string, TData> extends AuditEventBase<TType, 
 
 /**
  * One entry of an ask's audit trail: a transition (`type` is the event, `from` and `to` the
- * states) or a record that changed nothing (`late-answer`, `answer.refused`, `callback.failed`).
+ * states) or a record that changed nothing (`late-answer`, `answer.refused`, `callback.failed`,
+ * and the notifications of `ask-engine/notify`: `notified`, `reminded`, `escalated`).
  * Read them live from `events$`, or later from the store with `service.history(askId)`.
  */
 export type AskAuditEvent =
@@ -68,7 +69,21 @@ export type AskAuditEvent =
   /** A host callback around the ask (the tool's `onUpdate`) threw; the ask went on. */
   | Transition<'callback.failed', { callback: string; message: string }>
   /** `restore` of a snapshot into this service (the ask is taken over as stored). */
-  | Transition<'restore', { version: number }>;
+  | Transition<'restore', { version: number }>
+  /** A recipient was told of the ask (`created`) or of its outcome (`settled`); never the answer. */
+  | Transition<'notified', NotifiedData & { kind: 'created' | 'settled' }>
+  /** A recipient was reminded (`seq` 1, 2, ...), or an escalation step reached a new recipient. */
+  | Transition<'reminded' | 'escalated', NotifiedData & { seq: number }>;
+
+/** Whom a notification reached, through which channel, under which delivery id. */
+export interface NotifiedData {
+  /** The recipient's id (as `answeredBy.recipient` names them). */
+  recipient: string;
+  /** The channel's name. */
+  channel: string;
+  /** The message's stable id (its Message-ID / webhook-id). */
+  deliveryId: string;
+}
 
 /** The `type` of an audit event: `start`, a machine event, or a record that changed nothing. */
 export type AskAuditEventType = AskAuditEvent['type'];
@@ -94,6 +109,9 @@ const AUDIT_EVENT_TYPE_SET = {
   'answer.refused': true,
   'callback.failed': true,
   restore: true,
+  notified: true,
+  reminded: true,
+  escalated: true,
 } as const satisfies Record<AskAuditEventType, true>;
 
 /** Every audit event type, derived once from the `AskAuditEvent` union. */

@@ -6,6 +6,7 @@
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
+import type { OutboxEntry } from '../stores/ask-store.js';
 import { answerCheck, exitCause, failureEvent, providerEvent } from './ask-events.js';
 import type { OpenAsk } from './open-ask.js';
 import type { AskProvider, AskProviderContext } from './provider.js';
@@ -15,8 +16,8 @@ export interface DeliveryHost {
   provider(): AskProvider | undefined;
   /** False when the ask or the service redacts: refusal messages never quote the person. */
   quoteInput(open: OpenAsk): boolean;
-  /** Applies an event to the ask; true if the machine took it. */
-  commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean>;
+  /** Applies an event to the ask (with `outbox` in its write); true if the machine took it. */
+  commit(open: OpenAsk, event: AskMachineEvent, outbox?: readonly OutboxEntry[]): Promise<boolean>;
   /** Ends the ask as `aborted` with `cause` (its host drained or restarted under the provider). */
   abort(open: OpenAsk, cause: unknown): Promise<boolean>;
   /** Audits a provider result that came after the ask's outcome was fixed. */
@@ -77,7 +78,9 @@ export class Delivery {
       return;
     }
     const event = providerEvent(open.questions, result, this.#host.quoteInput(open));
-    await this.#settle(open, event, this.#host.commit(open, event));
+    const { outbox } = open;
+    open.outbox = undefined;
+    await this.#settle(open, event, this.#host.commit(open, event, outbox));
   }
 
   async #failed(open: OpenAsk, error: unknown): Promise<void> {
@@ -145,6 +148,15 @@ class DeliveryContext implements AskProviderContext {
       if (!open.delivering) open.controller.abort(deliveryExitCause(open));
     }
     return open.controller.signal;
+  }
+
+  queueOutbox(entries: readonly OutboxEntry[]): void {
+    if (!Array.isArray(entries)) {
+      throw new TypeError(
+        `Expected \`queueOutbox\` to get an array of outbox entries, got ${typeof entries}.`,
+      );
+    }
+    if (this.#open.delivering) this.#open.outbox = entries;
   }
 
   /**

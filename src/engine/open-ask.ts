@@ -3,12 +3,14 @@
  * One flat object (a million pending asks each hold one), its fields in groups; each group has
  * one owner, the only file that writes it.
  */
+
 import type { Subscriber } from 'rxjs';
 import type { AnyActorRef } from 'xstate';
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
+import type { OutboxEntry } from '../stores/ask-store.js';
 import type { PersistedAskState } from './ask-logic.js';
 import type { AskAuditEvent } from './audit.js';
 
@@ -32,6 +34,8 @@ export class OpenAsk {
   stored: Promise<unknown> | undefined = undefined;
 
   // ── delivery: written by delivery.ts only ──
+  /** Outbox entries the provider queued, written with its result (`ctx.queueOutbox`). */
+  outbox: readonly OutboxEntry[] | undefined = undefined;
   /** Created when the provider first reads `ctx.signal`. */
   controller: AbortController | undefined = undefined;
   /** True from the provider call until delivery stopped. */

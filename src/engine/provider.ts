@@ -2,6 +2,7 @@
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
+import type { OutboxEntry } from '../stores/ask-store.js';
 
 /** What a provider is told of the ask it delivers, besides the request itself. */
 export interface AskProviderContext {
@@ -21,6 +22,14 @@ export interface AskProviderContext {
    * `UserInteractionError` (`INVALID_ANSWER`) for answers that could never be given.
    */
   reportProgress(answers: AskUserQuestionAnswer[]): void;
+  /**
+   * Queues messages to be written with this provider's result, in the same store write (the
+   * outbox of `ask-engine/notify`): they are stored if and only if the result is, so a process
+   * that dies after the write still has them sent by whoever claims them. A later call
+   * replaces what an earlier one queued. The service always gives it; a context made by hand
+   * (a test calling a provider directly) may not.
+   */
+  queueOutbox?(entries: readonly OutboxEntry[]): void;
 }
 
 /**

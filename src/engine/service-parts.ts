@@ -77,7 +77,7 @@ export function createServiceParts(
   const delivery: Delivery = new Delivery({
     provider,
     quoteInput,
-    commit: (open, event): Promise<boolean> => commits.commit(open, event),
+    commit: (open, event, outbox): Promise<boolean> => commits.commit(open, event, outbox),
     abort: (open, cause): Promise<boolean> => settlement.abort(open, cause),
     recordAttempt: (open, result) => trail.attempt(open, 'provider', result),
     report,

@@ -24,6 +24,14 @@ export {
   readNotification,
   type SettledSummary,
 } from './notification.js';
+export type {
+  NotifyDeliveryOptions,
+  NotifyEscalationStep,
+  NotifyProviderOptions,
+  NotifyReminders,
+  NotifyRoute,
+} from './notify-options.js';
+export { createNotifyProvider, type NotifyProvider } from './notify-provider.js';
 export { createWebhookChannel } from './webhook-channel.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event.js';
 export type { WebhookChannelOptions } from './webhook-options.js';

@@ -60,6 +60,44 @@ export type ListedAsk = Omit<StoredAsk, 'snapshot'> & { sessionId?: string; agen
 export interface AskWrite {
   ask: StoredAsk;
   event: AskAuditEvent;
+  /**
+   * Messages caused by this transition, written in the same transaction (the outbox): they are
+   * stored if and only if the write applies. An entry whose `deliveryId` is stored already is
+   * left as it is, so a retried write never queues a message twice.
+   */
+  outbox?: readonly OutboxEntry[];
+}
+
+/**
+ * A message waiting in the store to be sent (`ask-engine/notify` writes and sends them). The
+ * store keeps `payload` as given and never reads it; it only keeps the entry's times.
+ */
+export interface OutboxEntry {
+  /** The stable id of the message (its Message-ID / webhook-id); unique in the store. */
+  deliveryId: string;
+  askId: string;
+  /** Who sends it: only a dispatcher that has this channel claims the entry. */
+  channel: string;
+  /**
+   * When it may be sent (ms since the epoch), or `'settled'`: once the ask is final. The write
+   * that makes the ask final makes such entries due at that write's `updatedAt`.
+   */
+  due: number | 'settled';
+  /**
+   * True for a message about an open ask (a reminder, an escalation): the write that makes the
+   * ask final deletes it if it was not sent yet.
+   */
+  whileOpen?: boolean;
+  /** What to send: JSON, kept as given. */
+  payload: unknown;
+}
+
+/** An entry `claimOutbox` handed to one sender: due now, and leased to it. */
+export interface ClaimedOutboxEntry extends Omit<OutboxEntry, 'due'> {
+  /** When it became due. */
+  dueAt: number;
+  /** Claims so far, this one included: 1 on the first try. */
+  attempts: number;
 }
 
 /** What `create` reports: written, or the ask that already holds the id or key. */
@@ -96,6 +134,9 @@ export const ASK_STORE_METHODS = [
   'claimDue',
   'list',
   'purge',
+  'claimOutbox',
+  'completeOutbox',
+  'retryOutbox',
   'subscribe',
   'close',
 ] as const satisfies readonly (keyof AskStore)[];
@@ -138,6 +179,26 @@ export interface AskStore {
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]>;
   /**
+   * Claims up to `limit` outbox entries of `channels` that are due at `now`, not sent, and not
+   * leased to another sender, earliest first, and leases them until `now + leaseMs`: two
+   * services claiming at the same moment get different entries. An entry whose sender died is
+   * claimed again once its lease ran out (at least once, with the same `deliveryId`).
+   */
+  claimOutbox(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    channels: readonly string[],
+  ): Promise<ClaimedOutboxEntry[]>;
+  /**
+   * Marks the entry done at `at` (sent, or given up on) and appends `event` to its ask's history
+   * in the same transaction; a done entry is never claimed again. False if the entry is gone or
+   * done already (nothing is appended then).
+   */
+  completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean>;
+  /** Releases a claimed entry to be claimed again at `retryAt` (a send that may pass later). */
+  retryOutbox(deliveryId: string, retryAt: number): Promise<void>;
+  /**
    * The asks matching `filter`, newest first (by `createdAt`, then by an order of the store's
    * own for asks created at the same time), `page.limit` at a time (default 50, at most 1,000;
    * more is refused, never cut). `cursor` is set when more may follow: pass it back for the next
@@ -149,7 +210,7 @@ export interface AskStore {
    * Deletes up to `limit` final asks whose `updatedAt` (the time they settled) is before
    * `finalBefore`, oldest first, with their audit events, in one short transaction. Asks that
    * are not final (pending, deferred) are never deleted. Returns how many were deleted: fewer
-   * than `limit` means none is left to delete.
+   * than `limit` means none is left to delete. Their outbox entries are deleted with them.
    */
   purge(finalBefore: number, limit: number): Promise<number>;
   /**

@@ -16,11 +16,20 @@ import type {
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
 } from './ask-store.js';
 import { ChangeFanout } from './change-fanout.js';
 import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
+import { checkOutboxClaim, type OutboxRow, outboxRowsOf } from './outbox.js';
+
+/** An outbox entry as this store keeps it. */
+interface OutboxSlot extends OutboxRow {
+  attempts: number;
+  claimedUntil: number;
+  done: boolean;
+}
 
 /**
  * Same semantics as the durable stores, for one process: services created with the same memory
@@ -71,6 +80,9 @@ class MemoryAskStore implements AskStore {
   /** Settled ask ids in the order they settled, from `#settledHead` (what `purge` reads). */
   #settled: string[] = [];
   #settledHead = 0;
+  /** Outbox entries by delivery id, and each ask's delivery ids (for settling and purging). */
+  readonly #outbox = new Map<string, OutboxSlot>();
+  readonly #outboxByAsk = new Map<string, Set<string>>();
   #closed = false;
 
   async create(write: AskWrite): Promise<AskCreateResult> {
@@ -92,6 +104,7 @@ class MemoryAskStore implements AskStore {
     this.#schedule(entry);
     if (ask.key !== undefined) this.#byKey.set(ask.key, ask.askId);
     if (ask.interactionId !== undefined) this.#index(ask);
+    this.#queue(write);
     this.#changed(ask);
     if (ask.final) this.#settled.push(ask.askId);
     return { created: true };
@@ -175,6 +188,59 @@ class MemoryAskStore implements AskStore {
     return applied;
   }
 
+  async claimOutbox(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    channels: readonly string[],
+  ): Promise<ClaimedOutboxEntry[]> {
+    this.#open();
+    checkOutboxClaim(now, limit, leaseMs, channels);
+    const wanted = new Set(channels);
+    const due = [...this.#outbox.values()]
+      .filter(
+        (slot) =>
+          !slot.done &&
+          slot.dueAt !== undefined &&
+          slot.dueAt <= now &&
+          slot.claimedUntil <= now &&
+          wanted.has(slot.channel),
+      )
+      .sort((a, b) => (a.dueAt as number) - (b.dueAt as number))
+      .slice(0, limit);
+    return due.map((slot) => {
+      slot.attempts++;
+      slot.claimedUntil = now + leaseMs;
+      return {
+        deliveryId: slot.deliveryId,
+        askId: slot.askId,
+        channel: slot.channel,
+        dueAt: slot.dueAt as number,
+        ...(slot.whileOpen ? { whileOpen: true } : {}),
+        payload: slot.payload,
+        attempts: slot.attempts,
+      };
+    });
+  }
+
+  async completeOutbox(deliveryId: string, _at: number, event?: AskAuditEvent): Promise<boolean> {
+    this.#open();
+    const slot = this.#outbox.get(deliveryId);
+    if (slot === undefined || slot.done) return false;
+    slot.done = true;
+    const entry = event === undefined ? undefined : this.#asks.get(event.askId);
+    if (entry !== undefined && event !== undefined) record(entry, event);
+    return true;
+  }
+
+  async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
+    this.#open();
+    const slot = this.#outbox.get(deliveryId);
+    if (slot === undefined || slot.done) return;
+    slot.dueAt = retryAt;
+    slot.claimedUntil = 0;
+  }
+
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
     this.#open();
     const query = readAskQuery<string>(filter, page, 'string');
@@ -242,7 +308,7 @@ class MemoryAskStore implements AskStore {
     this.#fanout.close();
   }
 
-  #apply(entry: Entry, { ask, event }: AskWrite): void {
+  #apply(entry: Entry, { ask, event, outbox }: AskWrite): void {
     const previous = entry.row;
     if (previous.interactionId !== undefined && previous.interactionId !== ask.interactionId) {
       this.#unindex(previous);
@@ -251,8 +317,36 @@ class MemoryAskStore implements AskStore {
     this.#schedule(entry);
     if (ask.interactionId !== undefined) this.#index(ask);
     record(entry, event);
+    this.#queue({ ask, event, ...(outbox === undefined ? {} : { outbox }) });
     this.#changed(ask);
     if (ask.final) this.#settled.push(ask.askId);
+  }
+
+  /** Stores a write's outbox entries; a final write settles the ask's waiting ones. */
+  #queue(write: AskWrite): void {
+    const { askId } = write.ask;
+    let ids = this.#outboxByAsk.get(askId);
+    if (write.ask.final && ids !== undefined) {
+      for (const id of ids) {
+        const slot = this.#outbox.get(id) as OutboxSlot;
+        if (slot.done) continue;
+        if (slot.whileOpen) {
+          this.#outbox.delete(id);
+          ids.delete(id);
+        } else if (slot.dueAt === undefined) {
+          slot.dueAt = write.ask.updatedAt;
+        }
+      }
+    }
+    for (const row of outboxRowsOf(write)) {
+      if (this.#outbox.has(row.deliveryId)) continue;
+      this.#outbox.set(row.deliveryId, { ...row, attempts: 0, claimedUntil: 0, done: false });
+      if (ids === undefined) {
+        ids = new Set();
+        this.#outboxByAsk.set(askId, ids);
+      }
+      ids.add(row.deliveryId);
+    }
   }
 
   /** Keeps `entry` in the deadline heap while it is open and has a deadline. */
@@ -265,6 +359,8 @@ class MemoryAskStore implements AskStore {
   /** Deletes a final ask, its history and its lookups. */
   #forget(row: StoredAsk): void {
     this.#asks.delete(row.askId);
+    for (const id of this.#outboxByAsk.get(row.askId) ?? []) this.#outbox.delete(id);
+    this.#outboxByAsk.delete(row.askId);
     if (row.key !== undefined && this.#byKey.get(row.key) === row.askId)
       this.#byKey.delete(row.key);
     if (

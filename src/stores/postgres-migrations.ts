@@ -67,6 +67,28 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
       create index asks_settled on ${s}.asks (updated_at) where final;
     `,
   },
+  {
+    // The outbox (issue 16): messages written with the transition that causes them, claimed
+    // by one sender with SKIP LOCKED and a lease. `due_at` null waits for the ask to settle;
+    // `done_at` is set once sent or given up on.
+    name: 'notification outbox',
+    sql: (s) => `
+      create table ${s}.ask_outbox (
+        delivery_id text primary key,
+        ask_id text not null,
+        channel text not null,
+        due_at double precision,
+        while_open boolean not null,
+        payload jsonb not null,
+        attempts integer not null default 0,
+        claimed_until double precision not null default 0,
+        done_at double precision
+      );
+      create index ask_outbox_due on ${s}.ask_outbox (due_at)
+        where done_at is null and due_at is not null;
+      create index ask_outbox_ask on ${s}.ask_outbox (ask_id);
+    `,
+  },
 ];
 
 /**

@@ -15,10 +15,12 @@ import type {
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
+import { checkOutboxClaim, outboxRowsOf } from './outbox.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
 import {
@@ -145,6 +147,7 @@ class PostgresAskStore implements AskStore {
   readonly #askTypes: ReturnType<Sql['unsafe']>;
   readonly #eventTypes: ReturnType<Sql['unsafe']>;
   readonly #askAssignments: ReturnType<Sql['unsafe']>;
+  readonly #outbox: ReturnType<Sql['unsafe']>;
   readonly #changes: PostgresChangeFeed;
   readonly #list: ListDialect;
   #ready: Promise<void> | undefined;
@@ -165,6 +168,7 @@ class PostgresAskStore implements AskStore {
     const s = quoteIdentifier(schema);
     this.#asks = sql.unsafe(`${s}.asks`);
     this.#events = sql.unsafe(`${s}.ask_events`);
+    this.#outbox = sql.unsafe(`${s}.ask_outbox`);
     this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
     this.#claimedColumns = sql.unsafe(columnList(ASK_COLUMNS, 'a.'));
     this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
@@ -200,7 +204,8 @@ class PostgresAskStore implements AskStore {
     return this.#track(write.ask.askId, this.#update(write, expectedVersion));
   }
 
-  async #create({ ask, event }: AskWrite): Promise<AskCreateResult> {
+  async #create(write: AskWrite): Promise<AskCreateResult> {
+    const { ask, event } = write;
     const sql = await this.#open();
     this.#wrote = true;
     const [inserted] = await refuseNul(
@@ -219,6 +224,13 @@ class PostgresAskStore implements AskStore {
         from jsonb_to_recordset(${sql.json(json([recordOf(EVENT_COLUMNS, event)]))}::jsonb)
           as w(${this.#eventTypes})
         where exists (select from inserted)
+      ), outbox as (
+        insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
+        select ${sql.unsafe(OUTBOX_COLUMNS)}
+        from jsonb_to_recordset(${sql.json(json(outboxRecords([write])))}::jsonb)
+          as o(${sql.unsafe(OUTBOX_TYPES)})
+        where exists (select from inserted)
+        on conflict do nothing
       )
       select count(*)::int from (select pg_notify(${this.#channel}, id || ':' || version) from inserted) n
     `.values(),
@@ -345,6 +357,8 @@ class PostgresAskStore implements AskStore {
         for update skip locked
       ), events as (
         delete from ${this.#events} where ask_id in (select id from doomed)
+      ), outbox as (
+        delete from ${this.#outbox} where ask_id in (select id from doomed)
       )
       delete from ${this.#asks} where id in (select id from doomed) returning id
     `.values();
@@ -444,6 +458,70 @@ class PostgresAskStore implements AskStore {
     return { claimed: rows.length, applied };
   }
 
+  async claimOutbox(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    channels: readonly string[],
+  ): Promise<ClaimedOutboxEntry[]> {
+    checkOutboxClaim(now, limit, leaseMs, channels);
+    const sql = await this.#open();
+    // One statement: due rows are locked with SKIP LOCKED and leased, so senders claiming at
+    // the same moment take disjoint rows, and a row leased by one is not due for the other.
+    const rows = await sql`
+      update ${this.#outbox} o
+      set attempts = o.attempts + 1, claimed_until = ${now + leaseMs}
+      where o.delivery_id = any(array(
+        select delivery_id from ${this.#outbox}
+        where done_at is null and due_at <= ${now} and claimed_until <= ${now}
+          and channel in (select jsonb_array_elements_text(${sql.json(json(channels))}::jsonb))
+        order by due_at limit ${limit}
+        for update skip locked
+      ))
+      returning o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts
+    `;
+    return rows
+      .map((row) => ({
+        deliveryId: String(row.delivery_id),
+        askId: String(row.ask_id),
+        channel: String(row.channel),
+        dueAt: Number(row.due_at),
+        ...(row.while_open === true ? { whileOpen: true } : {}),
+        payload: row.payload as unknown,
+        attempts: Number(row.attempts),
+      }))
+      .sort((a, b) => a.dueAt - b.dueAt);
+  }
+
+  async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {
+    const sql = await this.#open();
+    const events = event === undefined ? [] : [recordOf(EVENT_COLUMNS, event)];
+    // The entry and its audit event in one statement: done once, audited once.
+    const [[done] = []] = await sql`
+      with done as (
+        update ${this.#outbox} set done_at = ${at}, claimed_until = 0
+        where delivery_id = ${deliveryId} and done_at is null
+        returning ask_id
+      ), event as (
+        insert into ${this.#events} (${this.#eventColumns})
+        select ${this.#eventColumns}
+        from jsonb_to_recordset(${sql.json(json(events))}::jsonb) as w(${this.#eventTypes})
+        where exists (select from done)
+          and exists (select from ${this.#asks} where id = w.ask_id for key share)
+      )
+      select count(*)::int from done
+    `.values();
+    return done === 1;
+  }
+
+  async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
+    const sql = await this.#open();
+    await sql`
+      update ${this.#outbox} set due_at = ${retryAt}, claimed_until = 0
+      where delivery_id = ${deliveryId} and done_at is null
+    `;
+  }
+
   subscribe(listener: (change: AskStoreChange) => void): () => void {
     if (this.#closed) throw new Error('The PostgreSQL ask store is closed.');
     return this.#changes.subscribe(listener);
@@ -465,6 +543,7 @@ class PostgresAskStore implements AskStore {
     sql: Sql,
     writes: readonly { write: AskWrite; expectedVersion: number }[],
   ): Promise<AskWrite[]> {
+    const outbox = outboxRecords(writes.map(({ write }) => write));
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
       const record = recordOf(ASK_COLUMNS, ask, { expected: expectedVersion });
       for (const column of EVENT_COLUMNS) record[`e_${column.column}`] = column.write(event);
@@ -477,11 +556,25 @@ class PostgresAskStore implements AskStore {
         update ${this.#asks} a set ${this.#askAssignments}, claim = null, claimed_until = null
         from w
         where a.id = w.id and a.version = w.expected
-        returning a.id, a.version
+        returning a.id, a.version, a.final, a.updated_at
       ), event as (
         insert into ${this.#events} (${this.#eventColumns})
         select ${this.#eventValues}
         from w join updated on updated.id = w.id
+      ), outbox as (
+        insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
+        select ${sql.unsafe(OUTBOX_COLUMNS)}
+        from jsonb_to_recordset(${sql.json(json(outbox))}::jsonb) as o(${sql.unsafe(OUTBOX_TYPES)})
+        where o.ask_id in (select id from updated)
+        on conflict do nothing
+      ), outbox_settled as (
+        update ${this.#outbox} o set due_at = u.updated_at
+        from updated u
+        where u.final and o.ask_id = u.id and o.due_at is null and o.done_at is null
+          and not o.while_open
+      ), outbox_dropped as (
+        delete from ${this.#outbox} o using updated u
+        where u.final and o.ask_id = u.id and o.while_open and o.done_at is null
       )
       select id, pg_notify(${this.#channel}, id || ':' || version) from updated
     `.values();
@@ -554,6 +647,24 @@ export function postgresListDialect(schema: string): ListDialect {
     columns: queryColumns(ASK_COLUMNS),
     placeholder: (n) => `$${n}`,
   };
+}
+
+const OUTBOX_COLUMNS = 'delivery_id, ask_id, channel, due_at, while_open, payload';
+const OUTBOX_TYPES =
+  'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb';
+
+/** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
+function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
+  return writes.flatMap((write) =>
+    outboxRowsOf(write).map((row) => ({
+      delivery_id: row.deliveryId,
+      ask_id: row.askId,
+      channel: row.channel,
+      due_at: row.dueAt ?? null,
+      while_open: row.whileOpen,
+      payload: row.payload ?? null,
+    })),
+  );
 }
 
 /** The rows are JSON-serializable by contract; the client's type wants to be told so. */

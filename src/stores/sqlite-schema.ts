@@ -134,6 +134,28 @@ const migrations: readonly Migration[] = [
       CREATE INDEX asks_settled ON asks (updated_at) WHERE final = 1;
     `,
   },
+  {
+    // The outbox (issue 16): messages written with the transition that causes them, sent by
+    // whichever process claims them. `due_at` NULL waits for the ask to settle; `claimed_until`
+    // is a sender's lease; `done_at` is set once sent or given up on.
+    version: 4,
+    sql: `
+      CREATE TABLE ask_outbox (
+        delivery_id TEXT PRIMARY KEY NOT NULL,
+        ask_id TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        due_at INTEGER,
+        while_open INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        claimed_until INTEGER NOT NULL DEFAULT 0,
+        done_at INTEGER
+      );
+      CREATE INDEX ask_outbox_due ON ask_outbox (due_at)
+        WHERE done_at IS NULL AND due_at IS NOT NULL;
+      CREATE INDEX ask_outbox_ask ON ask_outbox (ask_id);
+    `,
+  },
 ];
 
 /** The schema version this build writes and reads. */

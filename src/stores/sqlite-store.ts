@@ -14,10 +14,12 @@ import type {
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
+import { checkOutboxClaim, outboxRowsOf } from './outbox.js';
 import {
   CorruptAskRowError,
   columnList,
@@ -117,6 +119,14 @@ interface Statements {
   settled: SqliteStatement;
   deleteEvents: SqliteStatement;
   deleteAsk: SqliteStatement;
+  insertOutbox: SqliteStatement;
+  outboxSettled: SqliteStatement;
+  outboxDropOpen: SqliteStatement;
+  outboxDue: SqliteStatement;
+  outboxLease: SqliteStatement;
+  outboxComplete: SqliteStatement;
+  outboxRetry: SqliteStatement;
+  deleteOutbox: SqliteStatement;
   /** `list` statements by their text, prepared on first use (one per filter shape). */
   lists: Map<string, SqliteStatement>;
 }
@@ -190,6 +200,7 @@ class SqliteAskStore implements AskStore {
         );
       }
       eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
+      queue(statements, write);
       return undefined;
     });
     this.#named(named);
@@ -219,6 +230,7 @@ class SqliteAskStore implements AskStore {
         return { ok: false, reason: 'version', current: current && readAsk(current) };
       }
       eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
+      queue(statements, write);
       return { ok: true };
     });
     this.#named(named);
@@ -299,6 +311,7 @@ class SqliteAskStore implements AskStore {
           );
           if (Number(changes) === 0) continue;
           claimed++;
+          queue(statements, write);
           eventIds.push(
             rowId(
               statements.insertEvent.run(...eventParams(write.event, write.ask), current.askId),
@@ -317,6 +330,56 @@ class SqliteAskStore implements AskStore {
     // Skipped, not fatal: the row stays as it is, and the error names the ask and the column.
     for (const error of corrupt) this.#onError(error);
     return applied;
+  }
+
+  async claimOutbox(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    channels: readonly string[],
+  ): Promise<ClaimedOutboxEntry[]> {
+    checkOutboxClaim(now, limit, leaseMs, channels);
+    const { opened, statements } = await this.#open();
+    // Read and leased under the write lock: a process claiming at the same moment waits, then
+    // finds these entries leased.
+    return this.#write(opened.db, () => {
+      const rows = statements.outboxDue.all(now, now, JSON.stringify(channels), limit) as {
+        delivery_id: string;
+        ask_id: string;
+        channel: string;
+        due_at: number;
+        while_open: number;
+        payload: string;
+        attempts: number;
+      }[];
+      return rows.map((row) => {
+        statements.outboxLease.run(now + leaseMs, row.delivery_id);
+        return {
+          deliveryId: row.delivery_id,
+          askId: row.ask_id,
+          channel: row.channel,
+          dueAt: Number(row.due_at),
+          ...(Number(row.while_open) === 1 ? { whileOpen: true } : {}),
+          payload: JSON.parse(row.payload) as unknown,
+          attempts: Number(row.attempts) + 1,
+        };
+      });
+    });
+  }
+
+  async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {
+    const { opened, statements } = await this.#open();
+    return this.#write(opened.db, () => {
+      const { changes } = statements.outboxComplete.run(at, deliveryId);
+      if (Number(changes) === 0) return false;
+      if (event !== undefined) statements.insertEvent.run(...eventParams(event), event.askId);
+      return true;
+    });
+  }
+
+  async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
+    const { statements } = await this.#open();
+    statements.outboxRetry.run(retryAt, deliveryId);
   }
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
@@ -345,6 +408,7 @@ class SqliteAskStore implements AskStore {
     return this.#write(opened.db, () => {
       const doomed = statements.settled.all(finalBefore, limit) as { seq: number }[];
       for (const { seq } of doomed) {
+        statements.deleteOutbox.run(seq);
         statements.deleteEvents.run(seq);
         statements.deleteAsk.run(seq);
       }
@@ -467,8 +531,55 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
+    insertOutbox: db.prepare(
+      `INSERT INTO ask_outbox (delivery_id, ask_id, channel, due_at, while_open, payload)
+       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ),
+    outboxSettled: db.prepare(
+      'UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND due_at IS NULL AND done_at IS NULL',
+    ),
+    outboxDropOpen: db.prepare(
+      'DELETE FROM ask_outbox WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL',
+    ),
+    outboxDue: db.prepare(
+      `SELECT delivery_id, ask_id, channel, due_at, while_open, payload, attempts FROM ask_outbox
+       WHERE done_at IS NULL AND due_at IS NOT NULL AND due_at <= ? AND claimed_until <= ?
+         AND channel IN (SELECT value FROM json_each(?))
+       ORDER BY due_at LIMIT ?`,
+    ),
+    outboxLease: db.prepare(
+      'UPDATE ask_outbox SET attempts = attempts + 1, claimed_until = ? WHERE delivery_id = ?',
+    ),
+    outboxComplete: db.prepare(
+      'UPDATE ask_outbox SET done_at = ?, claimed_until = 0 WHERE delivery_id = ? AND done_at IS NULL',
+    ),
+    outboxRetry: db.prepare(
+      'UPDATE ask_outbox SET due_at = ?, claimed_until = 0 WHERE delivery_id = ? AND done_at IS NULL',
+    ),
+    deleteOutbox: db.prepare(
+      'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
+    ),
     lists: new Map(),
   };
+}
+
+/** Inside a write that applied: stores its outbox entries; a final write settles the ask's waiting ones. */
+function queue(statements: Statements, write: AskWrite): void {
+  const { ask } = write;
+  if (ask.final) {
+    statements.outboxDropOpen.run(ask.askId);
+    statements.outboxSettled.run(ask.updatedAt, ask.askId);
+  }
+  for (const row of outboxRowsOf(write)) {
+    statements.insertOutbox.run(
+      row.deliveryId,
+      row.askId,
+      row.channel,
+      row.dueAt ?? null,
+      row.whileOpen ? 1 : 0,
+      JSON.stringify(row.payload),
+    );
+  }
 }
 
 function readOptional(row: unknown): StoredAsk | undefined {

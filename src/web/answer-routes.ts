@@ -6,6 +6,7 @@ import type { Clock } from '../engine/clock.js';
 import type { AskInfo } from '../engine/service-contract.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
+import { formatTime } from '../notify/notification-wording.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import {
   type PostedValues,
@@ -86,7 +87,7 @@ export class AnswerRoutes {
       answers = decodeAskUserFormAnswer(ask.questions, posted);
     } catch (error) {
       if (!isUserInteractionError(error)) throw error;
-      return ask.final ? htmlResponse(409, settledPage(ask.state)) : refuse(error.message);
+      return ask.final ? htmlResponse(409, settledPage(ask)) : refuse(error.message);
     }
     if (answers === null) return this.decline(askId, ask);
     let outcome: AskOutcome;
@@ -140,7 +141,7 @@ export class AnswerRoutes {
 
   private async settled(askId: string, ask: AskInfo): Promise<Response> {
     const now = await this.service.get(askId);
-    return htmlResponse(409, settledPage(now?.state ?? ask.state));
+    return htmlResponse(409, settledPage(now ?? ask));
   }
 
   /**
@@ -180,7 +181,7 @@ export class AnswerRoutes {
         renderNoticePage('Question not found', 'This question is no longer stored on the server.'),
       );
     }
-    if (ask.final && settled === 'refuse') return htmlResponse(410, settledPage(ask.state));
+    if (ask.final && settled === 'refuse') return htmlResponse(410, settledPage(ask));
     return { ask, by: check.by };
   }
 }
@@ -213,9 +214,15 @@ function readPostedAnswer(form: UiForm, body: FormFields): UiFormAnswer & { valu
   return { action: onlyOnce(body, 'action') ?? 'submit', values };
 }
 
-function settledPage(state: AskInfo['state']): string {
+/** A settled ask's page: its state and, for an answer, who gave it and when (never what). */
+function settledPage(ask: AskInfo): string {
+  const { outcome } = ask;
+  const by =
+    outcome?.status === 'answered' && outcome.answeredBy !== undefined
+      ? ` It was answered by ${outcome.answeredBy.recipient}${outcome.answeredBy.channel === undefined ? '' : ` (via ${outcome.answeredBy.channel})`} on ${formatTime(ask.updatedAt)}.`
+      : '';
   return renderNoticePage(
     'Nothing left to answer',
-    `${describeState(state)} Its outcome is fixed, so this page cannot change it; you can close it.`,
+    `${describeState(ask.state)}${by} Its outcome is fixed, so this page cannot change it; you can close it.`,
   );
 }

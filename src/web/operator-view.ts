@@ -1,33 +1,40 @@
 /**
- * The read-only view of live asks at `/asks`, for an operator holding the operator token: the
- * ask machine's statechart with each ask's state highlighted, updated live from the service's
- * audit events (server-sent events), and each ask's stored history.
+ * The operator's read-only view at `/asks`: the inbox of the store's asks (waiting ones first,
+ * then recent outcomes; filtered by state and paged, see operator-inbox.ts) under the ask
+ * machine's statechart, each ask's stored history at `/asks/<askId>`, both updated live from the
+ * audit events (server-sent events): the store's change feed when the app is given the store.
  */
 import type { Observable, Subscription } from 'rxjs';
 import { askMachine } from '../../machines/ask.machine.js';
-import type { AskAuditEvent, AskState } from '../engine/audit.js';
-import { describe, messageOf } from '../rules/describe.js';
+import { ASK_STATES, type AskAuditEvent } from '../engine/audit.js';
+import { messageOf } from '../rules/describe.js';
+import { isUserInteractionError } from '../rules/errors.js';
 import { Html, html, shownText } from './html.js';
 import { htmlResponse } from './http-response.js';
 import { secretsEqual } from './link-token.js';
 import { createLiveStreams } from './live-stream.js';
+import {
+  answeredByText,
+  type InboxSection,
+  readInboxQuery,
+  readInboxSections,
+  renderInboxSections,
+} from './operator-inbox.js';
 import { renderPage } from './page-shell.js';
+import { shownTime, timeCell } from './shown-time.js';
 import { layoutStatechart, renderStatechartSvg } from './statechart-svg.js';
 import type { WebAnswerService } from './web-service.js';
 
 /** The operator pages; each checks the operator token (`?token=`) in constant time first. */
 export interface OperatorView {
-  /** `asks`: every ask seen, with the statechart. */
-  list(url: URL): Response;
+  /** `asks`: the inbox, from the store, with the statechart. */
+  list(url: URL): Promise<Response>;
   /** `asks/events`: the audit events as server-sent events. */
   stream(url: URL, signal?: AbortSignal): Response;
   /** `asks/<askId>`: one ask's state and stored history. */
   ask(askId: string, url: URL): Promise<Response>;
   close(): void;
 }
-
-/** How many asks the list keeps (most recent activity first); the page says so. */
-const MAX_LISTED_ASKS = 500;
 
 export function createOperatorView(options: {
   service: WebAnswerService;
@@ -39,15 +46,33 @@ export function createOperatorView(options: {
 }): OperatorView {
   const { service, operatorToken, events$ = service.events$ } = options;
   const chart = layoutStatechart(askMachine);
-  // Asks seen since the app was created, by last activity; the store has no listing query.
-  const seen = new Map<string, { state: AskState; at: number }>();
   const streams = createLiveStreams(options.maxQueuedBytes);
+  // Events go out in the order they came; a new ask's row needs its questions, read first.
+  let sending: Promise<void> = Promise.resolve();
   const subscription: Subscription = events$.subscribe((event) => {
-    seen.delete(event.askId);
-    seen.set(event.askId, { state: event.to, at: event.at });
-    if (seen.size > MAX_LISTED_ASKS) seen.delete(seen.keys().next().value!);
-    streams.send(`event: audit\ndata: ${JSON.stringify(eventSummary(event))}\n\n`);
+    sending = sending.then(async () => {
+      const summary = eventSummary(
+        event,
+        event.type === 'start' ? await listRow(event.askId) : undefined,
+      );
+      streams.send(`event: audit\ndata: ${JSON.stringify(summary)}\n\n`);
+    });
   });
+  /** What a new row shows of an ask; undefined when it cannot be read (the row stays bare). */
+  const listRow = async (askId: string): Promise<ListRow | undefined> => {
+    try {
+      const ask = await service.get(askId);
+      if (ask === undefined) return undefined;
+      return {
+        questions: ask.questions.map((question) => question.question),
+        agent: ask.agent,
+        created: shownTime(ask.createdAt),
+        deadline: ask.deadlineAt === undefined ? undefined : shownTime(ask.deadlineAt),
+      };
+    } catch {
+      return undefined;
+    }
+  };
   // A comment line now and then keeps idle proxies from closing the stream.
   const heartbeat = setInterval(() => streams.send(': still here\n\n'), 25_000);
   heartbeat.unref?.();
@@ -59,23 +84,35 @@ export function createOperatorView(options: {
   };
 
   return {
-    list(url) {
+    async list(url) {
       const token = allowed(url);
       if (token === undefined) return notAllowed();
-      const query = `?token=${encodeURIComponent(token)}`;
-      const asks = [...seen].reverse();
-      const counts = new Map<string, number>();
-      for (const [, ask] of asks) counts.set(ask.state, (counts.get(ask.state) ?? 0) + 1);
-      const main = html`<h1>Live asks</h1>
-<p class="lead">The ask lifecycle, drawn from machines/ask.machine.ts. Asks with activity since this server started (at most ${MAX_LISTED_ASKS}), most recent first; the page follows new events as they happen.</p>
-<div id="chart">${rawSvg(renderStatechartSvg(chart, [...new Set(asks.map(([, ask]) => ask.state))]))}</div>
-<table id="asks" data-live-stream="asks/events${query}" data-query="${query}"><thead><tr><th scope="col">Ask</th><th scope="col">State</th><th scope="col">Last event</th></tr></thead><tbody>
-${asks.map(([askId, ask]) => html`<tr data-ask="${askId}"><td><a href="asks/${encodeURIComponent(askId)}${query}">${askId}</a></td><td class="ask-state">${ask.state}</td>${timeCell(ask.at)}</tr>`)}
-</tbody></table>
-<p id="counts">${[...counts].map(([state, count]) => `${state}: ${count}`).join(', ') || 'No asks yet.'}</p>`;
+      const query = readInboxQuery(url);
+      if ('problem' in query) return badQuery(query.problem);
+      let sections: InboxSection[];
+      try {
+        sections = await readInboxSections(query, (states, cursor) =>
+          service.list({ state: states }, { cursor, limit: query.limit }),
+        );
+      } catch (error) {
+        // A cursor that is no cursor of this list: the caller's mistake, said as such.
+        if (isUserInteractionError(error) && error.code === 'INVALID_REQUEST') {
+          return badQuery(error.message);
+        }
+        throw error;
+      }
+      const live = `?token=${encodeURIComponent(token)}`;
+      const listed = sections.flatMap((section) => section.page.items.map((ask) => ask.state));
+      const main = html`<h1>Asks</h1>
+<p class="lead">The asks in the store, of every service sharing it: those waiting for a person first, then the most recent outcomes, newest first. The statechart (drawn from machines/ask.machine.ts) marks the states of the asks listed; the page follows new events as they happen.</p>
+<form class="filter" method="get" action="asks"><input type="hidden" name="token" value="${token}"><label for="state">State</label> <select id="state" name="state"><option value="">waiting, then recent outcomes</option>${askMachineStates.map((state) => html`<option value="${state}"${query.states?.length === 1 && query.states[0] === state ? html` selected` : ''}>${state}</option>`)}</select> <button type="submit">Show</button></form>
+<div id="chart">${rawSvg(renderStatechartSvg(chart, [...new Set(listed)]))}</div>
+<div id="inbox" data-live-stream="asks/events${live}" data-query="${live}">
+${renderInboxSections(sections, token, query.limit)}
+</div>`;
       return htmlResponse(
         200,
-        renderPage({ title: 'Live asks', main, script: 'operator-view.js', depth: 0 }),
+        renderPage({ title: 'Asks', main, script: 'operator-view.js', depth: 0 }),
       );
     },
     stream(url, signal) {
@@ -137,11 +174,21 @@ function notAllowed(): Response {
   );
 }
 
+/** What a new row of the inbox shows of its ask (sent with its `start` event). */
+interface ListRow {
+  questions: string[];
+  agent: string | undefined;
+  created: string;
+  deadline: string | undefined;
+}
+
 /**
  * What the live view needs of an audit event: its data as the store wrote it (redacted there
- * when the service redacts; this view has no redaction of its own), and its time as shown.
+ * when the service redacts; this view has no redaction of its own), its time as shown, and who
+ * answered (never redacted) as the inbox shows it.
  */
-function eventSummary(event: AskAuditEvent) {
+function eventSummary(event: AskAuditEvent, row: ListRow | undefined) {
+  const by = (event.data as { answeredBy?: { recipient: string; channel?: string } }).answeredBy;
   return {
     askId: event.askId,
     type: event.type,
@@ -150,31 +197,27 @@ function eventSummary(event: AskAuditEvent) {
     from: event.from,
     to: event.to,
     data: event.data,
+    ...(by === undefined ? {} : { answeredBy: answeredByText(by) }),
+    ...(row === undefined ? {} : { row }),
   };
 }
 
+/** A page for a query the inbox cannot show, saying why. */
+function badQuery(problem: string): Response {
+  return htmlResponse(
+    400,
+    renderPage({
+      title: 'Bad query',
+      main: html`<h1>Bad query</h1><p class="lead" role="alert">${problem}</p>`,
+      depth: 0,
+    }),
+  );
+}
+
+const askMachineStates = ASK_STATES;
+
 function historyRow(event: AskAuditEvent) {
   return html`<tr>${timeCell(event.at)}<td>${event.type}</td><td>${event.from ?? '–'} → ${event.to}</td><td class="history">${JSON.stringify(event.data)}</td></tr>`;
-}
-
-/**
- * An audit time as ISO 8601, or `undefined` for a stored time that is no date (a damaged row):
- * such a row is shown marked, and never stops a page from rendering.
- */
-function isoTime(at: unknown): string | undefined {
-  if (typeof at !== 'number') return undefined;
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
-
-function shownTime(at: unknown): string {
-  return isoTime(at) ?? `not a valid time (${describe(at)})`;
-}
-
-function timeCell(at: unknown): Html {
-  return isoTime(at) === undefined
-    ? html`<td class="bad-time">${shownTime(at)}</td>`
-    : html`<td>${shownTime(at)}</td>`;
 }
 
 function rawSvg(svg: string): Html {

@@ -7,5 +7,5 @@ import type { InteractionService } from '../engine/service-contract.js';
  */
 export type WebAnswerService = Pick<
   InteractionService,
-  'get' | 'answer' | 'cancel' | 'history' | 'events$'
+  'get' | 'list' | 'answer' | 'cancel' | 'history' | 'events$'
 >;

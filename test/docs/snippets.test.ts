@@ -207,6 +207,12 @@ describe.concurrent('every snippet runs as written', () => {
     }
   });
 
+  it('notify-provider: the ask is deferred and alice gets her mail from the outbox', async () => {
+    const stdout = await runSnippet('notify-provider.ts');
+    expect(stdout).toMatch(/^deferred\n/);
+    expect(stdout).toContain('alice@example.com');
+  });
+
   it('otel-traces: one span per ask, an event per transition, on the real SDK', async () => {
     expect(await runSnippet('otel-traces.ts')).toBe('ask-engine.ask start → provider.answered\n');
   });

@@ -355,5 +355,20 @@ export function sampleEvents(
       data: { callback: 'onUpdate', message: 'host callback threw' },
     },
     restore: { ...move('pending', 'pending'), type: 'restore', data: { version: 3 } },
+    notified: {
+      ...move('deferred', 'deferred'),
+      type: 'notified',
+      data: { recipient: 'alice', channel: 'email', deliveryId: 'msg_1', kind: 'created' },
+    },
+    reminded: {
+      ...move('deferred', 'deferred'),
+      type: 'reminded',
+      data: { recipient: 'alice', channel: 'email', deliveryId: 'msg_2', seq: 1 },
+    },
+    escalated: {
+      ...move('deferred', 'deferred'),
+      type: 'escalated',
+      data: { recipient: 'bob', channel: 'webhook', deliveryId: 'msg_3', seq: 1 },
+    },
   };
 }

@@ -475,12 +475,13 @@ describe.skipIf(postgresMissing !== undefined)(
       expect(migrations).toEqual([
         { version: 1, name: 'asks and their audit events' },
         { version: 2, name: 'list filters and retention' },
+        { version: 3, name: 'notification outbox' },
       ]);
       await admin.unsafe(
-        `insert into ${schema}.migrations (version, name) values (3, 'from the future')`,
+        `insert into ${schema}.migrations (version, name) values (4, 'from the future')`,
       );
       await expect(storeOn(schema).get('a1')).rejects.toThrow(
-        'PostgreSQL schema "together" is at migration 3, but this ask-engine knows migrations up to 2: upgrade ask-engine on this host.',
+        'PostgreSQL schema "together" is at migration 4, but this ask-engine knows migrations up to 3: upgrade ask-engine on this host.',
       );
     });
 

@@ -106,12 +106,15 @@ describe('the SQLite store', () => {
         { version: 1 },
         { version: 2 },
         { version: 3 },
+        { version: 4 },
       ]);
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .pluck()
         .all();
-      expect(tables).toEqual(expect.arrayContaining(['ask_events', 'asks', 'ask_schema_version']));
+      expect(tables).toEqual(
+        expect.arrayContaining(['ask_events', 'ask_outbox', 'asks', 'ask_schema_version']),
+      );
       const indexes = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
         .pluck()
@@ -123,6 +126,7 @@ describe('the SQLite store', () => {
           'asks_interaction',
           'asks_due',
           'ask_events_by_ask',
+          'ask_outbox_due',
         ]),
       );
     });
@@ -131,7 +135,7 @@ describe('the SQLite store', () => {
       await open().get('ask-1');
       raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
       await expect(open().get('ask-1')).rejects.toThrow(
-        /schema version 7, but this ask-engine knows versions up to 3: upgrade ask-engine/,
+        /schema version 7, but this ask-engine knows versions up to 4: upgrade ask-engine/,
       );
     });
 

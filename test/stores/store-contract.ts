@@ -37,6 +37,7 @@ import {
   timeoutWrite,
   waitUntil,
 } from './ask-rows.js';
+import { describeOutbox } from './store-contract-outbox.js';
 import { describeListAndPurge } from './store-contract-queries.js';
 
 export interface AskStoreContractTarget {
@@ -86,6 +87,13 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
     });
 
     describeListAndPurge({
+      store: () => store,
+      started,
+      applied,
+      connect: target.connect === undefined ? undefined : connect,
+    });
+
+    describeOutbox({
       store: () => store,
       started,
       applied,

@@ -54,13 +54,21 @@ describe('the live asks view', () => {
     await page.goto(view());
     await page.getByText('Live: following new events.').waitFor();
     const { handle } = await web.ask({ question: 'Ship?', options: ['Yes', 'No'] });
-    const row = page.locator(`#asks tr[data-ask="${handle.id}"]`);
+    const row = page.locator(`#waiting tr[data-ask="${handle.id}"]`);
     await row.waitFor();
     expect(await row.locator('.ask-state').textContent()).toBe('pending');
+    expect(await row.locator('.questions').textContent()).toBe('Ship?');
     expect(await page.locator('.statechart .state.current[data-state="pending"]').count()).toBe(1);
     handle.cancel('user');
-    await expect.poll(() => row.locator('.ask-state').textContent()).toBe('cancelled');
-    await row.getByRole('link').click();
+    // Settled: the row moves from the waiting list to the top of the recent outcomes.
+    const settled = page.locator(`#settled tr[data-ask="${handle.id}"]`);
+    await expect.poll(() => settled.locator('.ask-state').textContent()).toBe('cancelled');
+    expect(await page.locator(`#waiting tr[data-ask="${handle.id}"]`).count()).toBe(0);
+    await page.reload();
+    await page.getByText('Live: following new events.').waitFor();
+    expect(await settled.locator('.ask-state').textContent()).toBe('cancelled');
+    const row2 = settled;
+    await row2.getByRole('link').click();
     await page.getByText('Stored history').waitFor();
     expect(await page.locator('.statechart .state.current').getAttribute('data-state')).toBe(
       'cancelled',
@@ -77,12 +85,15 @@ describe('the live asks view', () => {
       await page.goto(`${following.server.url}/asks?token=${OPERATOR_TOKEN}`);
       await page.getByText('Live: following new events.').waitFor();
       const handle = other.start({ question: 'Elsewhere?', options: ['Yes', 'No'] });
-      const row = page.locator(`#asks tr[data-ask="${handle.id}"]`);
+      const row = page.locator(`#inbox tr[data-ask="${handle.id}"]`);
       await expect.poll(() => row.locator('.ask-state').textContent()).toBe('deferred');
-      await following.service.answer(handle.id, [
-        { questionId: 'q1', response: { kind: 'selection', selections: ['No'] } },
-      ]);
+      await following.service.answer(
+        handle.id,
+        [{ questionId: 'q1', response: { kind: 'selection', selections: ['No'] } }],
+        { by: { recipient: 'bob', channel: 'web' } },
+      );
       await expect.poll(() => row.locator('.ask-state').textContent()).toBe('answered');
+      expect(await row.locator('.answered-by').textContent()).toBe('bob (web)');
       await page.close();
     } finally {
       await other.close();

@@ -13,6 +13,10 @@ interface LiveEvent {
   from: string | null;
   to: string;
   data: unknown;
+  /** Who answered, as the inbox shows it (never redacted). */
+  answeredBy?: string;
+  /** With a `start` event: what a new row of the inbox shows. */
+  row?: { questions: string[]; agent?: string; created: string; deadline?: string };
 }
 
 const source = document.querySelector<HTMLElement>('[data-live-stream]');
@@ -37,40 +41,62 @@ function follow(source: HTMLElement): void {
   });
   stream.addEventListener('audit', (message) => {
     const event = JSON.parse((message as MessageEvent<string>).data) as LiveEvent;
-    if (source.id === 'asks') updateList(source, event);
+    if (source.id === 'inbox') updateInbox(source, event);
     else if (source.dataset.ask === event.askId) updateAsk(event);
   });
 }
 
-function updateList(table: HTMLElement, event: LiveEvent): void {
-  const body = table.querySelector('tbody')!;
-  let row = [...body.querySelectorAll<HTMLTableRowElement>('tr')].find(
-    (candidate) => candidate.dataset.ask === event.askId,
+/**
+ * Moves the ask's row to the list that shows its new state, at the top: a list on its first page
+ * takes new asks and asks that moved into its states; a row whose state no list shows leaves.
+ */
+function updateInbox(inbox: HTMLElement, event: LiveEvent): void {
+  const tables = [...inbox.querySelectorAll<HTMLTableElement>('table.asks')];
+  let row = inbox.querySelector<HTMLTableRowElement>(`tr[data-ask="${CSS.escape(event.askId)}"]`);
+  const target = tables.find((table) => {
+    const states = (table.dataset.states ?? '').split(' ');
+    return states.includes(event.to) && (table.dataset.first === 'true' || table.contains(row));
+  });
+  if (row === null && target !== undefined) row = newRow(event, inbox.dataset.query ?? '');
+  if (row === null) return;
+  if (target === undefined) {
+    row.remove();
+  } else {
+    row.cells[1]!.textContent = event.to;
+    row.cells[5]!.textContent = event.time;
+    if (event.answeredBy !== undefined) row.cells[7]!.textContent = event.answeredBy;
+    target.tBodies[0]!.prepend(row);
+    target.parentElement?.querySelector('.empty')?.remove();
+  }
+  highlight(
+    new Set(
+      [...inbox.querySelectorAll<HTMLElement>('.ask-state')].map((node) => node.textContent ?? ''),
+    ),
   );
-  if (row === undefined) {
-    row = document.createElement('tr');
-    row.dataset.ask = event.askId;
-    const link = document.createElement('a');
-    link.href = `asks/${encodeURIComponent(event.askId)}${table.dataset.query ?? ''}`;
-    link.textContent = event.askId;
-    row.append(cell(link), cell(''), cell(''));
-    row.cells[1]!.className = 'ask-state';
-  }
-  row.cells[1]!.textContent = event.to;
-  row.cells[2]!.textContent = event.time;
-  body.prepend(row);
-  const states = new Set(
-    [...body.querySelectorAll<HTMLElement>('.ask-state')].map((node) => node.textContent ?? ''),
+}
+
+function newRow(event: LiveEvent, query: string): HTMLTableRowElement {
+  const row = document.createElement('tr');
+  row.dataset.ask = event.askId;
+  const link = document.createElement('a');
+  link.href = `asks/${encodeURIComponent(event.askId)}${query}`;
+  link.textContent = event.askId;
+  const shown = event.row;
+  row.append(
+    cell(link),
+    cell(event.to),
+    cell(shown === undefined ? '–' : shown.questions.join(', ')),
+    cell(shown?.agent ?? '–'),
+    cell(shown?.created ?? event.time),
+    cell(event.time),
+    cell(shown?.deadline ?? '–'),
+    cell('–'),
   );
-  highlight(states);
-  const counts = new Map<string, number>();
-  for (const node of body.querySelectorAll<HTMLElement>('.ask-state')) {
-    counts.set(node.textContent ?? '', (counts.get(node.textContent ?? '') ?? 0) + 1);
-  }
-  const summary = document.getElementById('counts');
-  if (summary !== null) {
-    summary.textContent = [...counts].map(([state, count]) => `${state}: ${count}`).join(', ');
-  }
+  row.cells[1]!.className = 'ask-state';
+  row.cells[2]!.className = 'questions';
+  row.cells[5]!.className = 'updated';
+  row.cells[7]!.className = 'answered-by';
+  return row;
 }
 
 function updateAsk(event: LiveEvent): void {

@@ -1,0 +1,212 @@
+/**
+ * Sends what the outbox holds: claims due entries of this process's channels (one sender per
+ * entry across processes and hosts), sends each, and marks it done with its audit event in one
+ * write; a failed send is tried again later with backoff under the same delivery id. Entries a
+ * dead process had claimed are claimed again once their lease runs out.
+ */
+import type { AskOutcome } from '../contracts/outcome.js';
+import type { AskAuditEvent } from '../engine/audit.js';
+import { messageOf } from '../rules/describe.js';
+import type { ClaimedOutboxEntry, StoredAsk } from '../stores/ask-store.js';
+import { NotificationDeliveryError } from './delivery-error.js';
+import { type Notification, readNotification, type SettledSummary } from './notification.js';
+import type { ResolvedNotifyOptions } from './notify-options.js';
+import type { NotifyPayload } from './outbox-plan.js';
+
+export class OutboxDispatcher {
+  readonly #options: ResolvedNotifyOptions;
+  readonly #controller = new AbortController();
+  readonly #unsubscribe: () => void;
+  readonly #timer: ReturnType<typeof setInterval>;
+  /** The round under way, and whether another was asked for while it ran. */
+  #round: Promise<number> | undefined;
+  #again = false;
+  #kicked: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: ResolvedNotifyOptions) {
+    this.#options = options;
+    this.#timer = setInterval(() => this.kick(), options.pollMs);
+    this.#timer.unref?.();
+    // Any write may make entries due (a deferral, a settled ask): look at once, once per turn.
+    this.#unsubscribe = options.store.subscribe(() => this.kick());
+    this.kick();
+  }
+
+  /** Looks for due entries soon (coalesced: many kicks in one turn make one round). */
+  kick(): void {
+    if (this.#kicked !== undefined || this.#controller.signal.aborted) return;
+    this.#kicked = setTimeout(() => {
+      this.#kicked = undefined;
+      this.flush().catch((error) => this.#report(error));
+    }, 0);
+  }
+
+  /**
+   * Sends every entry due now (and those that come due while it runs); resolves with how many
+   * were sent. A round already under way is joined, then one more runs.
+   */
+  async flush(): Promise<number> {
+    if (this.#round !== undefined) {
+      this.#again = true;
+      await this.#round.catch(() => 0);
+      if (this.#round !== undefined) return this.#round;
+    }
+    const round = this.#run();
+    this.#round = round;
+    try {
+      return await round;
+    } finally {
+      if (this.#round === round) this.#round = undefined;
+    }
+  }
+
+  /** Stops claiming; sends under way are aborted (their entries are claimed again later). */
+  async close(): Promise<void> {
+    this.#controller.abort(new Error('The notify provider was closed.'));
+    clearInterval(this.#timer);
+    if (this.#kicked !== undefined) clearTimeout(this.#kicked);
+    this.#unsubscribe();
+    await this.#round?.catch(() => 0);
+  }
+
+  async #run(): Promise<number> {
+    const { store, batch, leaseMs, clock, channels } = this.#options;
+    const names = [...channels.keys()];
+    let sent = 0;
+    for (;;) {
+      this.#again = false;
+      if (this.#controller.signal.aborted) return sent;
+      const claimed = await store.claimOutbox(clock.now(), batch, leaseMs, names);
+      const results = await Promise.all(claimed.map((entry) => this.#send(entry)));
+      sent += results.filter(Boolean).length;
+      if (claimed.length < batch && !this.#again) return sent;
+    }
+  }
+
+  /** One entry: sent and marked done, dropped, retried later or given up on; true if sent. */
+  async #send(entry: ClaimedOutboxEntry): Promise<boolean> {
+    const { store, clock } = this.#options;
+    try {
+      const ask = await store.get(entry.askId);
+      const notification = ask === undefined ? undefined : notificationOf(entry, ask);
+      if (ask === undefined || notification === undefined) {
+        // The ask is gone, settled before this reminder, or settled before this recipient was
+        // told of it: there is nothing to say.
+        await store.completeOutbox(entry.deliveryId, clock.now());
+        return false;
+      }
+      const channel = this.#options.channels.get(entry.channel);
+      if (channel === undefined) throw new Error(`No channel named ${entry.channel}.`);
+      try {
+        await channel.send(notification, this.#controller.signal);
+      } catch (error) {
+        if (this.#controller.signal.aborted) return false;
+        await this.#failed(entry, ask, error);
+        return false;
+      }
+      await store.completeOutbox(
+        entry.deliveryId,
+        clock.now(),
+        sentEvent(entry, ask, notification, clock.now()),
+      );
+      return true;
+    } catch (error) {
+      if (!this.#controller.signal.aborted) this.#report(error);
+      return false;
+    }
+  }
+
+  async #failed(entry: ClaimedOutboxEntry, ask: StoredAsk, error: unknown): Promise<void> {
+    const { store, clock, maxAttempts, backoff } = this.#options;
+    const retryable =
+      !(error instanceof TypeError) &&
+      !(error instanceof NotificationDeliveryError && !error.retryable);
+    if (retryable && entry.attempts < maxAttempts) {
+      const wait = backoff(entry.attempts);
+      await store.retryOutbox(
+        entry.deliveryId,
+        clock.now() + (Number.isFinite(wait) && wait >= 0 ? wait : 0),
+      );
+      return;
+    }
+    // Given up: recorded on the ask (which channel, never the message) and reported.
+    const message = `Notification ${entry.deliveryId} through ${entry.channel} was given up after ${entry.attempts} ${entry.attempts === 1 ? 'try' : 'tries'}: ${messageOf(error)}`;
+    const event: AskAuditEvent = {
+      askId: ask.askId,
+      type: 'callback.failed',
+      at: clock.now(),
+      from: ask.state,
+      to: ask.state,
+      data: { callback: `notify:${entry.channel}`, message },
+    };
+    await store.completeOutbox(entry.deliveryId, clock.now(), event);
+    this.#report(new Error(message, { cause: error }));
+  }
+
+  #report(error: unknown): void {
+    try {
+      this.#options.onError(error);
+    } catch {
+      // The host's error handler failing must not stop the sender.
+    }
+  }
+}
+
+/**
+ * The notification an entry stands for, or undefined when there is nothing to send: a
+ * reminder or escalation of a settled ask, or a settled notice to someone told after it settled.
+ */
+function notificationOf(entry: ClaimedOutboxEntry, ask: StoredAsk): Notification | undefined {
+  const { notification, since } = entry.payload as NotifyPayload;
+  if (notification?.kind !== 'settled') {
+    return entry.whileOpen === true && ask.final ? undefined : readNotification(notification);
+  }
+  if (!ask.final || ask.outcome === undefined) return undefined;
+  if (since !== undefined && ask.updatedAt < since) return undefined;
+  return readNotification({
+    ...notification,
+    at: ask.updatedAt,
+    outcome: summaryOf(ask.outcome, ask.updatedAt),
+  });
+}
+
+/** How the ask ended, without its answers. */
+function summaryOf(outcome: AskOutcome, at: number): SettledSummary | undefined {
+  switch (outcome.status) {
+    case 'answered':
+      return outcome.answeredBy === undefined
+        ? { status: 'answered', at }
+        : { status: 'answered', at, answeredBy: outcome.answeredBy };
+    case 'cancelled':
+      return { status: 'cancelled', at, reason: outcome.reason };
+    case 'timedOut':
+      return { status: 'timedOut', at };
+    case 'aborted':
+      return { status: 'aborted', at };
+    case 'deferred':
+      return undefined;
+  }
+}
+
+/** The audit event of a sent notification: whom, through what, under which id; never the answer. */
+function sentEvent(
+  entry: ClaimedOutboxEntry,
+  ask: StoredAsk,
+  notification: Notification,
+  at: number,
+): AskAuditEvent {
+  const who = {
+    recipient: notification.recipient.id,
+    channel: notification.recipient.channel,
+    deliveryId: entry.deliveryId,
+  };
+  const base = { askId: ask.askId, at, from: ask.state, to: ask.state };
+  switch (notification.kind) {
+    case 'created':
+    case 'settled':
+      return { ...base, type: 'notified', data: { ...who, kind: notification.kind } };
+    case 'reminded':
+    case 'escalated':
+      return { ...base, type: notification.kind, data: { ...who, seq: notification.seq } };
+  }
+}

@@ -1,0 +1,79 @@
+/** The outbox rules every store shares: what a write's entries become, checked once. */
+import type { AskWrite, OutboxEntry, StoredAsk } from './ask-store.js';
+
+/** An outbox entry as a store keeps it: a time when it is due, or `undefined` until the ask settles. */
+export interface OutboxRow {
+  deliveryId: string;
+  askId: string;
+  channel: string;
+  dueAt: number | undefined;
+  whileOpen: boolean;
+  payload: unknown;
+}
+
+/**
+ * The rows a write inserts. A write that makes the ask final inserts its `'settled'` entries
+ * due at once and leaves out its `whileOpen` ones (they are about an open ask), just as it
+ * settles the entries stored before it (see `AskStore`).
+ */
+export function outboxRowsOf(write: AskWrite): OutboxRow[] {
+  const { outbox, ask } = write;
+  if (outbox === undefined || outbox.length === 0) return [];
+  const rows: OutboxRow[] = [];
+  for (const entry of outbox) {
+    checkOutboxEntry(entry, ask);
+    if (ask.final && entry.whileOpen === true) continue;
+    const dueAt = entry.due === 'settled' ? (ask.final ? ask.updatedAt : undefined) : entry.due;
+    rows.push({
+      deliveryId: entry.deliveryId,
+      askId: entry.askId,
+      channel: entry.channel,
+      dueAt,
+      whileOpen: entry.whileOpen === true,
+      payload: entry.payload,
+    });
+  }
+  return rows;
+}
+
+function checkOutboxEntry(entry: OutboxEntry, ask: StoredAsk): void {
+  if (typeof entry?.deliveryId !== 'string' || entry.deliveryId === '') {
+    throw new TypeError(
+      `Expected an outbox entry's \`deliveryId\` to be a non-empty string, got ${String(entry?.deliveryId)}.`,
+    );
+  }
+  if (entry.askId !== ask.askId) {
+    throw new TypeError(
+      `Outbox entry ${entry.deliveryId} is for ask ${String(entry.askId)} but was written with ask ${ask.askId}.`,
+    );
+  }
+  if (typeof entry.channel !== 'string' || entry.channel === '') {
+    throw new TypeError(
+      `Expected outbox entry ${entry.deliveryId}'s \`channel\` to be a non-empty string, got ${String(entry.channel)}.`,
+    );
+  }
+  if (entry.due !== 'settled' && !(Number.isFinite(entry.due) && entry.due >= 0)) {
+    throw new TypeError(
+      `Expected outbox entry ${entry.deliveryId}'s \`due\` to be a time (ms since the epoch) or 'settled', got ${String(entry.due)}.`,
+    );
+  }
+}
+
+/** Checks `claimOutbox`'s arguments, with an error that names the wrong one. */
+export function checkOutboxClaim(
+  now: number,
+  limit: number,
+  leaseMs: number,
+  channels: readonly string[],
+): void {
+  if (!Number.isFinite(now)) throw new TypeError(`Expected \`now\` to be a time, got ${now}.`);
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new TypeError(`Expected \`limit\` to be an integer from 1 and up, got ${limit}.`);
+  }
+  if (!Number.isSafeInteger(leaseMs) || leaseMs < 1) {
+    throw new TypeError(`Expected \`leaseMs\` to be whole milliseconds from 1 up, got ${leaseMs}.`);
+  }
+  if (!Array.isArray(channels) || channels.some((name) => typeof name !== 'string')) {
+    throw new TypeError('Expected `channels` to be an array of channel names.');
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The notify provider end to end on a SQLite file: a real SMTP server and a real webhook
+ * receiver, the recipient's emailed link answered over HTTP, reminders and an escalation at
+ * short intervals, audit events for each, and a scanner's GET that changes nothing.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AskAuditEvent, createInteractionService } from 'ask-engine';
+import { createEmailChannel, createNotifyProvider, createWebhookChannel } from 'ask-engine/notify';
+import { createSqliteAskStore } from 'ask-engine/sqlite';
+import { createWebAnswerServer } from 'ask-engine/web';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSmtpReceiver } from './smtp-receiver.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
+
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+const cleanups: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function setUp() {
+  const dir = await mkdtemp(join(tmpdir(), 'notify-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const store = createSqliteAskStore({ path: join(dir, 'asks.db') });
+  const service = createInteractionService({ store });
+  cleanups.push(() => service.close());
+  const server = await createWebAnswerServer({ service, secret: 'a'.repeat(32) });
+  cleanups.push(() => server.close());
+  const smtp = await startSmtpReceiver();
+  cleanups.push(() => smtp.close());
+  const hooks = await startWebhookReceiver(SECRET);
+  cleanups.push(() => hooks.close());
+  const provider = createNotifyProvider({
+    server,
+    store,
+    channels: [
+      createEmailChannel({ transport: smtp.transport, from: 'Approvals <approvals@example.com>' }),
+      createWebhookChannel({ url: hooks.url, secret: SECRET }),
+    ],
+    route: () => [
+      { id: 'alice', channel: 'email', address: 'alice@example.com' },
+      { id: 'ops', channel: 'webhook', address: 'ops-hook' },
+    ],
+    reminders: { afterMs: 300, everyMs: 300, max: 2 },
+    escalation: [
+      {
+        afterMs: 700,
+        route: () => [{ id: 'lead', channel: 'email', address: 'lead@example.com' }],
+      },
+    ],
+    delivery: { pollMs: 50 },
+  });
+  cleanups.push(() => provider.close());
+  service.registerProvider(provider);
+  return { service, server, smtp, hooks, provider };
+}
+
+async function history(
+  service: ReturnType<typeof createInteractionService>,
+  askId: string,
+): Promise<AskAuditEvent[]> {
+  const events: AskAuditEvent[] = [];
+  for await (const event of service.history(askId)) events.push(event);
+  return events;
+}
+
+const linkIn = (text: string) => /https?:\/\/\S+\/a\/\S+/.exec(text)?.[0] as string;
+
+describe('createNotifyProvider', () => {
+  it('mails and hooks each recipient, reminds, escalates, and records who answered', async () => {
+    const { service, smtp, hooks } = await setUp();
+    const handle = service.start(
+      {
+        questions: [{ question: 'Ship release 4.2?', options: ['Ship it', 'Hold'] }],
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(await handle.outcome).toMatchObject({ status: 'deferred', interactionId: handle.id });
+    const mailTo = (to: string) => smtp.received.filter((m) => m.rcptTo.includes(to));
+
+    // The first mail, two reminders threaded under it, then the escalation to the lead.
+    await until(() => mailTo('alice@example.com').length >= 3, 'two reminders');
+    await until(() => mailTo('lead@example.com').length >= 1, 'the escalation');
+    const [first, ...reminders] = mailTo('alice@example.com');
+    expect(reminders.map((m) => m.mail.inReplyTo)).toEqual([
+      first?.mail.messageId,
+      first?.mail.messageId,
+    ]);
+    await hooks.arrived(1);
+    expect(hooks.received.every((hook) => hook.verified.ok)).toBe(true);
+
+    // A mail scanner follows the link: the form is shown, nothing changes.
+    const link = linkIn(first?.mail.text ?? '');
+    const scanned = await fetch(link);
+    expect(scanned.status).toBe(200);
+    expect((await service.get(handle.id))?.state).toBe('deferred');
+
+    // Alice answers through her link; the escalated lead's link still opens until then.
+    const leadLink = linkIn(mailTo('lead@example.com')[0]?.mail.text ?? '');
+    expect((await fetch(leadLink)).status).toBe(200);
+    const token = new URL(link).searchParams.get('t') as string;
+    const page = await (await fetch(link)).text();
+    const option = /name="q1\.selection" value="([^"]+)"/.exec(page)?.[1] ?? 'option1';
+    const posted = await fetch(link.split('?')[0] as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams([
+        ['token', token],
+        ['action', 'submit'],
+        ['q1.selection', option],
+      ]).toString(),
+    });
+    expect(posted.status).toBe(200);
+    const stored = await service.get(handle.id);
+    expect(stored?.outcome).toMatchObject({
+      status: 'answered',
+      answeredBy: { recipient: 'alice', channel: 'email' },
+    });
+
+    // The webhook gets ask.settled naming alice; every settled mail too.
+    await until(
+      () => hooks.received.some((hook) => hook.body.includes('"ask.settled"')),
+      'ask.settled',
+    );
+    const settled = hooks.received.find((hook) => hook.body.includes('"ask.settled"'));
+    expect(JSON.parse(settled?.body ?? '{}').data.outcome).toMatchObject({
+      status: 'answered',
+      answeredBy: { recipient: 'alice', channel: 'email' },
+    });
+    // The lead's link now says who answered, and when.
+    const leadPage = await (await fetch(leadLink)).text();
+    expect(leadPage).toContain('answered by alice (via email) on');
+    await until(() => mailTo('lead@example.com').length >= 2, 'the settled mail to the lead');
+    expect(mailTo('lead@example.com')[1]?.mail.text).toContain('Answered by alice');
+
+    const events = await history(service, handle.id);
+    const notes = events
+      .filter((e) => ['notified', 'reminded', 'escalated'].includes(e.type))
+      .map((e) => `${e.type}:${(e.data as { recipient: string }).recipient}`);
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        'notified:alice',
+        'notified:ops',
+        'reminded:alice',
+        'escalated:lead',
+      ]),
+    );
+    // Audit events of notifications never carry the answer.
+    expect(JSON.stringify(events.filter((e) => e.type === 'notified'))).not.toContain('Ship it');
+  });
+
+  it('sends no reminder or escalation once the ask settled first', async () => {
+    const { service, smtp } = await setUp();
+    const handle = service.start(
+      {
+        questions: [{ question: 'Quick one?', options: ['Yes', 'No'] }],
+      },
+      { timeoutMs: 60_000 },
+    );
+    await handle.outcome;
+    await until(() => smtp.received.length >= 1, 'the first mail');
+    await service.answer(handle.id, [
+      { questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const kinds = (await history(service, handle.id)).map((e) => e.type);
+    expect(kinds).not.toContain('reminded');
+    expect(kinds).not.toContain('escalated');
+    expect(smtp.received.filter((m) => m.rcptTo.includes('lead@example.com'))).toEqual([]);
+  });
+});
