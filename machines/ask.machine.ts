@@ -183,7 +183,10 @@ export function agreementKey(answers: AskMachineAnswer[]): string {
 }
 
 /** The largest number of responses that agree under the quorum's rule. */
-function largestAgreement(responses: AskMachineQuorumResponse[], agree: 'same' | 'any'): number {
+export function largestAgreement(
+  responses: AskMachineQuorumResponse[],
+  agree: 'same' | 'any',
+): number {
   if (agree === 'any') return responses.length;
   const counts = new Map<string, number>();
   let largest = 0;

@@ -9,15 +9,16 @@ import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import { readAnsweredBy } from '../rules/answered-by.js';
 import { describe } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
+import { quorumProgress } from '../rules/quorum.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { AskStore, PersistedAskSnapshot } from '../stores/ask-store.js';
 import type { AskCommits } from './ask-commit.js';
-import { answerCheck, settledError } from './ask-events.js';
+import { answerCheck, respondEvent, settledError } from './ask-events.js';
 import { restoreAskSnapshot } from './ask-logic.js';
 import type { AskReplica } from './ask-replica.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { OpenAsk } from './open-ask.js';
-import type { AnswerOptions, ResumeOptions } from './service-contract.js';
+import type { AnswerOptions, ResponseReceipt, ResumeOptions } from './service-contract.js';
 import { checkPersistedSnapshot, checkStoredAsk } from './stored-ask-check.js';
 
 export class AskCommands {
@@ -56,6 +57,14 @@ export class AskCommands {
       await this.#trail.attempt(open, type);
       throw settledError(open.id, open.state.value);
     }
+    const quorum = open.state.context.quorum;
+    if (quorum !== undefined) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Ask ${open.id} needs ${quorum.required} ${quorum.required === 1 ? 'person' : 'people'} to respond (a quorum ask); one \`${type}\` cannot decide it: each person responds with service.respond(askId, answers, { by }).`,
+        { askId: open.id },
+      );
+    }
     if (!restoreAskSnapshot(open.state).can({ type, answers: [] })) {
       throw new UserInteractionError(
         'INVALID_REQUEST',
@@ -63,13 +72,7 @@ export class AskCommands {
         { askId: open.id },
       );
     }
-    let valid: AskUserQuestionAnswer[];
-    try {
-      valid = validateAskUserAnswers(open.questions, answers, answerCheck(this.#quoteInput(open)));
-    } catch (error) {
-      if (isUserInteractionError(error)) await this.#trail.refused(open, type, error.message);
-      throw error;
-    }
+    const valid = await this.#validAnswers(open, type, answers);
     const event: AskMachineEvent =
       by === undefined ? { type, answers: valid } : { type, answers: valid, answeredBy: by };
     if (!(await this.#commits.commit(open, event))) {
@@ -77,6 +80,69 @@ export class AskCommands {
       throw settledError(open.id, open.state.value);
     }
     return open.outcome;
+  }
+
+  /**
+   * `respond`: one person's response to a quorum ask, checked against the stored questions and
+   * committed as the machine's `respond` event (which counts it, refuses it, or decides the
+   * ask). On an ask that is not a quorum ask it is `answer`.
+   */
+  async respond(
+    open: OpenAsk,
+    answers: readonly AskUserQuestionAnswer[],
+    by: AnsweredBy | undefined,
+    at: () => number,
+  ): Promise<ResponseReceipt> {
+    if (open.ready !== undefined) await open.ready;
+    const quorum = open.state.context.quorum;
+    if (quorum === undefined || open.state.status === 'done') {
+      const outcome = await this.answer(open, 'answer', answers, by);
+      return { askId: open.id, state: open.state.value, outcome };
+    }
+    if (by === undefined) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Ask ${open.id} is a quorum ask: a response counts only with who gave it; pass { by: { recipient } }.`,
+        { askId: open.id, field: 'by' },
+      );
+    }
+    const valid = await this.#validAnswers(open, 'answer', answers);
+    if (!(await this.#commits.commit(open, respondEvent(valid, by, at())))) {
+      await this.#trail.attempt(open, 'answer');
+      throw settledError(open.id, open.state.value);
+    }
+    // Read again: the commit moved the ask on (the narrowing above is of the state before it).
+    const { context, status, value } = open.state as OpenAsk['state'];
+    const refused = context.refused;
+    if (refused !== undefined && refused.by === by.recipient && status !== 'done') {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        refused.reason === 'duplicate'
+          ? `${by.recipient} has already responded to ask ${open.id}; each person's first response is the one that counts.`
+          : `${by.recipient} is not among the people who may respond to ask ${open.id} (quorum.from).`,
+        { askId: open.id, by: by.recipient, reason: refused.reason },
+      );
+    }
+    const receipt: ResponseReceipt = {
+      askId: open.id,
+      state: value,
+      quorum: quorumProgress(quorum, context.responses),
+    };
+    if (status === 'done' && context.outcome !== undefined) receipt.outcome = await open.outcome;
+    return receipt;
+  }
+
+  async #validAnswers(
+    open: OpenAsk,
+    type: 'answer' | 'resume',
+    answers: readonly AskUserQuestionAnswer[],
+  ): Promise<AskUserQuestionAnswer[]> {
+    try {
+      return validateAskUserAnswers(open.questions, answers, answerCheck(this.#quoteInput(open)));
+    } catch (error) {
+      if (isUserInteractionError(error)) await this.#trail.refused(open, type, error.message);
+      throw error;
+    }
   }
 
   async cancel(askId: string, reason: unknown, message: string | undefined): Promise<AskOutcome> {

@@ -1,5 +1,6 @@
 /** Between the outside world and the ask machine: provider results in; audit events and abort reasons out. */
-import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskMachineAnswer, AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AnsweredBy } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
@@ -38,6 +39,15 @@ export function providerEvent(
             message: outcome.message,
           };
   }
+}
+
+/** A person's response to a quorum ask: counted under their recipient id. */
+export function respondEvent(
+  answers: AskMachineAnswer[],
+  by: AnsweredBy,
+  at: number,
+): AskMachineEvent {
+  return { type: 'respond', answers, by: by.recipient, at };
 }
 
 /** How answers are checked: redacting, messages never quote what the person typed or picked. */

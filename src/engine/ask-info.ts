@@ -1,6 +1,10 @@
 /** An ask as `service.get` and `service.list` hand it out: the checked row, without its snapshot. */
+
+import { quorumProgress } from '../rules/quorum.js';
 import { listedAsk } from '../stores/ask-query.js';
 import type { ListedAsk, StoredAsk } from '../stores/ask-store.js';
+import { basisOf } from './ask-write.js';
+import { deepFreeze } from './outcome-copy.js';
 import type { AskInfo } from './service-contract.js';
 import { checkListedAsk, checkStoredAsk } from './stored-ask-check.js';
 
@@ -9,7 +13,11 @@ import { checkListedAsk, checkStoredAsk } from './stored-ask-check.js';
  * from the snapshot, frozen. What is redacted is as the row stores it.
  */
 export function askInfo(row: StoredAsk): AskInfo {
-  return Object.freeze(listedAsk(checkStoredAsk(row, 'the stored ask')));
+  const checked = checkStoredAsk(row, 'the stored ask');
+  const info: AskInfo = listedAsk(checked);
+  const { quorum, responses } = basisOf(checked).snapshot.context;
+  if (quorum !== undefined) info.quorum = deepFreeze(quorumProgress(quorum, responses));
+  return Object.freeze(info);
 }
 
 /** A row `store.list` returned, checked and frozen: the same shape as `askInfo`. */

@@ -8,11 +8,13 @@ import type { AskUserRequest } from '../contracts/request.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
+import { readQuorumOption } from '../rules/quorum.js';
 import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import type { StoredAsk } from '../stores/ask-store.js';
 import { askIdForKey } from './ask-ids.js';
 import { initialAskSnapshot, persistAskSnapshot } from './ask-logic.js';
 import type { AskTraceContext } from './ask-observer.js';
+import { basisOf } from './ask-write.js';
 import { OpenAsk } from './open-ask.js';
 import { deepFreeze } from './outcome-copy.js';
 import type { AskOptions } from './service-contract.js';
@@ -62,6 +64,7 @@ export function intakeAsk(
   if (options.sessionId !== undefined) input.sessionId = options.sessionId;
   if (askRequest.agent !== undefined) input.agent = askRequest.agent;
   if (redact) input.redact = true;
+  if (options.quorum !== undefined) input.quorum = readQuorumOption(options.quorum, questions);
   const trace = admit(input, questions.length, options.key);
   if (trace !== undefined) {
     input.traceparent = trace.traceparent;
@@ -72,7 +75,11 @@ export function intakeAsk(
 
 /** A second `start` with the key of an ask this service has open: that ask, if it is the same. */
 export function checkSameKey(open: OpenAsk, request: OpenAsk): OpenAsk {
-  if (open.key === undefined || !sameQuestions(open.questions, request.questions)) {
+  if (
+    open.key === undefined ||
+    !sameQuestions(open.questions, request.questions) ||
+    !sameData(open.state.context.quorum, request.state.context.quorum)
+  ) {
     throw otherQuestions(open.key, open.id);
   }
   return open;
@@ -87,13 +94,18 @@ export function checkStoredKey(open: OpenAsk, stored: StoredAsk): void {
       { askId: open.id },
     );
   }
-  if (!sameQuestions(stored.questions, open.questions)) throw otherQuestions(open.key, open.id);
+  if (
+    !sameQuestions(stored.questions, open.questions) ||
+    !sameData(basisOf(stored).snapshot.context.quorum, open.state.context.quorum)
+  ) {
+    throw otherQuestions(open.key, open.id);
+  }
 }
 
 function otherQuestions(key: string | undefined, askId: string): UserInteractionError {
   return new UserInteractionError(
     'INVALID_REQUEST',
-    `Key ${JSON.stringify(key)} already belongs to ask ${askId} with other questions; a key names one request.`,
+    `Key ${JSON.stringify(key)} already belongs to ask ${askId} with other questions (or another quorum); a key names one request.`,
     { askId, key },
   );
 }

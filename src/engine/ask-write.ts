@@ -80,9 +80,16 @@ export function nextAskWrite(
   const next = applyAskEvent(restoreAskSnapshot(from), event);
   if (next === undefined) return undefined;
   const row = rowOf(ask, persistAskSnapshot(next), ask.version + 1, at, owner);
-  const data = auditData(event, ask.questions.length, redacts(from));
+  const data = auditData(event, ask.questions.length, redacts(from), next);
   // A literal, not a spread of a shared base: see createAskContext on hidden classes.
-  const audit = { askId: ask.askId, type: event.type, at, from: from.value, to: row.state, data };
+  const audit = {
+    askId: ask.askId,
+    type: auditType(event, next),
+    at,
+    from: from.value,
+    to: row.state,
+    data,
+  };
   // Frozen apart: `next` is XState's live snapshot, which holds the machine itself.
   return { ask: deepFreeze(row), event: deepFreeze(audit as AskAuditEvent), next };
 }
@@ -123,7 +130,9 @@ export function firstEvent(
 }
 
 /** An audit event that changes no state (a late answer, a refusal, a failed callback). */
-export function noteEvent<T extends 'late-answer' | 'answer.refused' | 'callback.failed'>(
+export function noteEvent<
+  T extends 'late-answer' | 'answer.refused' | 'callback.failed' | 'response.refused',
+>(
   askId: string,
   type: T,
   state: AskState,
@@ -162,8 +171,34 @@ function rowOf(
   return row;
 }
 
-function auditData(event: AskMachineEvent, questionCount: number, redact: boolean): unknown {
+/**
+ * The audit event type of a write: the machine event's own, but for `respond`, which the
+ * machine either counted (`response.recorded`) or refused (its context then names why).
+ */
+function auditType(event: AskMachineEvent, next: AskSnapshotState): AskAuditEvent['type'] {
+  if (event.type !== 'respond') return event.type;
+  return next.context.refused === undefined ? 'response.recorded' : 'response.refused';
+}
+
+function auditData(
+  event: AskMachineEvent,
+  questionCount: number,
+  redact: boolean,
+  next: AskSnapshotState,
+): unknown {
   switch (event.type) {
+    case 'respond': {
+      const { refused, outcome } = next.context;
+      if (refused !== undefined) return { by: event.by, reason: refused.reason };
+      const data: { by: string; answers: unknown; decided?: string } = {
+        by: event.by,
+        answers: redact ? REDACTED : event.answers,
+      };
+      if (outcome?.status === 'answered') {
+        data.decided = outcome.vetoedBy === undefined ? 'quorum' : 'veto';
+      } else if (outcome?.status === 'cancelled') data.decided = 'no-quorum';
+      return data;
+    }
     case 'provider.answered':
     case 'answer':
     case 'resume':

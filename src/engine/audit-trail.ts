@@ -80,6 +80,16 @@ export class AuditTrail {
     );
   }
 
+  /** A provider's answer to a quorum ask that named nobody: not counted; the ask stays open. */
+  unidentifiedResponse(open: OpenAsk): Promise<void> {
+    return this.#append(
+      open,
+      noteEvent(open.id, 'response.refused', open.state.value, this.#clock.now(), {
+        reason: 'unidentified',
+      }),
+    );
+  }
+
   /** A host callback around the ask (the tool's `onUpdate`) threw; the ask went on. */
   callbackFailed(open: OpenAsk, callback: string, message: string): Promise<void> {
     return this.#append(

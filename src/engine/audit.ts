@@ -1,6 +1,10 @@
 /** The audit trail: one event per lifecycle transition, and one per attempt that changed nothing. */
 import type { StateValueFrom } from 'xstate';
-import { type AskMachine, askMachine } from '../../machines/ask.machine.js';
+import {
+  type AskMachine,
+  type AskMachineRefusalReason,
+  askMachine,
+} from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AnsweredBy } from '../contracts/outcome.js';
 
@@ -56,6 +60,20 @@ export type AskAuditEvent =
       /** `answeredBy` is kept as given even when the answers are redacted. */
       { answers: AuditedAnswers; answeredBy?: AnsweredBy }
     >
+  /**
+   * A person's response to a quorum ask was counted (`service.respond`, a provider's answer with
+   * `answeredBy`); `decided` when it ended the ask (the quorum, a veto, or no quorum left).
+   */
+  | Transition<
+      'response.recorded',
+      { by: string; answers: AuditedAnswers; decided?: 'quorum' | 'veto' | 'no-quorum' }
+    >
+  /**
+   * A response the quorum does not count: the person already responded (`duplicate`), is not in
+   * `from` (`not-allowed`), the ask is not a quorum ask, or nobody said who responded
+   * (`unidentified`, no `by`). The ask stays as it was.
+   */
+  | Transition<'response.refused', { by?: string; reason: ResponseRefusalReason }>
   | Transition<'provider.progress', { answered: number; total: number; answers: AuditedAnswers }>
   | Transition<'provider.cancelled' | 'cancel', { reason: string; message?: string }>
   | Transition<'provider.failed', { reason: 'invalid-answer' | 'provider-error'; message: string }>
@@ -74,6 +92,9 @@ export type AskAuditEvent =
   | Transition<'notified', NotifiedData & { kind: 'created' | 'settled' }>
   /** A recipient was reminded (`seq` 1, 2, ...), or an escalation step reached a new recipient. */
   | Transition<'reminded' | 'escalated', NotifiedData & { seq: number }>;
+
+/** Why a response to a quorum ask was not counted (see `response.refused`). */
+export type ResponseRefusalReason = AskMachineRefusalReason | 'unidentified';
 
 /** Whom a notification reached, through which channel, under which delivery id. */
 export interface NotifiedData {
@@ -98,6 +119,8 @@ const AUDIT_EVENT_TYPE_SET = {
   'provider.answered': true,
   answer: true,
   resume: true,
+  'response.recorded': true,
+  'response.refused': true,
   'provider.progress': true,
   'provider.cancelled': true,
   cancel: true,

@@ -7,7 +7,7 @@ import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { OutboxEntry } from '../stores/ask-store.js';
-import { answerCheck, exitCause, failureEvent, providerEvent } from './ask-events.js';
+import { answerCheck, exitCause, failureEvent, providerEvent, respondEvent } from './ask-events.js';
 import type { OpenAsk } from './open-ask.js';
 import type { AskProvider, AskProviderContext } from './provider.js';
 
@@ -22,6 +22,10 @@ export interface DeliveryHost {
   abort(open: OpenAsk, cause: unknown): Promise<boolean>;
   /** Audits a provider result that came after the ask's outcome was fixed. */
   recordAttempt(open: OpenAsk, result: unknown): Promise<void>;
+  /** Audits a provider's answer to a quorum ask that named nobody (not counted). */
+  recordUnidentified(open: OpenAsk): Promise<void>;
+  /** The service clock's time (a response's `at`). */
+  now(): number;
   /** A failure that has no caller to reject (an audit write after the outcome). */
   report(error: unknown, open: OpenAsk): void;
 }
@@ -77,7 +81,15 @@ export class Delivery {
       await this.#host.recordAttempt(open, result).catch((error) => this.#host.report(error, open));
       return;
     }
-    const event = providerEvent(open.questions, result, this.#host.quoteInput(open));
+    let event = providerEvent(open.questions, result, this.#host.quoteInput(open));
+    if (event.type === 'provider.answered' && open.state.context.quorum !== undefined) {
+      // One person's answer to a quorum ask is their response: it counts only with a name.
+      if (event.answeredBy === undefined) {
+        await this.#host.recordUnidentified(open).catch((error) => this.#host.report(error, open));
+        return;
+      }
+      event = respondEvent(event.answers, event.answeredBy, this.#host.now());
+    }
     const { outbox } = open;
     open.outbox = undefined;
     await this.#settle(open, event, this.#host.commit(open, event, outbox));

@@ -4,6 +4,7 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
+import type { QuorumOption, QuorumProgress } from '../rules/quorum.js';
 import type { AskListFilter, AskListPage, AskListResult, ListedAsk } from '../stores/ask-store.js';
 import type { AskAuditEvent, AskState } from './audit.js';
 import type { AskProvider } from './provider.js';
@@ -24,6 +25,14 @@ export interface AskOptions {
    * sharing the store. A different request under the same key is `INVALID_REQUEST`.
    */
   key?: string;
+  /**
+   * Several people decide this ask: `required` distinct people respond through
+   * `service.respond` (each with `by`), and the ask ends `answered` once they agree (or at once
+   * on a `veto` option), `cancelled` with reason `no-quorum` when everyone in `from` responded
+   * without agreeing. Checked against the questions at `start` (`INVALID_REQUEST` naming the
+   * field). Kept with the ask: every service sharing the store counts the same way.
+   */
+  quorum?: QuorumOption;
 }
 
 /** What `answer` is told besides the answers. */
@@ -34,6 +43,21 @@ export interface AnswerOptions {
    * refused with `INVALID_REQUEST` naming the field.
    */
   by?: AnsweredBy;
+}
+
+/**
+ * What `service.respond` resolves with once the response is in the store: the ask's state after
+ * it, the quorum's progress (who has responded, how many more are needed) and, when this
+ * response decided the ask, its outcome.
+ */
+export interface ResponseReceipt {
+  askId: string;
+  /** `pending` or `deferred` while more responses are needed; final when this one decided. */
+  state: AskState;
+  /** Absent for an ask that is not a quorum ask (its one answer decided it). */
+  quorum?: QuorumProgress;
+  /** The ask's outcome, when this response settled it. */
+  outcome?: AskOutcome;
 }
 
 /** What `resume` is told of the deferral the reply answers. */
@@ -58,7 +82,10 @@ export interface AskSnapshot {
  * An ask as the store has it (`service.get`, `service.list`): the stored row without the machine
  * snapshot, with the session and the agent it was asked for (which the snapshot holds).
  */
-export type AskInfo = ListedAsk;
+export type AskInfo = ListedAsk & {
+  /** A quorum ask's progress (`service.get` only: `list` reads no snapshots). */
+  quorum?: QuorumProgress;
+};
 
 /** What `service.purge` deletes. */
 export interface PurgeOptions {
@@ -113,7 +140,8 @@ export interface InteractionService {
    * Answers a pending or deferred ask, from any service sharing the store. Invalid answers are
    * refused with `INVALID_ANSWER` and the ask stays open; an ask with an outcome refuses with
    * `ASK_SETTLED`; an unknown id is `UNKNOWN_INTERACTION`. Resolves with the `answered` outcome,
-   * which carries `answeredBy` when `by` says who answered.
+   * which carries `answeredBy` when `by` says who answered. A quorum ask is not decided by one
+   * answer: `answer` refuses it with `INVALID_REQUEST` (use `respond`).
    *
    * @example
    * await service.answer(askId, answers, { by: { recipient: 'alice@example.com', channel: 'email' } });
@@ -123,6 +151,23 @@ export interface InteractionService {
     answers: readonly AskUserQuestionAnswer[],
     options?: AnswerOptions,
   ): Promise<AskOutcome>;
+  /**
+   * One person's response, from any service sharing the store. On a quorum ask it counts toward
+   * the quorum and needs `by` (the responder's recipient id, recorded and never redacted); the
+   * machine refuses a second response by the same person, or by someone not in `from`, with
+   * `INVALID_REQUEST` (`data.reason` `duplicate` / `not-allowed`), audited as
+   * `response.refused`. On any other ask it is `answer`. Validated like `answer`; resolves once
+   * the response is stored, with the quorum's progress and the outcome if it decided the ask.
+   *
+   * @example
+   * const receipt = await service.respond(askId, answers, { by: { recipient: 'ana', channel: 'web' } });
+   * if (receipt.outcome === undefined) console.log(`${receipt.quorum?.needed} more needed`);
+   */
+  respond(
+    askId: string,
+    answers: readonly AskUserQuestionAnswer[],
+    options?: AnswerOptions,
+  ): Promise<ResponseReceipt>;
   /**
    * Brings the answer of a deferred ask, found by its interaction id. Validated like `answer`:
    * `INVALID_ANSWER` keeps it open; `UNKNOWN_INTERACTION`, `ASK_SETTLED`. An interaction id

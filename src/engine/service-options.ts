@@ -139,7 +139,7 @@ export function checkAskOptions(options: AskOptions): void {
     throw badOption(
       'options',
       options,
-      'an object { signal?, timeoutMs?, toolCallId?, sessionId?, key? }',
+      'an object { signal?, timeoutMs?, toolCallId?, sessionId?, key?, quorum? }',
     );
   }
   const { signal, toolCallId, sessionId, key } = options;

@@ -80,6 +80,8 @@ export function createServiceParts(
     commit: (open, event, outbox): Promise<boolean> => commits.commit(open, event, outbox),
     abort: (open, cause): Promise<boolean> => settlement.abort(open, cause),
     recordAttempt: (open, result) => trail.attempt(open, 'provider', result),
+    recordUnidentified: (open) => trail.unidentifiedResponse(open),
+    now: () => clock.now(),
     report,
   });
   const replica = new AskReplica(

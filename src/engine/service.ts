@@ -33,6 +33,7 @@ import type {
   AskOptions,
   InteractionService,
   PurgeOptions,
+  ResponseReceipt,
   ResumeOptions,
 } from './service-contract.js';
 import { checkServiceOptions, type InteractionServiceOptions } from './service-options.js';
@@ -140,6 +141,17 @@ class Service implements InteractionService {
     const by = readAnswerOptions(options);
     const open = await this.#parts.replica.find(askId);
     return this.#parts.commands.answer(open, 'answer', answers, by);
+  }
+
+  async respond(
+    askId: string,
+    answers: readonly AskUserQuestionAnswer[],
+    options?: AnswerOptions,
+  ): Promise<ResponseReceipt> {
+    this.#checkOpen();
+    const by = readAnswerOptions(options);
+    const open = await this.#parts.replica.find(askId);
+    return this.#parts.commands.respond(open, answers, by, () => this.#parts.clock.now());
   }
 
   async cancel(

@@ -54,6 +54,14 @@ export function answeredByOrNothing(value: unknown): AnsweredBy | undefined {
   }
 }
 
+/**
+ * One name of a person (a recipient id, a channel): a non-empty string of at most
+ * `MAX_ANSWERED_BY_LENGTH` characters without control characters; refused naming `field`.
+ */
+export function readPersonName(value: unknown, field: string): string {
+  return readText(value, field);
+}
+
 function readText(value: unknown, field: string): string {
   if (typeof value !== 'string' || value === '') {
     throw refusal(field, `Expected \`${field}\` to be a non-empty string, got ${describe(value)}.`);

@@ -8,6 +8,8 @@ export const MAX_MULTI_SELECT_OPTIONS = 64;
 export const MAX_ANSWER_BYTES = 32 * 1024;
 /** `answeredBy.recipient` and `answeredBy.channel`, in UTF-16 code units (an email address fits). */
 export const MAX_ANSWERED_BY_LENGTH = 256;
+/** The most people a quorum ask may name in `from` (and so the most it may require). */
+export const MAX_QUORUM_PEOPLE = 100;
 /** The generic form's hint data, JSON-encoded, in UTF-8 bytes. */
 export const MAX_FORM_HINT_BYTES = 128 * 1024;
 

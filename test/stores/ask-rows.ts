@@ -316,6 +316,16 @@ export function sampleEvents(
     },
     answer: { ...move('pending', 'answered'), type: 'answer', data: { answers: '[redacted]' } },
     resume: { ...move('deferred', 'answered'), type: 'resume', data: { answers } },
+    'response.recorded': {
+      ...move('pending', 'answered'),
+      type: 'response.recorded',
+      data: { by: 'ana', answers, decided: 'quorum' },
+    },
+    'response.refused': {
+      ...move('deferred', 'deferred'),
+      type: 'response.refused',
+      data: { by: 'ben', reason: 'duplicate' },
+    },
     'provider.progress': {
       ...move('pending', 'pending'),
       type: 'provider.progress',
