@@ -129,6 +129,30 @@ export function quorumProgress(
   return progress;
 }
 
+/**
+ * Where a quorum ask stands, in plain sentences every surface shows the same way (names only,
+ * never what anyone answered). Plain text: each surface escapes it as it shows text.
+ *
+ * @example
+ * describeQuorum(progress);
+ * // ['Needs 2 people of ana, ben, cy giving the same answer; picking Deny ends it at once.',
+ * //  'Responded so far: ana. 1 more response needed.']
+ */
+export function describeQuorum(progress: QuorumProgress): [rule: string, standing: string] {
+  const { required, agree, from, veto, responded, needed } = progress;
+  const people = `${required} ${required === 1 ? 'person' : 'people'}`;
+  const among = from === undefined ? '' : ` of ${from.join(', ')}`;
+  const same = agree === 'same' && required > 1 ? ' giving the same answer' : '';
+  const vetoes = veto === undefined ? '' : `; picking ${veto.join(' or ')} ends it at once`;
+  const so =
+    responded.length === 0
+      ? 'No one has responded yet.'
+      : `Responded so far: ${responded.join(', ')}.`;
+  const more =
+    needed === 0 ? '' : ` ${needed} more ${needed === 1 ? 'response' : 'responses'} needed.`;
+  return [`Needs ${people}${among}${same}${vetoes}.`, `${so}${more}`];
+}
+
 function readNames(value: unknown, field: string, what: string): string[] {
   if (!Array.isArray(value) || value.length === 0) {
     throw refusal(

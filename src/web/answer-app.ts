@@ -239,7 +239,7 @@ function checkOptions(
   linkTtlMs: number,
   maxBodyBytes: number,
 ): void {
-  if (typeof options.service?.get !== 'function' || typeof options.service.answer !== 'function') {
+  if (typeof options.service?.get !== 'function' || typeof options.service.respond !== 'function') {
     throw new TypeError(
       `Expected \`service\` to be an interaction service (createInteractionService), got ${typeof options.service}.`,
     );

@@ -3,6 +3,7 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { UiForm, UiFormField } from '../contracts/form.js';
 import type { AnsweredBy } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
+import { describeQuorum, type QuorumProgress } from '../rules/quorum.js';
 import { type Html, html, shownText } from './html.js';
 import { renderPage } from './page-shell.js';
 
@@ -21,6 +22,11 @@ export interface AnswerPageInput {
   error?: string;
   /** The recipient a recipient's own link answers as. */
   answeringAs?: string;
+  /**
+   * A quorum ask's progress: shown above the form (who has responded, how many more are
+   * needed), and the form has no "Decline": one person cannot dismiss what several decide.
+   */
+  quorum?: QuorumProgress;
 }
 
 const PART_LABELS: Record<string, string> = {
@@ -35,12 +41,13 @@ const PART_LABELS: Record<string, string> = {
  * with the token in a hidden field, and works without the script.
  */
 export function renderAnswerPage(input: AnswerPageInput): string {
-  const { askId, questions, form, token, values = {}, error, answeringAs } = input;
+  const { askId, questions, form, token, values = {}, error, answeringAs, quorum } = input;
   const byQuestion = groupFields(form.fields);
   const main = html`
 <h1>${shownText(form.title)}</h1>
 ${form.body === undefined ? '' : html`<p class="lead">${shownText(form.body)}</p>`}
 ${answeringAs === undefined ? '' : html`<p class="answering-as">This link is yours: you answer as <strong>${shownText(answeringAs)}</strong>.</p>`}
+${quorum === undefined ? '' : quorumStanding(quorum)}
 ${error === undefined ? '' : html`<div class="problem" role="alert" id="refusal"><h2>Your answer was not recorded</h2><p>${shownText(error)}</p><p>Everything you entered is still below; correct it and send again.</p></div>`}
 <form method="post" action="./${encodeURIComponent(askId)}" accept-charset="utf-8" class="answer-form" novalidate
   data-questions="${JSON.stringify(questions)}">
@@ -50,27 +57,39 @@ ${questions.map((question, index) =>
 )}
 <p class="live-status" id="live-status" role="status" aria-live="polite"></p>
 <div class="actions"><button type="submit" name="action" value="submit">Send answer</button>
-${declineButton(form)}</div>
+${quorum === undefined ? declineButton(form) : ''}</div>
 </form>`;
   return renderPage({ title: form.title, main, script: 'answer-page.js', depth: 1 });
 }
 
-/** After a successful submit: what was recorded, question by question, and as whom. */
+/**
+ * After a successful submit: what was recorded, question by question, and as whom; for a
+ * response to a quorum ask, where the quorum stands after it.
+ */
 export function renderRecordedPage(
   questions: readonly AskUserQuestion[],
   answers: readonly AskUserQuestionAnswer[],
   answeredBy?: AnsweredBy,
+  quorum?: QuorumProgress,
 ): string {
+  const title = quorum === undefined ? 'Answer recorded' : 'Response recorded';
   const main = html`
-<h1>Answer recorded</h1>
+<h1>${title}</h1>
 <p class="lead" role="status">Thank you. This is what was recorded${answeredBy === undefined ? '' : html`, as answered by <strong class="answered-by">${shownText(answeredBy.recipient)}</strong>`}; you can close this page.</p>
+${quorum === undefined ? '' : quorumStanding(quorum)}
 <dl class="recorded">
 ${answers.map((answer) => {
   const question = questions.find((candidate) => candidate.id === answer.questionId);
   return html`<dt>${shownText(question?.header ?? answer.questionId)}</dt><dd>${recordedResponse(answer)}</dd>`;
 })}
 </dl>`;
-  return renderPage({ title: 'Answer recorded', main, depth: 1 });
+  return renderPage({ title, main, depth: 1 });
+}
+
+/** Who decides a quorum ask and where it stands: names only, never what anyone answered. */
+function quorumStanding(quorum: QuorumProgress): Html {
+  const [rule, standing] = describeQuorum(quorum);
+  return html`<div class="quorum" id="quorum"><p>${shownText(rule)}</p><p class="quorum-standing">${shownText(standing)}</p></div>`;
 }
 
 /** A page that explains why there is nothing to answer (any non-form response). */

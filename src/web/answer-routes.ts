@@ -1,13 +1,14 @@
 /** Each ask's page at `a/<askId>`: showing the form (GET) and taking the answer (POST). */
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
-import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
+import type { AnsweredBy } from '../contracts/outcome.js';
 import type { Clock } from '../engine/clock.js';
-import type { AskInfo } from '../engine/service-contract.js';
+import type { AskInfo, ResponseReceipt } from '../engine/service-contract.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
 import { formatTime } from '../notify/notification-wording.js';
 import { isUserInteractionError } from '../rules/errors.js';
+import { describeQuorum, type QuorumProgress } from '../rules/quorum.js';
 import {
   type PostedValues,
   renderAnswerPage,
@@ -37,6 +38,10 @@ export class AnswerRoutes {
     const opened = await this.openAsk(askId, token);
     if (opened instanceof Response) return opened;
     const { ask, by } = opened;
+    if (ask.quorum !== undefined) {
+      const refusal = quorumRefusal(ask.quorum, by);
+      if (refusal !== undefined) return refusal;
+    }
     const form = buildAskUserForm(ask.questions);
     return htmlResponse(
       200,
@@ -46,6 +51,7 @@ export class AnswerRoutes {
         form,
         token,
         ...(by === undefined ? {} : { answeringAs: by.recipient }),
+        ...(ask.quorum === undefined ? {} : { quorum: ask.quorum }),
       }),
     );
   }
@@ -80,6 +86,7 @@ export class AnswerRoutes {
           values: posted.values,
           error: message,
           ...(by === undefined ? {} : { answeringAs: by.recipient }),
+          ...(ask.quorum === undefined ? {} : { quorum: ask.quorum }),
         }),
       );
     let answers: AskUserQuestionAnswer[] | null;
@@ -89,19 +96,31 @@ export class AnswerRoutes {
       if (!isUserInteractionError(error)) throw error;
       return ask.final ? htmlResponse(409, settledPage(ask)) : refuse(error.message);
     }
+    if (ask.quorum !== undefined && !ask.final) {
+      // Who may respond and who already did is the machine's to refuse (and audit), below.
+      const refusal = quorumRefusal(ask.quorum, by, answers === null ? 'decline' : 'respond');
+      if (refusal !== undefined) return refusal;
+    }
     if (answers === null) return this.decline(askId, ask);
-    let outcome: AskOutcome;
+    // A recipient's link answers as that recipient, through the channel it names (else 'web').
+    const answeredBy =
+      by === undefined ? undefined : { recipient: by.recipient, channel: by.channel ?? 'web' };
+    let receipt: ResponseReceipt;
     try {
-      // A recipient's link answers as that recipient, through the channel it names (else 'web').
-      outcome = await this.service.answer(
+      receipt = await this.service.respond(
         askId,
         answers,
-        by === undefined
-          ? undefined
-          : { by: { recipient: by.recipient, channel: by.channel ?? 'web' } },
+        answeredBy === undefined ? undefined : { by: answeredBy },
       );
     } catch (error) {
       if (isUserInteractionError(error, 'ASK_SETTLED')) return this.settled(askId, ask);
+      if (isUserInteractionError(error, 'INVALID_REQUEST')) {
+        // A response the quorum refused (raced in on another page or host since the GET).
+        const reason = (error.data as { reason?: unknown } | undefined)?.reason;
+        if (reason === 'duplicate' || reason === 'not-allowed') {
+          return htmlResponse(409, renderNoticePage(quorumNoticeTitle(reason), error.message));
+        }
+      }
       if (
         isUserInteractionError(error, 'INVALID_ANSWER') ||
         isUserInteractionError(error, 'LIMIT_EXCEEDED')
@@ -110,14 +129,19 @@ export class AnswerRoutes {
       }
       throw error;
     }
+    const { outcome, quorum } = receipt;
+    if (quorum !== undefined) {
+      // Of a response, what this person gave; the decision (if this made one) is on the ask.
+      return htmlResponse(200, renderRecordedPage(ask.questions, answers, answeredBy, quorum));
+    }
     // What the service recorded: option titles in the option's own spelling.
-    const recorded = outcome.status === 'answered' ? outcome.answers : answers;
+    const recorded = outcome?.status === 'answered' ? outcome.answers : answers;
     return htmlResponse(
       200,
       renderRecordedPage(
         ask.questions,
         recorded,
-        outcome.status === 'answered' ? outcome.answeredBy : undefined,
+        outcome?.status === 'answered' ? outcome.answeredBy : undefined,
       ),
     );
   }
@@ -214,13 +238,83 @@ function readPostedAnswer(form: UiForm, body: FormFields): UiFormAnswer & { valu
   return { action: onlyOnce(body, 'action') ?? 'submit', values };
 }
 
-/** A settled ask's page: its state and, for an answer, who gave it and when (never what). */
+/**
+ * Why a link may not answer a quorum ask, as a page, or `undefined` when it may: a link that
+ * names nobody, a decline (one person cannot dismiss what several decide), and when showing
+ * the form, a person who already responded or is not in `from` (a response from them is sent
+ * on to the machine, which refuses and audits it).
+ */
+function quorumRefusal(
+  quorum: QuorumProgress,
+  by: AnsweredBy | undefined,
+  action: 'show' | 'respond' | 'decline' = 'show',
+): Response | undefined {
+  const [rule, standing] = describeQuorum(quorum);
+  if (by === undefined) {
+    return htmlResponse(
+      403,
+      renderNoticePage(
+        'This question needs your own link',
+        `Several people decide this question, each through a link made for them; this link names nobody. ${rule}`,
+      ),
+    );
+  }
+  if (action === 'decline') {
+    return htmlResponse(
+      409,
+      renderNoticePage(
+        'Declining does not decide this question',
+        `Several people decide this question; pick an answer, or close this page. ${rule}`,
+      ),
+    );
+  }
+  if (action === 'respond') return undefined;
+  if (quorum.from !== undefined && !quorum.from.includes(by.recipient)) {
+    return htmlResponse(
+      403,
+      renderNoticePage(
+        quorumNoticeTitle('not-allowed'),
+        `${by.recipient} is not among the people who decide this question. ${rule}`,
+      ),
+    );
+  }
+  if (quorum.responded.includes(by.recipient)) {
+    return htmlResponse(
+      409,
+      renderNoticePage(
+        quorumNoticeTitle('duplicate'),
+        `Your response is recorded and counts once. ${standing}`,
+      ),
+    );
+  }
+  return undefined;
+}
+
+function quorumNoticeTitle(reason: 'duplicate' | 'not-allowed'): string {
+  return reason === 'duplicate'
+    ? 'You have already responded'
+    : 'This question is not yours to decide';
+}
+
+/**
+ * A settled ask's page: its state and who decided it and when (never what): who answered, who
+ * vetoed, or whose responses made (or failed to make) the quorum.
+ */
 function settledPage(ask: AskInfo): string {
   const { outcome } = ask;
-  const by =
-    outcome?.status === 'answered' && outcome.answeredBy !== undefined
-      ? ` It was answered by ${outcome.answeredBy.recipient}${outcome.answeredBy.channel === undefined ? '' : ` (via ${outcome.answeredBy.channel})`} on ${formatTime(ask.updatedAt)}.`
-      : '';
+  const when = formatTime(ask.updatedAt);
+  const responders = (responses: readonly { by: string }[] | undefined) =>
+    (responses ?? []).map((response) => response.by).join(', ');
+  let by = '';
+  if (outcome?.status === 'answered' && outcome.vetoedBy !== undefined) {
+    by = ` It was ended by a veto from ${outcome.vetoedBy} on ${when}.`;
+  } else if (outcome?.status === 'answered' && outcome.responses !== undefined) {
+    by = ` It was decided by the responses of ${responders(outcome.responses)} on ${when}.`;
+  } else if (outcome?.status === 'answered' && outcome.answeredBy !== undefined) {
+    by = ` It was answered by ${outcome.answeredBy.recipient}${outcome.answeredBy.channel === undefined ? '' : ` (via ${outcome.answeredBy.channel})`} on ${when}.`;
+  } else if (outcome?.status === 'cancelled' && outcome.reason === 'no-quorum') {
+    by = ` Everyone who may respond did (${responders(outcome.responses)}) without reaching the quorum.`;
+  }
   return renderNoticePage(
     'Nothing left to answer',
     `${describeState(ask.state)}${by} Its outcome is fixed, so this page cannot change it; you can close it.`,

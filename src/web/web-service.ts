@@ -1,4 +1,4 @@
-/** The part of the interaction service the web server uses: read an ask, answer or decline it, watch events. */
+/** The part of the interaction service the web server uses: read an ask, answer, respond to or decline it, watch events. */
 import type { InteractionService } from '../engine/service-contract.js';
 
 /**
@@ -7,5 +7,5 @@ import type { InteractionService } from '../engine/service-contract.js';
  */
 export type WebAnswerService = Pick<
   InteractionService,
-  'get' | 'list' | 'answer' | 'cancel' | 'history' | 'events$'
+  'get' | 'list' | 'answer' | 'respond' | 'cancel' | 'history' | 'events$'
 >;

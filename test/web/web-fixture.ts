@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type AskOptions,
   type AskStore,
   type AskUserRequestInput,
   createInteractionService,
@@ -83,7 +84,7 @@ export async function startWebService(
     server,
     links,
     /** Starts an ask and resolves with its handle once its link was handed out. */
-    async ask(request: AskUserRequestInput, askOptions: { timeoutMs?: number } = {}) {
+    async ask(request: AskUserRequestInput, askOptions: AskOptions = {}) {
       const link = new Promise<string>((resolve) => waiting.push(resolve));
       const handle = service.start(request, askOptions);
       return { handle, link: await link };
@@ -135,7 +136,7 @@ export function startAnswerApp(
     store,
     service,
     app,
-    async ask(request: AskUserRequestInput, askOptions: { timeoutMs?: number } = {}) {
+    async ask(request: AskUserRequestInput, askOptions: AskOptions = {}) {
       const link = new Promise<string>((resolve) => waiting.push(resolve));
       const handle = service.start(request, askOptions);
       return { handle, link: await link };
