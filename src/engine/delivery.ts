@@ -5,6 +5,7 @@
  */
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import { type QuorumProgress, quorumProgress } from '../rules/quorum.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { OutboxEntry } from '../stores/ask-store.js';
 import { answerCheck, exitCause, failureEvent, providerEvent, respondEvent } from './ask-events.js';
@@ -160,6 +161,11 @@ class DeliveryContext implements AskProviderContext {
       if (!open.delivering) open.controller.abort(deliveryExitCause(open));
     }
     return open.controller.signal;
+  }
+
+  get quorum(): QuorumProgress | undefined {
+    const { quorum, responses } = this.#open.state.context;
+    return quorum === undefined ? undefined : quorumProgress(quorum, responses);
   }
 
   queueOutbox(entries: readonly OutboxEntry[]): void {

@@ -1,4 +1,5 @@
 /** What a UI or a remote host implements to deliver questions to a person. */
+import type { QuorumProgress } from '../rules/quorum.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
@@ -16,6 +17,12 @@ export interface AskProviderContext {
   signal: AbortSignal;
   /** Absolute time (ms since the epoch, on the service's clock) when the ask times out. */
   deadlineAt?: number;
+  /**
+   * A quorum ask's progress, read live (who has responded so far on any surface, how many more
+   * are needed); absent for an ask one person answers. The provider's answer counts as the
+   * response of its `answeredBy`.
+   */
+  readonly quorum?: QuorumProgress | undefined;
   /**
    * Answers given so far, for progress updates; they are not the outcome. Checked like any
    * answer (questions may be missing, `null` marks one skipped so far): throws

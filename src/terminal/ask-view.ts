@@ -34,6 +34,11 @@ export interface AskPageState {
   readonly onReviewPage: boolean;
   readonly contextExpanded: boolean;
   readonly preferences: TerminalPreferences;
+  /**
+   * Where a quorum ask stands (who has responded, how many more are needed), shown in the
+   * footer; empty for an ask one person answers.
+   */
+  readonly standing: readonly string[];
   /** A message about the last key (nothing picked, confirm cancel, ...), shown above the hints. */
   readonly notice: string | undefined;
   /** First line of the review page's scroll window. */
@@ -61,6 +66,8 @@ export interface AskViewOptions {
   getHeight(): number;
   /** Text for the right end of the footer (the countdown); `undefined` for none. */
   getStatus?(): string | undefined;
+  /** Lines on who else decides a quorum ask, read at each render; `[]` or absent for none. */
+  getStanding?(): readonly string[];
   /** Called once with the outcome the person chose. */
   onFinish(outcome: ProviderOutcome): void;
   /** Ctrl+C: the host decides (the CLI aborts the ask, like SIGINT). */
@@ -100,6 +107,10 @@ export class AskView implements Component, Focusable, AskPageState {
   confirmingCancel = false;
   #focused = false;
   #finished = false;
+
+  get standing(): readonly string[] {
+    return this.#options.getStanding?.() ?? [];
+  }
   readonly #tui: TUI;
   readonly #options: AskViewOptions;
   readonly #editors = new Map<string, Editor>();

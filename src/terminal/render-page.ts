@@ -99,10 +99,10 @@ export function renderReviewPage(
     'esc cancel',
   ];
   const fixed = top.length + bottom.length;
-  if (fixed + body.length + footerLines(hints, width, status).length <= height) {
-    return { lines: [...top, ...body, ...bottom, ...footerLines(hints, width, status)], top: 0 };
+  if (fixed + body.length + footerLines(view, hints, width, status).length <= height) {
+    return { lines: [...top, ...body, ...bottom, ...footerLines(view, hints, width, status)], top: 0 };
   }
-  const footer = footerLines(['↑↓ scroll', ...hints], width, status);
+  const footer = footerLines(view, ['↑↓ scroll', ...hints], width, status);
   // Two lines of the room go to the "↑ more" and "↓ more" indicators.
   const room = Math.max(1, height - fixed - footer.length - 2);
   const first = Math.min(Math.max(0, view.reviewTop), Math.max(0, body.length - room));
@@ -373,7 +373,7 @@ function renderFooter(
     hints.push(`${prefs.overlayToggleKey} hide`);
   }
   if (!hints.includes(escHint) && draft.editing !== 'comment') hints.push(escHint);
-  return footerLines(hints, width, status);
+  return footerLines(view, hints, width, status);
 }
 
 /** The footer's word for what esc does now, read from the step the view takes. */
@@ -388,10 +388,17 @@ function escapeHint(view: AskPageState): string {
   }
 }
 
-function footerLines(hints: string[], width: number, status: string | undefined): string[] {
+function footerLines(
+  view: AskPageState,
+  hints: string[],
+  width: number,
+  status: string | undefined,
+): string[] {
   const lines = wrap(style.dim(hints.join(' · ')), width);
   if (status !== undefined) lines.unshift(style.warn(truncateToWidth(`⏱ ${status}`, width)));
-  return lines;
+  // Who else decides (a quorum ask): names as given, shown literally.
+  const standing = view.standing.flatMap((line) => wrap(style.dim(toLiteralText(line)), width));
+  return [...standing, ...lines];
 }
 
 function wrap(text: string, width: number): string[] {

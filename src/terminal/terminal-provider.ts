@@ -6,6 +6,7 @@ import type { AskUserRequest } from '../contracts/request.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import { readAnsweredBy } from '../rules/answered-by.js';
 import { isUserInteractionError } from '../rules/errors.js';
+import { describeQuorum } from '../rules/quorum.js';
 import { AskView } from './ask-view.js';
 import { formatCountdown } from './countdown.js';
 import { InlineFrame, OverlayFrame, StaticLines } from './frame.js';
@@ -178,6 +179,7 @@ class TerminalSession {
       getHeight: () => terminal.rows - 3,
       getStatus: () =>
         ctx.deadlineAt === undefined ? undefined : formatCountdown(ctx.deadlineAt - this.#now()),
+      getStanding: () => (ctx.quorum === undefined ? [] : describeQuorum(ctx.quorum)),
       onFinish: (outcome) => this.#finish({ outcome }),
       onInterrupt: interrupt,
       onProgress: (answers) => ctx.reportProgress(answers),

@@ -213,3 +213,45 @@ describe('createTerminalProvider', () => {
     ).toThrow(/overlayToggleKey.*"hyper\+q"/);
   });
 });
+
+describe('a quorum ask in the terminal', () => {
+  it('shows who has responded and how many more are needed in its footer, live, and counts its answer as the terminal user’s response', async () => {
+    const { createInteractionService, createMemoryAskStore } = await import('../../src/index.js');
+    const service = createInteractionService({ store: createMemoryAskStore() });
+    const terminal = new FakeTerminal();
+    service.registerProvider(
+      createTerminalProvider({
+        settingsPath: false,
+        terminal,
+        answeredBy: { recipient: 'ben', channel: 'terminal' },
+      }),
+    );
+    const handle = service.start(
+      { question: 'Deploy now?', options: ['Yes', 'No'] },
+      { quorum: { required: 2, from: ['ana', 'ben', 'cy'] } },
+    );
+    await frame();
+    expect(plain(terminal.written)).toContain(
+      'Needs 2 people of ana, ben, cy giving the same answer.',
+    );
+    expect(plain(terminal.written)).toContain('No one has responded yet. 2 more responses needed.');
+    const yes = [
+      { questionId: 'q1', response: { kind: 'selection' as const, selections: ['Yes'] } },
+    ];
+    await service.respond(handle.id, yes, { by: { recipient: 'ana', channel: 'web' } });
+    // The next frame (a key, a countdown tick) shows the response that came in elsewhere.
+    terminal.press(KEY.down, KEY.up);
+    await frame();
+    expect(plain(terminal.writes.at(-1) ?? '')).toContain(
+      'Responded so far: ana. 1 more response needed.',
+    );
+    terminal.press(KEY.enter);
+    const outcome = await handle.outcome;
+    expect(outcome).toMatchObject({ status: 'answered', answers: yes });
+    expect(outcome.status === 'answered' && outcome.responses?.map((each) => each.by)).toEqual([
+      'ana',
+      'ben',
+    ]);
+    await service.close();
+  });
+});
