@@ -25,6 +25,7 @@ export type {
   AskState,
   AuditedAnswers,
   NotifiedData,
+  ResponseRefusalReason,
 } from './engine/audit.js';
 export { type Clock, systemClock } from './engine/clock.js';
 export type { InspectionEvent } from './engine/inspection.js';
@@ -43,6 +44,7 @@ export type {
   AskSnapshot,
   InteractionService,
   PurgeOptions,
+  ResponseReceipt,
   ResumeOptions,
 } from './engine/service-contract.js';
 export {
@@ -64,6 +66,11 @@ export {
   type NormalizedAskRequest,
   normalizeAskUserRequest,
 } from './rules/normalize.js';
+export {
+  describeQuorum,
+  type QuorumOption,
+  type QuorumProgress,
+} from './rules/quorum.js';
 export type {
   AskCreateResult,
   AskListFilter,

@@ -55,6 +55,7 @@ const engineExports = [
   'createInteractionService',
   'createMemoryAskStore',
   'createScriptedProvider',
+  'describeQuorum',
   'normalizeAskUserRequest',
   'prepareAskUserArguments',
   'systemClock',

@@ -1,8 +1,10 @@
 /** Human approval for AI SDK tools with `needsApproval`: one Allow / Deny ask per request. */
 import type { ToolApprovalResponse, ToolModelMessage } from 'ai';
+import { agreementKey } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { InteractionService } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
+import type { QuorumOption } from '../rules/quorum.js';
 import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { approvalBindingLine, approvalKey } from './approval-binding.js';
 import { verifyApprovalSignature } from './approval-signature.js';
@@ -23,6 +25,13 @@ export interface AnswerApprovalsOptions {
   signal?: AbortSignal;
   /** The asking agent's name, handed to the provider. */
   agent?: string;
+  /**
+   * Tools that need several approvers: each approval is a quorum ask (`service.start`'s
+   * `quorum`), so `required` people must pick Allow (through `service.respond`, a recipient's
+   * link, or a provider that names who answered). A Deny from anyone denies at once (`veto`
+   * defaults to `['Deny']`). Checked like the service checks it.
+   */
+  quorum?: QuorumOption;
 }
 
 /** What `answerApprovals` reads: a result (`generateText`, or `streamText`'s promise-like
@@ -170,6 +179,7 @@ function askApproval(
     {
       key: approvalKey(request),
       toolCallId: request.toolCallId,
+      ...(options.quorum === undefined ? {} : { quorum: { veto: [DENY], ...options.quorum } }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     },
@@ -183,8 +193,9 @@ function decide(outcome: AskOutcome, response: Respond): ToolApprovalResponse {
       if (answer?.kind === 'selection' && answer.selections.length === 1) {
         const [choice] = answer.selections;
         const comment = answer.comment === undefined ? '' : ` Comment: ${answer.comment}`;
-        if (choice === ALLOW) return response(true, `Allowed by the user.${comment}`);
-        if (choice === DENY) return response(false, `Denied by the user.${comment}`);
+        const by = deciders(outcome);
+        if (choice === ALLOW) return response(true, `Allowed by ${by}.${comment}`);
+        if (choice === DENY) return response(false, `Denied by ${by}.${comment}`);
       }
       return response(false, 'Not approved: the user gave no explicit Allow.');
     }
@@ -203,6 +214,16 @@ function decide(outcome: AskOutcome, response: Respond): ToolApprovalResponse {
         `Not approved: the question was handed elsewhere (interaction id ${outcome.interactionId}) and has no answer yet.`,
       );
   }
+}
+
+/** Who decided: the user, the approvers of a quorum, or whoever vetoed. */
+function deciders(outcome: Extract<AskOutcome, { status: 'answered' }>): string {
+  if (outcome.vetoedBy !== undefined) return `${outcome.vetoedBy} (a veto)`;
+  if (outcome.responses === undefined) return 'the user';
+  const agreed = outcome.responses.filter(
+    (response) => agreementKey(response.answers) === agreementKey(outcome.answers),
+  );
+  return agreed.map((response) => response.by).join(', ');
 }
 
 function readApprovalRequests(parts: readonly unknown[]): ApprovalRequest[] {

@@ -1,8 +1,9 @@
 /** What a UI or a remote host implements to deliver questions to a person. */
-import type { QuorumProgress } from '../rules/quorum.js';
+
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
+import type { QuorumProgress } from '../rules/quorum.js';
 import type { OutboxEntry } from '../stores/ask-store.js';
 
 /** What a provider is told of the ask it delivers, besides the request itself. */

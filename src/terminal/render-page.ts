@@ -100,7 +100,10 @@ export function renderReviewPage(
   ];
   const fixed = top.length + bottom.length;
   if (fixed + body.length + footerLines(view, hints, width, status).length <= height) {
-    return { lines: [...top, ...body, ...bottom, ...footerLines(view, hints, width, status)], top: 0 };
+    return {
+      lines: [...top, ...body, ...bottom, ...footerLines(view, hints, width, status)],
+      top: 0,
+    };
   }
   const footer = footerLines(view, ['↑↓ scroll', ...hints], width, status);
   // Two lines of the room go to the "↑ more" and "↓ more" indicators.

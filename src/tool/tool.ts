@@ -1,4 +1,5 @@
 /** The ask_user tool: a framework-neutral tool definition that asks through the service. */
+
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserToolInput } from '../contracts/tool-input.js';
 import { AskUserToolInputSchema } from '../contracts/tool-input.js';
@@ -8,6 +9,7 @@ import { describe, messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import { hasVisibleCharacter } from '../rules/question-rules.js';
+import type { QuorumOption } from '../rules/quorum.js';
 import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { prepareAskUserArguments } from './prepare-arguments.js';
 import {
@@ -18,7 +20,10 @@ import {
   formatAskUserToolResult,
 } from './tool-result.js';
 
-/** Options of `createAskUserTool`: the default timeout, the asking agent and an error hook. */
+/**
+ * Options of `createAskUserTool`: the default timeout, the asking agent, a quorum and an error
+ * hook.
+ */
 export interface AskUserToolOptions {
   /**
    * Milliseconds to wait when the model gives no `timeout` (at least `MIN_TIMEOUT_MS`); without
@@ -27,6 +32,12 @@ export interface AskUserToolOptions {
   timeoutMs?: number;
   /** The asking agent's name, handed to the provider; the model cannot set it. */
   agent?: string;
+  /**
+   * Every ask of this tool needs several people (`service.start`'s `quorum`); the model cannot
+   * set it. Checked per ask against its questions: a `veto` title must be an option the model
+   * offered, or the call returns an error naming it.
+   */
+  quorum?: QuorumOption;
   /**
    * Called with what a host callback threw (today: `onUpdate`). The ask goes on either way, and
    * the result's `details.callbackErrors` lists the messages; use it to log or audit them.
@@ -102,7 +113,7 @@ export function createAskUserTool(
   if (typeof service !== 'object' || service === null || typeof service.start !== 'function') {
     throw new TypeError('Expected an interaction service (createInteractionService()).');
   }
-  const { timeoutMs: defaultTimeoutMs, agent, onError } = options;
+  const { timeoutMs: defaultTimeoutMs, agent, onError, quorum } = options;
   if (defaultTimeoutMs !== undefined && !isTimeoutMs(defaultTimeoutMs)) {
     throw new TypeError(
       `Expected \`timeoutMs\` to be a finite number of milliseconds >= ${MIN_TIMEOUT_MS}, got ${describe(defaultTimeoutMs)}.`,
@@ -146,6 +157,7 @@ export function createAskUserTool(
           ...(timeoutMs === undefined ? {} : { timeoutMs }),
           toolCallId,
           ...(ctx?.sessionId === undefined ? {} : { sessionId: ctx.sessionId }),
+          ...(quorum === undefined ? {} : { quorum }),
         });
       } catch (error) {
         return formatAskUserToolError(

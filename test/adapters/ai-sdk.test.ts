@@ -255,6 +255,42 @@ describe('answerApprovals', () => {
     expect(final.text).toContain('denied: Denied by the user. Comment: Never the root.');
   });
 
+  it('needs two approvers with a quorum option; a Deny from anyone denies at once', async () => {
+    const { service } = setUp([{ hang: true }, { hang: true }]);
+    const executed: string[] = [];
+    const tools = { rm: rm(executed) };
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Clean up.' }];
+    const step = await generateText({ model: removeTwo, tools, messages });
+    const answering = answerApprovals(service, step, {
+      quorum: { required: 2, from: ['ana', 'ben', 'cy'] },
+    });
+    let asks: { askId: string; call: string }[] = [];
+    while (asks.length < 2) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const { items } = await service.list({ state: ['pending'] });
+      asks = items.map((item) => ({
+        askId: item.askId,
+        call: /Tool call "(rm-\d)"/.exec(item.questions[0]?.context ?? '')?.[1] ?? '',
+      }));
+    }
+    const askOf = (call: string) => asks.find((ask) => ask.call === call)!.askId;
+    const as = (recipient: string) => ({ by: { recipient, channel: 'chat' } });
+    // build/: ana and ben allow. The root: cy denies after ana allowed.
+    await service.respond(askOf('rm-1'), pick('Allow'), as('ana'));
+    await service.respond(askOf('rm-2'), pick('Allow'), as('ana'));
+    expect((await service.get(askOf('rm-1')))?.quorum?.needed).toBe(1);
+    await service.respond(askOf('rm-1'), pick('Allow'), as('ben'));
+    await service.respond(askOf('rm-2'), pick('Deny'), as('cy'));
+    const answers = await answering;
+    expect(answers.content).toMatchObject([
+      { type: 'tool-approval-response', approved: true, reason: 'Allowed by ana, ben.' },
+      { type: 'tool-approval-response', approved: false, reason: 'Denied by cy (a veto).' },
+    ]);
+    messages.push(...step.response.messages, answers);
+    await generateText({ model: removeTwo, tools, messages });
+    expect(executed).toEqual(['build/']);
+  });
+
   it('names the tool and shows its input in the question', async () => {
     const { provider } = await approvalLoop([{ answer: pick('Deny') }, { answer: pick('Deny') }]);
     const question = provider.calls[0]?.request.questions[0];

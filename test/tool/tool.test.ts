@@ -402,6 +402,39 @@ describe('executing ask_user', () => {
   });
 });
 
+describe('a host quorum on the tool', () => {
+  it('makes every ask need the quorum; the model sees the agreed answer, or the plain no-quorum text', async () => {
+    const { tool, service } = setup([{ hang: true }, { hang: true }], {
+      quorum: { required: 2, from: ['ana', 'ben'] },
+    });
+    const agreed = tool.execute('call-q1', { question: 'Deploy?', options: ['Yes', 'No'] });
+    const split = tool.execute('call-q2', { question: 'Rotate keys?', options: ['Yes', 'No'] });
+    let ids: string[] = [];
+    while (ids.length < 2) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      ids = (await service.list({ state: ['pending'] })).items.map((item) => item.askId).reverse();
+    }
+    const [deploy, rotate] = ids as [string, string];
+    await service.respond(deploy, [pick('q1', 'Yes')], { by: { recipient: 'ana' } });
+    await service.respond(deploy, [pick('q1', 'Yes')], { by: { recipient: 'ben' } });
+    await service.respond(rotate, [pick('q1', 'Yes')], { by: { recipient: 'ana' } });
+    await service.respond(rotate, [pick('q1', 'No')], { by: { recipient: 'ben' } });
+    const first = await agreed;
+    expect(first.details.status).toBe('answered');
+    expect(textOf(first)).toContain('"Yes"');
+    const second = await split;
+    expect(second.details.status).toBe('cancelled');
+    expect(textOf(second)).toMatch(/The approvers did not agree.*Nothing was decided/);
+  });
+
+  it('returns an error naming the veto when the model offered no such option', async () => {
+    const { tool } = setup([], { quorum: { required: 2, veto: ['Deny'] } });
+    const result = await tool.execute('call-q3', { question: 'Deploy?', options: ['Yes', 'No'] });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/quorum\.veto.*"Deny"/);
+  });
+});
+
 describe('the boundary between the tool and the service', () => {
   it('normalizes once and hands the service the normalized request itself', async () => {
     const { service } = setup([{ answer: [pick('q1', 'Yes')] }]);
