@@ -53,6 +53,37 @@ describe('who answered', () => {
     expect(events.at(-1)).toMatchObject({ type: 'provider.answered', data: { answeredBy: by } });
   });
 
+  it('counts the client’s answer to a quorum ask as the response of the client’s name', async () => {
+    const service = createInteractionService();
+    peers = await linkPeers({
+      capabilities: FORM_ONLY,
+      clientName: 'Claude Desktop',
+      service,
+      person: () => accept({ 'q1.selection': 'option1' }),
+    });
+    const handle = service.start({ questions: [deploy] }, { quorum: { required: 2 } });
+    await vi.waitFor(async () =>
+      expect((await service.get(handle.id))?.quorum?.responded).toEqual(['Claude Desktop']),
+    );
+    const events = [];
+    for await (const event of service.history(handle.id)) events.push(event);
+    expect(events.at(-1)).toMatchObject({
+      type: 'response.recorded',
+      data: { by: 'Claude Desktop' },
+    });
+    // A second person, elsewhere, completes the quorum.
+    const yes = [
+      { questionId: 'q1', response: { kind: 'selection' as const, selections: ['Yes'] } },
+    ];
+    const receipt = await service.respond(handle.id, yes, {
+      by: { recipient: 'ops', channel: 'web' },
+    });
+    expect(receipt.outcome).toMatchObject({
+      status: 'answered',
+      responses: [{ by: 'Claude Desktop' }, { by: 'ops' }],
+    });
+  });
+
   it('records nobody, and still the answer, for a client name a byline may not hold', async () => {
     peers = await linkPeers({
       capabilities: FORM_ONLY,
