@@ -225,6 +225,20 @@ describe.concurrent('every snippet runs as written', () => {
     );
   });
 
+  it('quorum: two of three approve; the same person twice is refused and counted once', async () => {
+    expect(await runSnippet('quorum.ts')).toBe(
+      [
+        'Needs 2 people of ana, ben, cy giving the same answer; picking Deny ends it at once. Responded so far: ana. 1 more response needed.',
+        'duplicate',
+        "answered [ 'ana', 'cy' ]",
+        "response.recorded { by: 'ana', answers: '[redacted]' }",
+        "response.refused { by: 'ana', reason: 'duplicate' }",
+        "response.recorded { by: 'cy', answers: '[redacted]', decided: 'quorum' }",
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('list-asks: what waits for a person, and the asks of one agent in one session', async () => {
     expect(await runSnippet('list-asks.ts')).toBe("2\n[ 'Deploy?' ]\n");
   });
