@@ -128,8 +128,21 @@ ${section.page.items.length === 0 ? html`<p class="empty">None.</p>` : ''}${more
 }
 
 function inboxRow(ask: AskInfo, query: string): Html {
-  const answeredBy = ask.outcome?.status === 'answered' ? ask.outcome.answeredBy : undefined;
-  return html`<tr data-ask="${ask.askId}"><td><a href="asks/${encodeURIComponent(ask.askId)}${query}">${ask.askId}</a></td><td class="ask-state">${ask.state}</td><td class="questions">${ask.questions.map((question, i) => html`${i === 0 ? '' : ', '}${shownText(question.question)}`)}</td><td>${ask.agent === undefined ? '–' : shownText(ask.agent)}</td>${timeCell(ask.createdAt)}${timeCell(ask.updatedAt, 'updated')}${ask.deadlineAt === undefined ? html`<td>–</td>` : timeCell(ask.deadlineAt)}<td class="answered-by">${answeredBy === undefined ? '–' : shownText(answeredByText(answeredBy))}</td></tr>`;
+  const answeredBy = decidedBy(ask.outcome);
+  return html`<tr data-ask="${ask.askId}"><td><a href="asks/${encodeURIComponent(ask.askId)}${query}">${ask.askId}</a></td><td class="ask-state">${ask.state}</td><td class="questions">${ask.questions.map((question, i) => html`${i === 0 ? '' : ', '}${shownText(question.question)}`)}</td><td>${ask.agent === undefined ? '–' : shownText(ask.agent)}</td>${timeCell(ask.createdAt)}${timeCell(ask.updatedAt, 'updated')}${ask.deadlineAt === undefined ? html`<td>–</td>` : timeCell(ask.deadlineAt)}<td class="answered-by">${answeredBy === undefined ? '–' : shownText(answeredBy)}</td></tr>`;
+}
+
+/**
+ * Who decided an ask, as the inbox shows it: who answered, who vetoed, or whose responses made
+ * the quorum (names only, never what they answered).
+ */
+function decidedBy(outcome: AskInfo['outcome']): string | undefined {
+  if (outcome?.status !== 'answered') return undefined;
+  if (outcome.vetoedBy !== undefined) return `${outcome.vetoedBy} (veto)`;
+  if (outcome.responses !== undefined) {
+    return outcome.responses.map((response) => response.by).join(', ');
+  }
+  return outcome.answeredBy === undefined ? undefined : answeredByText(outcome.answeredBy);
 }
 
 /** `alice@example.com (email)`: the recipient and, when known, the channel. */

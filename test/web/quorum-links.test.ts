@@ -7,7 +7,7 @@
  */
 import type { AskAuditEvent } from 'ask-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startWebService, tokenOf } from './web-fixture.js';
+import { launchChromium, OPERATOR_TOKEN, startWebService, tokenOf } from './web-fixture.js';
 
 type Chromium = Awaited<ReturnType<typeof launchChromium>>;
 type Web = Awaited<ReturnType<typeof startWebService>>;
@@ -85,6 +85,13 @@ describe('a quorum ask over recipients’ links', () => {
     // Cy's link now says who decided it, never what.
     const settled = await (await fetch(links.cy!)).text();
     expect(settled).toContain('It was decided by the responses of ana, ben');
+    // The operator inbox names who decided it.
+    const inbox = await (
+      await fetch(new URL(`../../asks?token=${OPERATOR_TOKEN}&state=answered`, links.cy!))
+    ).text();
+    expect(inbox).toMatch(
+      new RegExp(`data-ask="${handle.id}".*<td class="answered-by">ana, ben</td>`),
+    );
     const types = (await history(handle.id)).map((event) => event.type);
     expect(types.filter((type) => type.startsWith('response.'))).toEqual([
       'response.recorded',
