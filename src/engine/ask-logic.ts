@@ -12,6 +12,10 @@ import {
   createAskContext,
 } from '../../machines/ask.machine.js';
 import type { PersistedAskSnapshot } from '../stores/ask-store.js';
+import type { PersistedAskState } from './ask-table.js';
+
+export type { PersistedAskState } from './ask-table.js';
+
 import type { AskState } from './audit.js';
 
 export type AskSnapshotState = SnapshotFrom<typeof askMachine>;
@@ -92,16 +96,6 @@ export function persistAskSnapshot(snapshot: AskSnapshotState): PersistedAskStat
 }
 
 const EMPTY = Object.freeze({});
-
-/**
- * A persisted snapshot, typed: what an ask keeps between events. Plain data (a live XState
- * snapshot costs three times the heap), turned back into a live snapshot for each event.
- */
-export type PersistedAskState = PersistedAskSnapshot & {
-  status: 'active' | 'done';
-  value: AskState;
-  context: AskMachineContext;
-};
 
 /** A live snapshot from a persisted one that has passed `checkStoredAsk` already. */
 export function restoreAskSnapshot(persisted: PersistedAskSnapshot): AskSnapshotState {

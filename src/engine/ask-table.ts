@@ -1,0 +1,229 @@
+/**
+ * The ask machine compiled to a transition table, for the hot path: built once, when this
+ * module loads, from `askMachine` itself (its states, transitions, named guards, named `assign`
+ * actions, exit and entry actions, tags and output), never written by hand. A step reads and
+ * writes the persisted snapshot (plain data, as the store keeps it) directly, so no XState
+ * snapshot is restored or built per event. XState stays the model, the inspector's view and
+ * the oracle: test/machines/ask-table.test.ts walks the model-based paths through both and
+ * requires the same state, context and output.
+ *
+ * What the table cannot express (an inline or combined guard, an action other than a named
+ * `assign`, several targets, eventless or delayed transitions) fails at load, naming it, so a
+ * change to the machine can never run differently here than in XState.
+ */
+import {
+  type AskMachineContext,
+  type AskMachineEvent,
+  type AskMachineInput,
+  askMachine,
+  createAskContext,
+} from '../../machines/ask.machine.js';
+import type { PersistedAskSnapshot } from '../stores/ask-store.js';
+import type { AskState } from './audit.js';
+
+/** A persisted snapshot, typed: what an ask keeps between events (as the store has it). */
+export type PersistedAskState = PersistedAskSnapshot & {
+  status: 'active' | 'done';
+  value: AskState;
+  context: AskMachineContext;
+  output?: unknown;
+};
+
+interface Args {
+  context: AskMachineContext;
+  event: AskMachineEvent;
+}
+type Params = ((args: Args) => unknown) | unknown;
+
+interface CompiledGuard {
+  name: string;
+  check: (args: Args, params: unknown) => boolean;
+  params: Params;
+}
+
+interface CompiledAction {
+  name: string;
+  assign: (args: Args, params: unknown) => Partial<AskMachineContext>;
+  params: Params;
+}
+
+interface CompiledTransition {
+  guard: CompiledGuard | undefined;
+  /** In XState's order: the source's exit actions (when it is left), the transition's, the target's entry actions. */
+  actions: CompiledAction[];
+  /** The state after the transition (the source itself for a targetless one). */
+  target: AskState;
+  final: boolean;
+}
+
+interface StateNodeLike {
+  key: string;
+  type: string;
+  tags: string[];
+  entry: unknown[];
+  exit: unknown[];
+  always?: unknown[];
+  after?: unknown[];
+  invoke?: unknown[];
+  transitions: Map<string, TransitionLike[]>;
+}
+
+interface TransitionLike {
+  guard?: unknown;
+  actions: unknown[];
+  target?: StateNodeLike[];
+  reenter: boolean;
+}
+
+const implementations = askMachine.implementations as unknown as {
+  guards: Record<string, (args: Args, params: unknown) => boolean>;
+  actions: Record<string, { type?: string; assignment?: unknown }>;
+};
+const states = askMachine.root.states as unknown as Record<AskState, StateNodeLike>;
+const output = askMachine.config.output as unknown as (args: Args) => unknown;
+const EMPTY = Object.freeze({});
+
+function compileGuard(guard: unknown, where: string): CompiledGuard | undefined {
+  if (guard === undefined) return undefined;
+  const { type, params } = (typeof guard === 'string' ? { type: guard } : guard) as {
+    type?: unknown;
+    params?: Params;
+  };
+  const check = typeof type === 'string' ? implementations.guards[type] : undefined;
+  if (typeof type !== 'string' || typeof check !== 'function') {
+    throw new Error(`The ask table compiles named guards only; ${where} has another kind.`);
+  }
+  return { name: type, check, params };
+}
+
+function compileAction(action: unknown, where: string): CompiledAction {
+  const { type, params } = (typeof action === 'string' ? { type: action } : action) as {
+    type?: unknown;
+    params?: Params;
+  };
+  const implementation = typeof type === 'string' ? implementations.actions[type] : undefined;
+  const assignment = implementation?.assignment;
+  if (typeof type !== 'string' || implementation?.type !== 'xstate.assign' || !assignment) {
+    throw new Error(
+      `The ask table compiles named assign actions only; ${where} runs ${String(type)}.`,
+    );
+  }
+  const assign =
+    typeof assignment === 'function'
+      ? (assignment as CompiledAction['assign'])
+      : (args: Args, actionParams: unknown) => {
+          const partial: Record<string, unknown> = {};
+          for (const [key, value] of Object.entries(assignment as Record<string, unknown>)) {
+            partial[key] =
+              typeof value === 'function'
+                ? (value as (args: Args, params: unknown) => unknown)(args, actionParams)
+                : value;
+          }
+          return partial as Partial<AskMachineContext>;
+        };
+  return { name: type, assign, params };
+}
+
+function compileState(node: StateNodeLike): Record<string, CompiledTransition[]> {
+  if ((node.always?.length ?? 0) > 0 || (node.after?.length ?? 0) > 0) {
+    throw new Error(
+      `The ask table has no eventless or delayed transitions; state ${node.key} has.`,
+    );
+  }
+  if ((node.invoke?.length ?? 0) > 0) {
+    throw new Error(`The ask table has no invoked actors; state ${node.key} invokes one.`);
+  }
+  const byEvent: Record<string, CompiledTransition[]> = Object.create(null);
+  for (const [eventType, definitions] of node.transitions) {
+    byEvent[eventType] = definitions.map((definition, index) => {
+      const where = `state ${node.key}, event ${eventType}, transition ${index + 1}`;
+      if ((definition.target?.length ?? 0) > 1) {
+        throw new Error(`The ask table takes one target per transition; ${where} has several.`);
+      }
+      const targetNode = definition.target?.[0];
+      const leaves = targetNode !== undefined && (targetNode !== node || definition.reenter);
+      const actions = [
+        ...(leaves ? node.exit : []),
+        ...definition.actions,
+        ...(leaves ? targetNode.entry : []),
+      ].map((action) => compileAction(action, where));
+      const target = (targetNode?.key ?? node.key) as AskState;
+      return {
+        guard: compileGuard(definition.guard, where),
+        actions,
+        target,
+        final: states[target].type === 'final',
+      };
+    });
+  }
+  return byEvent;
+}
+
+const TABLE: Record<string, Record<string, CompiledTransition[]>> = Object.create(null);
+const DELIVERING: Record<string, boolean> = Object.create(null);
+for (const [key, node] of Object.entries(states) as [AskState, StateNodeLike][]) {
+  TABLE[key] = compileState(node);
+  DELIVERING[key] = node.tags.includes('delivering');
+}
+const INITIAL = askMachine.config.initial as AskState;
+
+function paramsOf(params: Params, args: Args): unknown {
+  return typeof params === 'function' ? (params as (args: Args) => unknown)(args) : params;
+}
+
+/** The persisted form of a state: the fields XState's `getPersistedSnapshot` gives this machine. */
+function persisted(
+  status: 'active' | 'done',
+  value: AskState,
+  context: AskMachineContext,
+  result: unknown,
+): PersistedAskState {
+  const state: Record<string, unknown> = {
+    status,
+    value,
+    historyValue: EMPTY,
+    context,
+    children: EMPTY,
+  };
+  // Only present when set, as JSON would have it.
+  if (result !== undefined) state.output = result;
+  return state as PersistedAskState;
+}
+
+/** A new ask's persisted snapshot: the machine's initial state with the context of `input`. */
+export function initialAskState(input: AskMachineInput): PersistedAskState {
+  return persisted('active', INITIAL, createAskContext(input), undefined);
+}
+
+/**
+ * The persisted snapshot after `event`, or `undefined` when the machine does not take it in
+ * this state (no transition, every guard false, or the ask is final): as XState's
+ * `transition` would give it, without building an XState snapshot.
+ */
+export function stepAsk(
+  from: PersistedAskState,
+  event: AskMachineEvent,
+): PersistedAskState | undefined {
+  if (from.status !== 'active') return undefined;
+  const candidates = TABLE[from.value]?.[event.type];
+  if (candidates === undefined) return undefined;
+  const args: Args = { context: from.context, event };
+  for (const transition of candidates) {
+    const { guard } = transition;
+    if (guard !== undefined && !guard.check(args, paramsOf(guard.params, args))) continue;
+    let context = from.context;
+    for (const action of transition.actions) {
+      const actionArgs: Args = { context, event };
+      context = { ...context, ...action.assign(actionArgs, paramsOf(action.params, actionArgs)) };
+    }
+    return transition.final
+      ? persisted('done', transition.target, context, output({ context, event }))
+      : persisted('active', transition.target, context, undefined);
+  }
+  return undefined;
+}
+
+/** Whether the provider holds the question in this state (the machine's `delivering` tag). */
+export function deliversIn(state: AskState): boolean {
+  return DELIVERING[state] === true;
+}
