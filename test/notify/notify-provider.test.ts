@@ -12,6 +12,7 @@ import { createSqliteAskStore } from 'ask-engine/sqlite';
 import { createWebAnswerServer } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchChromium } from '../web/web-fixture.js';
+import { answerThroughLink, linkIn } from './answer-link.js';
 import { startSmtpReceiver } from './smtp-receiver.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
@@ -81,8 +82,6 @@ async function history(
   return events;
 }
 
-const linkIn = (text: string) => /https?:\/\/\S+\/a\/\S+/.exec(text)?.[0] as string;
-
 describe('createNotifyProvider', () => {
   it('mails and hooks each recipient, reminds, escalates, and records who answered', async () => {
     const { service, smtp, hooks } = await setUp();
@@ -107,26 +106,15 @@ describe('createNotifyProvider', () => {
     expect(hooks.received.every((hook) => hook.verified.ok)).toBe(true);
 
     // A mail scanner follows the link: the form is shown, nothing changes.
-    const link = linkIn(first?.mail.text ?? '');
+    const link = linkIn(first?.mail.text);
     const scanned = await fetch(link);
     expect(scanned.status).toBe(200);
     expect((await service.get(handle.id))?.state).toBe('deferred');
 
     // Alice answers through her link; the escalated lead's link still opens until then.
-    const leadLink = linkIn(mailTo('lead@example.com')[0]?.mail.text ?? '');
+    const leadLink = linkIn(mailTo('lead@example.com')[0]?.mail.text);
     expect((await fetch(leadLink)).status).toBe(200);
-    const token = new URL(link).searchParams.get('t') as string;
-    const page = await (await fetch(link)).text();
-    const option = /name="q1\.selection" value="([^"]+)"/.exec(page)?.[1] ?? 'option1';
-    const posted = await fetch(link.split('?')[0] as string, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams([
-        ['token', token],
-        ['action', 'submit'],
-        ['q1.selection', option],
-      ]).toString(),
-    });
+    const posted = await answerThroughLink(link, 1);
     expect(posted.status).toBe(200);
     const stored = await service.get(handle.id);
     expect(stored?.outcome).toMatchObject({
@@ -183,8 +171,8 @@ describe('createNotifyProvider', () => {
     await until(() => mailTo('alice@example.com') !== undefined, "alice's mail");
     await until(() => mailTo('bob@example.com') !== undefined, "bob's mail");
     // The links as mailparser reads them from each mail's text part.
-    const aliceLink = linkIn(mailTo('alice@example.com')?.mail.text ?? '');
-    const bobLink = linkIn(mailTo('bob@example.com')?.mail.text ?? '');
+    const aliceLink = linkIn(mailTo('alice@example.com')?.mail.text);
+    const bobLink = linkIn(mailTo('bob@example.com')?.mail.text);
     expect(aliceLink).not.toBe(bobLink);
 
     const browser = await launchChromium();
