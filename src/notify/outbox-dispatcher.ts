@@ -7,7 +7,7 @@
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskAuditEvent } from '../engine/audit.js';
 import { messageOf } from '../rules/describe.js';
-import type { ClaimedOutboxEntry, StoredAsk } from '../stores/ask-store.js';
+import type { ClaimedOutboxAsk, ClaimedOutboxEntry } from '../stores/ask-store.js';
 import { NotificationDeliveryError } from './delivery-error.js';
 import { type Notification, readNotification, type SettledSummary } from './notification.js';
 import type { ResolvedNotifyOptions } from './notify-options.js';
@@ -87,11 +87,12 @@ export class OutboxDispatcher {
   async #send(entry: ClaimedOutboxEntry): Promise<boolean> {
     const { store, clock } = this.#options;
     try {
-      const ask = await store.get(entry.askId);
-      const notification = ask === undefined ? undefined : notificationOf(entry, ask);
-      if (ask === undefined || notification === undefined) {
-        // The ask is gone, settled before this reminder, or settled before this recipient was
-        // told of it: there is nothing to say.
+      // The claim read the ask with the entry: no read of its own.
+      const { ask } = entry;
+      const notification = notificationOf(entry, ask);
+      if (notification === undefined) {
+        // The ask settled before this reminder, or before this recipient was told of it:
+        // there is nothing to say.
         await store.completeOutbox(entry.deliveryId, clock.now());
         return false;
       }
@@ -116,7 +117,7 @@ export class OutboxDispatcher {
     }
   }
 
-  async #failed(entry: ClaimedOutboxEntry, ask: StoredAsk, error: unknown): Promise<void> {
+  async #failed(entry: ClaimedOutboxEntry, ask: ClaimedOutboxAsk, error: unknown): Promise<void> {
     const { store, clock, maxAttempts, backoff } = this.#options;
     const retryable =
       !(error instanceof TypeError) &&
@@ -156,7 +157,10 @@ export class OutboxDispatcher {
  * The notification an entry stands for, or undefined when there is nothing to send: a
  * reminder or escalation of a settled ask, or a settled notice to someone told after it settled.
  */
-function notificationOf(entry: ClaimedOutboxEntry, ask: StoredAsk): Notification | undefined {
+function notificationOf(
+  entry: ClaimedOutboxEntry,
+  ask: ClaimedOutboxAsk,
+): Notification | undefined {
   const { notification, since } = entry.payload as NotifyPayload;
   if (notification?.kind !== 'settled') {
     return entry.whileOpen === true && ask.final ? undefined : readNotification(notification);
@@ -191,7 +195,7 @@ function summaryOf(outcome: AskOutcome, at: number): SettledSummary | undefined 
 /** The audit event of a sent notification: whom, through what, under which id; never the answer. */
 function sentEvent(
   entry: ClaimedOutboxEntry,
-  ask: StoredAsk,
+  ask: ClaimedOutboxAsk,
   notification: Notification,
   at: number,
 ): AskAuditEvent {

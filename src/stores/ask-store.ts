@@ -98,7 +98,18 @@ export interface ClaimedOutboxEntry extends Omit<OutboxEntry, 'due'> {
   dueAt: number;
   /** Claims so far, this one included: 1 on the first try. */
   attempts: number;
+  /**
+   * Its ask as the claim found it (read in the claim, so the sender needs no read of its own):
+   * whether it settled, how, and when. Never the snapshot.
+   */
+  ask: ClaimedOutboxAsk;
 }
+
+/** What a claimed outbox entry tells of its ask. */
+export type ClaimedOutboxAsk = Pick<
+  StoredAsk,
+  'askId' | 'state' | 'final' | 'outcome' | 'updatedAt'
+>;
 
 /** What `create` reports: written, or the ask that already holds the id or key. */
 export type AskCreateResult =

@@ -201,6 +201,7 @@ class MemoryAskStore implements AskStore {
       .filter(
         (slot) =>
           !slot.done &&
+          this.#asks.has(slot.askId) &&
           slot.dueAt !== undefined &&
           slot.dueAt <= now &&
           slot.claimedUntil <= now &&
@@ -211,6 +212,7 @@ class MemoryAskStore implements AskStore {
     return due.map((slot) => {
       slot.attempts++;
       slot.claimedUntil = now + leaseMs;
+      const { askId, state, final, outcome, updatedAt } = (this.#asks.get(slot.askId) as Entry).row;
       return {
         deliveryId: slot.deliveryId,
         askId: slot.askId,
@@ -219,6 +221,10 @@ class MemoryAskStore implements AskStore {
         ...(slot.whileOpen ? { whileOpen: true } : {}),
         payload: slot.payload,
         attempts: slot.attempts,
+        ask:
+          outcome === undefined
+            ? { askId, state, final, updatedAt }
+            : { askId, state, final, outcome, updatedAt },
       };
     });
   }

@@ -1,5 +1,6 @@
 /** The outbox rules every store shares: what a write's entries become, checked once. */
-import type { AskWrite, OutboxEntry, StoredAsk } from './ask-store.js';
+import type { AskWrite, ClaimedOutboxAsk, OutboxEntry, StoredAsk } from './ask-store.js';
+import type { Column } from './row-columns.js';
 
 /** An outbox entry as a store keeps it: a time when it is due, or `undefined` until the ask settles. */
 export interface OutboxRow {
@@ -57,6 +58,26 @@ function checkOutboxEntry(entry: OutboxEntry, ask: StoredAsk): void {
       `Expected outbox entry ${entry.deliveryId}'s \`due\` to be a time (ms since the epoch) or 'settled', got ${String(entry.due)}.`,
     );
   }
+}
+
+/** The fields of `ClaimedOutboxAsk` (every one, checked by the type): what a claim reads of each ask. */
+const CLAIMED_ASK_FIELDS: ReadonlySet<string> = new Set(
+  Object.keys({
+    askId: true,
+    state: true,
+    final: true,
+    outcome: true,
+    updatedAt: true,
+  } satisfies Record<keyof ClaimedOutboxAsk, true>),
+);
+
+/** A store's ask columns that a claim reads: those of `ClaimedOutboxAsk`'s fields, in order. */
+export function claimedAskColumns(
+  columns: readonly Column<StoredAsk>[],
+): readonly Column<ClaimedOutboxAsk>[] {
+  return columns.filter(
+    (column) => column.field !== undefined && CLAIMED_ASK_FIELDS.has(column.field),
+  ) as unknown as readonly Column<ClaimedOutboxAsk>[];
 }
 
 /** Checks `claimOutbox`'s arguments, with an error that names the wrong one. */

@@ -25,10 +25,12 @@ import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
 import {
   ASK_COLUMNS,
+  CLAIMED_ASK_COLUMNS,
   CorruptAskRowError,
   EVENT_COLUMNS,
   LISTED_COLUMNS,
   parseAskRow,
+  parseClaimedAskRow,
   parseEventRow,
   parseListedRow,
   recordOf,
@@ -139,6 +141,8 @@ class PostgresAskStore implements AskStore {
   readonly #events: ReturnType<Sql['unsafe']>;
   readonly #askColumns: ReturnType<Sql['unsafe']>;
   readonly #claimedColumns: ReturnType<Sql['unsafe']>;
+  /** What a claimed outbox entry carries of its ask. */
+  readonly #claimedAskColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
   /** `w.<column>` of every event column, as the writes' recordsets select them. */
   readonly #eventValues: ReturnType<Sql['unsafe']>;
@@ -171,6 +175,7 @@ class PostgresAskStore implements AskStore {
     this.#outbox = sql.unsafe(`${s}.ask_outbox`);
     this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
     this.#claimedColumns = sql.unsafe(columnList(ASK_COLUMNS, 'a.'));
+    this.#claimedAskColumns = sql.unsafe(columnList(CLAIMED_ASK_COLUMNS, 'a.'));
     this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
     this.#eventTypes = sql.unsafe(recordsetTypes(EVENT_COLUMNS));
     this.#askTypes = sql.unsafe(recordsetTypes(ASK_COLUMNS));
@@ -468,29 +473,41 @@ class PostgresAskStore implements AskStore {
     const sql = await this.#open();
     // One statement: due rows are locked with SKIP LOCKED and leased, so senders claiming at
     // the same moment take disjoint rows, and a row leased by one is not due for the other.
+    // Each comes with what the sender needs of its ask, so it reads nothing more.
     const rows = await sql`
       update ${this.#outbox} o
       set attempts = o.attempts + 1, claimed_until = ${now + leaseMs}
-      where o.delivery_id = any(array(
+      from ${this.#asks} a
+      where a.id = o.ask_id and o.delivery_id = any(array(
         select delivery_id from ${this.#outbox}
         where done_at is null and due_at <= ${now} and claimed_until <= ${now}
           and channel in (select jsonb_array_elements_text(${sql.json(json(channels))}::jsonb))
         order by due_at limit ${limit}
         for update skip locked
       ))
-      returning o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts
-    `;
-    return rows
-      .map((row) => ({
-        deliveryId: String(row.delivery_id),
-        askId: String(row.ask_id),
-        channel: String(row.channel),
-        dueAt: Number(row.due_at),
-        ...(row.while_open === true ? { whileOpen: true } : {}),
-        payload: row.payload as unknown,
-        attempts: Number(row.attempts),
-      }))
-      .sort((a, b) => a.dueAt - b.dueAt);
+      returning o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts,
+        ${this.#claimedAskColumns}
+    `.values();
+    const claimed: ClaimedOutboxEntry[] = [];
+    for (const [deliveryId, askId, channel, dueAt, whileOpen, payload, attempts, ...ask] of rows) {
+      try {
+        claimed.push({
+          deliveryId: String(deliveryId),
+          askId: String(askId),
+          channel: String(channel),
+          dueAt: Number(dueAt),
+          ...(whileOpen === true ? { whileOpen: true } : {}),
+          payload: payload as unknown,
+          attempts: Number(attempts),
+          ask: parseClaimedAskRow(ask),
+        });
+      } catch (error) {
+        // An ask row that cannot be read is reported; its entry waits out its lease.
+        if (!(error instanceof CorruptAskRowError)) throw error;
+        this.#onError(error);
+      }
+    }
+    return claimed.sort((a, b) => a.dueAt - b.dueAt);
   }
 
   async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {

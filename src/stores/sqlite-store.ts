@@ -14,6 +14,7 @@ import type {
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ClaimedOutboxAsk,
   ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
@@ -48,10 +49,12 @@ import {
   ASK_COLUMNS,
   type AskRow,
   askParams,
+  CLAIMED_ASK_COLUMNS,
   EVENT_COLUMNS,
   eventParams,
   LISTED_COLUMNS,
   readAsk,
+  readClaimedAsk,
   readEvent,
   readListed,
 } from './sqlite-rows.js';
@@ -122,6 +125,7 @@ interface Statements {
   insertOutbox: SqliteStatement;
   outboxSettled: SqliteStatement;
   outboxDropOpen: SqliteStatement;
+  outboxAnyDue: SqliteStatement;
   outboxDue: SqliteStatement;
   outboxLease: SqliteStatement;
   outboxComplete: SqliteStatement;
@@ -340,10 +344,14 @@ class SqliteAskStore implements AskStore {
   ): Promise<ClaimedOutboxEntry[]> {
     checkOutboxClaim(now, limit, leaseMs, channels);
     const { opened, statements } = await this.#open();
+    const wanted = JSON.stringify(channels);
+    // Most looks find nothing due: they read, and take the write lock only when there is work.
+    if (statements.outboxAnyDue.get(now, now, wanted) === undefined) return [];
     // Read and leased under the write lock: a process claiming at the same moment waits, then
     // finds these entries leased.
-    return this.#write(opened.db, () => {
-      const rows = statements.outboxDue.all(now, now, JSON.stringify(channels), limit) as {
+    const corrupt: unknown[] = [];
+    const claimed = this.#write(opened.db, () => {
+      const rows = statements.outboxDue.all(now, now, wanted, limit) as (AskRow & {
         delivery_id: string;
         ask_id: string;
         channel: string;
@@ -351,10 +359,20 @@ class SqliteAskStore implements AskStore {
         while_open: number;
         payload: string;
         attempts: number;
-      }[];
-      return rows.map((row) => {
+      })[];
+      const entries: ClaimedOutboxEntry[] = [];
+      for (const row of rows) {
         statements.outboxLease.run(now + leaseMs, row.delivery_id);
-        return {
+        let ask: ClaimedOutboxAsk;
+        try {
+          ask = readClaimedAsk(row);
+        } catch (error) {
+          // An ask row that cannot be read is reported; its entry waits out its lease.
+          if (!(error instanceof CorruptAskRowError)) throw error;
+          corrupt.push(error);
+          continue;
+        }
+        entries.push({
           deliveryId: row.delivery_id,
           askId: row.ask_id,
           channel: row.channel,
@@ -362,9 +380,13 @@ class SqliteAskStore implements AskStore {
           ...(Number(row.while_open) === 1 ? { whileOpen: true } : {}),
           payload: JSON.parse(row.payload) as unknown,
           attempts: Number(row.attempts) + 1,
-        };
-      });
+          ask,
+        });
+      }
+      return entries;
     });
+    for (const error of corrupt) this.#onError(error);
+    return claimed;
   }
 
   async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {
@@ -541,11 +563,20 @@ function prepare(db: SqliteDatabase): Statements {
     outboxDropOpen: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL',
     ),
-    outboxDue: db.prepare(
-      `SELECT delivery_id, ask_id, channel, due_at, while_open, payload, attempts FROM ask_outbox
+    outboxAnyDue: db.prepare(
+      `SELECT 1 FROM ask_outbox
        WHERE done_at IS NULL AND due_at IS NOT NULL AND due_at <= ? AND claimed_until <= ?
          AND channel IN (SELECT value FROM json_each(?))
-       ORDER BY due_at LIMIT ?`,
+       LIMIT 1`,
+    ),
+    // With what the sender needs of each entry's ask, so it reads nothing more.
+    outboxDue: db.prepare(
+      `SELECT o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts,
+         ${columnList(CLAIMED_ASK_COLUMNS, 'a.')}
+       FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
+       WHERE o.done_at IS NULL AND o.due_at IS NOT NULL AND o.due_at <= ? AND o.claimed_until <= ?
+         AND o.channel IN (SELECT value FROM json_each(?))
+       ORDER BY o.due_at LIMIT ?`,
     ),
     outboxLease: db.prepare(
       'UPDATE ask_outbox SET attempts = attempts + 1, claimed_until = ? WHERE delivery_id = ?',

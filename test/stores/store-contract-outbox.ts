@@ -43,7 +43,9 @@ export function describeOutbox(context: QueryCaseContext): void {
       const started = await context.started({ askId: 'ob-1' });
       const stale = withOutbox(deferWrite(started, 'thread-x'), [entry('ob-1', 'lost')]);
       expect(await store().update(stale, started.version + 5)).toMatchObject({ ok: false });
-      await context.applied(withOutbox(deferWrite(started, 'thread-1'), [entry('ob-1', 'kept')]));
+      const deferred = await context.applied(
+        withOutbox(deferWrite(started, 'thread-1'), [entry('ob-1', 'kept')]),
+      );
       const claimed = await store().claimOutbox(T0 + 1_000, 10, LEASE, ['email']);
       expect(claimed).toEqual([
         {
@@ -53,6 +55,14 @@ export function describeOutbox(context: QueryCaseContext): void {
           dueAt: T0 + 1_000,
           payload: entry('ob-1', 'kept').payload,
           attempts: 1,
+          // What the sender needs of the ask comes with the claim.
+          ask: {
+            askId: 'ob-1',
+            state: 'deferred',
+            final: false,
+            outcome: deferred.outcome,
+            updatedAt: deferred.updatedAt,
+          },
         },
       ]);
     });
@@ -138,6 +148,13 @@ export function describeOutbox(context: QueryCaseContext): void {
       expect(claimed.map((e) => [e.deliveryId, e.dueAt])).toEqual([
         ['settled', answered.updatedAt],
       ]);
+      expect(claimed[0]?.ask).toEqual({
+        askId: 'ob-6',
+        state: answered.state,
+        final: true,
+        outcome: answered.outcome,
+        updatedAt: answered.updatedAt,
+      });
     });
 
     it('settles the outbox when a deadline sweep makes the ask final', async () => {
