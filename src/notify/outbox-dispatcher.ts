@@ -2,12 +2,14 @@
  * Sends what the outbox holds: claims due entries of this process's channels (one sender per
  * entry across processes and hosts), sends each, and marks it done with its audit event in one
  * write; a failed send is tried again later with backoff under the same delivery id. Entries a
- * dead process had claimed are claimed again once their lease runs out.
+ * dead process had claimed are claimed again once their lease runs out. Entries due at once
+ * are written already leased to this sender (`lease`), so it sends them after a read, without
+ * a claim of their own.
  */
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskAuditEvent } from '../engine/audit.js';
 import { messageOf } from '../rules/describe.js';
-import type { ClaimedOutboxAsk, ClaimedOutboxEntry } from '../stores/ask-store.js';
+import type { ClaimedOutboxAsk, ClaimedOutboxEntry, OutboxEntry } from '../stores/ask-store.js';
 import { NotificationDeliveryError } from './delivery-error.js';
 import { type Notification, readNotification, type SettledSummary } from './notification.js';
 import type { ResolvedNotifyOptions } from './notify-options.js';
@@ -22,6 +24,10 @@ export class OutboxDispatcher {
   #round: Promise<number> | undefined;
   #again = false;
   #kicked: ReturnType<typeof setTimeout> | undefined;
+  /** This sender's id, for the entries written leased to it. */
+  readonly #sender = globalThis.crypto.randomUUID();
+  /** Delivery ids of entries this sender leased to itself, and until when. */
+  readonly #own = new Map<string, number>();
 
   constructor(options: ResolvedNotifyOptions) {
     this.#options = options;
@@ -30,6 +36,20 @@ export class OutboxDispatcher {
     // Any write may make entries due (a deferral, a settled ask): look at once, once per turn.
     this.#unsubscribe = options.store.subscribe(() => this.kick());
     this.kick();
+  }
+
+  /**
+   * Leases to this sender the entries of `entries` due at `now` (they are about to be written):
+   * once the write applied, the next round sends them without claiming them. If this process
+   * dies first, any sender claims them when the lease runs out.
+   */
+  lease(entries: OutboxEntry[], now: number): void {
+    const until = now + this.#options.leaseMs;
+    for (const entry of entries) {
+      if (entry.due === 'settled' || entry.due > now) continue;
+      entry.lease = { sender: this.#sender, until };
+      this.#own.set(entry.deliveryId, until);
+    }
   }
 
   /** Looks for due entries soon (coalesced: many kicks in one turn make one round). */
@@ -76,11 +96,23 @@ export class OutboxDispatcher {
     for (;;) {
       this.#again = false;
       if (this.#controller.signal.aborted) return sent;
+      const taken = await this.#takeOwn();
       const claimed = await store.claimOutbox(clock.now(), batch, leaseMs, names);
-      const results = await Promise.all(claimed.map((entry) => this.#send(entry)));
+      const results = await Promise.all([...taken, ...claimed].map((entry) => this.#send(entry)));
       sent += results.filter(Boolean).length;
       if (claimed.length < batch && !this.#again) return sent;
     }
+  }
+
+  /** The entries this sender leased to itself whose write applied (a read, no claim). */
+  async #takeOwn(): Promise<ClaimedOutboxEntry[]> {
+    if (this.#own.size === 0) return [];
+    const now = this.#options.clock.now();
+    const taken = await this.#options.store.takeOutbox(this.#sender, [...this.#own.keys()], now);
+    for (const entry of taken) this.#own.delete(entry.deliveryId);
+    // A write that never applied (or a lease run out) leaves its ids behind: forget them.
+    for (const [id, until] of this.#own) if (until <= now) this.#own.delete(id);
+    return taken;
   }
 
   /** One entry: sent and marked done, dropped, retried later or given up on; true if sent. */

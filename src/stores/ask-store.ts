@@ -90,6 +90,20 @@ export interface OutboxEntry {
   whileOpen?: boolean;
   /** What to send: JSON, kept as given. */
   payload: unknown;
+  /**
+   * Stored already claimed (its first try) by `sender` until `until`: a sender that writes a
+   * message due at once sends it without claiming it (`takeOutbox`); if it dies, the entry is
+   * claimed again once `until` has passed, as any claimed entry is.
+   */
+  lease?: OutboxLease;
+}
+
+/** A sender's lease on an outbox entry written with it. */
+export interface OutboxLease {
+  /** The sender's own id (unique per sender, e.g. a random UUID). */
+  sender: string;
+  /** Until when (ms since the epoch) no other sender may claim the entry. */
+  until: number;
 }
 
 /** An entry `claimOutbox` handed to one sender: due now, and leased to it. */
@@ -146,6 +160,7 @@ export const ASK_STORE_METHODS = [
   'list',
   'purge',
   'claimOutbox',
+  'takeOutbox',
   'completeOutbox',
   'retryOutbox',
   'subscribe',
@@ -200,6 +215,17 @@ export interface AskStore {
     limit: number,
     leaseMs: number,
     channels: readonly string[],
+  ): Promise<ClaimedOutboxEntry[]>;
+  /**
+   * The entries among `deliveryIds` that are stored, not done, and still leased at `now` to
+   * `sender` by the write that stored them (`OutboxEntry.lease`), with their ask, as
+   * `claimOutbox` hands them; a read, no write. An entry whose lease ran out, or that another
+   * sender claimed since, is not returned.
+   */
+  takeOutbox(
+    sender: string,
+    deliveryIds: readonly string[],
+    now: number,
   ): Promise<ClaimedOutboxEntry[]>;
   /**
    * Marks the entry done at `at` (sent, or given up on) and appends `event` to its ask's history

@@ -1,5 +1,11 @@
 /** The outbox rules every store shares: what a write's entries become, checked once. */
-import type { AskWrite, ClaimedOutboxAsk, OutboxEntry, StoredAsk } from './ask-store.js';
+import type {
+  AskWrite,
+  ClaimedOutboxAsk,
+  OutboxEntry,
+  OutboxLease,
+  StoredAsk,
+} from './ask-store.js';
 import type { Column } from './row-columns.js';
 
 /** An outbox entry as a store keeps it: a time when it is due, or `undefined` until the ask settles. */
@@ -10,6 +16,7 @@ export interface OutboxRow {
   dueAt: number | undefined;
   whileOpen: boolean;
   payload: unknown;
+  lease: OutboxLease | undefined;
 }
 
 /**
@@ -32,6 +39,7 @@ export function outboxRowsOf(write: AskWrite): OutboxRow[] {
       dueAt,
       whileOpen: entry.whileOpen === true,
       payload: entry.payload,
+      lease: entry.lease,
     });
   }
   return rows;
@@ -51,6 +59,16 @@ function checkOutboxEntry(entry: OutboxEntry, ask: StoredAsk): void {
   if (typeof entry.channel !== 'string' || entry.channel === '') {
     throw new TypeError(
       `Expected outbox entry ${entry.deliveryId}'s \`channel\` to be a non-empty string, got ${String(entry.channel)}.`,
+    );
+  }
+  if (
+    entry.lease !== undefined &&
+    (typeof entry.lease?.sender !== 'string' ||
+      entry.lease.sender === '' ||
+      !Number.isFinite(entry.lease.until))
+  ) {
+    throw new TypeError(
+      `Expected outbox entry ${entry.deliveryId}'s \`lease\` to be { sender (a non-empty string), until (a time) }, got ${JSON.stringify(entry.lease)}.`,
     );
   }
   if (entry.due !== 'settled' && !(Number.isFinite(entry.due) && entry.due >= 0)) {
@@ -78,6 +96,17 @@ export function claimedAskColumns(
   return columns.filter(
     (column) => column.field !== undefined && CLAIMED_ASK_FIELDS.has(column.field),
   ) as unknown as readonly Column<ClaimedOutboxAsk>[];
+}
+
+/** Checks `takeOutbox`'s arguments, with an error that names the wrong one. */
+export function checkOutboxTake(sender: string, deliveryIds: readonly string[], now: number): void {
+  if (typeof sender !== 'string' || sender === '') {
+    throw new TypeError(`Expected \`sender\` to be a non-empty string, got ${String(sender)}.`);
+  }
+  if (!Array.isArray(deliveryIds) || deliveryIds.some((id) => typeof id !== 'string')) {
+    throw new TypeError('Expected `deliveryIds` to be an array of delivery ids.');
+  }
+  if (!Number.isFinite(now)) throw new TypeError(`Expected \`now\` to be a time, got ${now}.`);
 }
 
 /** Checks `claimOutbox`'s arguments, with an error that names the wrong one. */

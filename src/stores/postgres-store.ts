@@ -20,7 +20,7 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
 import {
@@ -476,7 +476,7 @@ class PostgresAskStore implements AskStore {
     // Each comes with what the sender needs of its ask, so it reads nothing more.
     const rows = await sql`
       update ${this.#outbox} o
-      set attempts = o.attempts + 1, claimed_until = ${now + leaseMs}
+      set attempts = o.attempts + 1, claimed_until = ${now + leaseMs}, claimed_by = null
       from ${this.#asks} a
       where a.id = o.ask_id and o.delivery_id = any(array(
         select delivery_id from ${this.#outbox}
@@ -488,6 +488,29 @@ class PostgresAskStore implements AskStore {
       returning o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts,
         ${this.#claimedAskColumns}
     `.values();
+    return this.#claimedEntries(rows);
+  }
+
+  async takeOutbox(
+    sender: string,
+    deliveryIds: readonly string[],
+    now: number,
+  ): Promise<ClaimedOutboxEntry[]> {
+    checkOutboxTake(sender, deliveryIds, now);
+    if (deliveryIds.length === 0) return [];
+    const sql = await this.#open();
+    const rows = await sql`
+      select o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts,
+        ${this.#claimedAskColumns}
+      from ${this.#outbox} o join ${this.#asks} a on a.id = o.ask_id
+      where o.delivery_id in (select jsonb_array_elements_text(${sql.json(json(deliveryIds))}::jsonb))
+        and o.claimed_by = ${sender} and o.done_at is null and o.claimed_until > ${now}
+    `.values();
+    return this.#claimedEntries(rows);
+  }
+
+  /** Claimed or taken rows as their senders get them, earliest first; a corrupt ask is reported. */
+  #claimedEntries(rows: readonly unknown[][]): ClaimedOutboxEntry[] {
     const claimed: ClaimedOutboxEntry[] = [];
     for (const [deliveryId, askId, channel, dueAt, whileOpen, payload, attempts, ...ask] of rows) {
       try {
@@ -534,7 +557,7 @@ class PostgresAskStore implements AskStore {
   async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
     const sql = await this.#open();
     await sql`
-      update ${this.#outbox} set due_at = ${retryAt}, claimed_until = 0
+      update ${this.#outbox} set due_at = ${retryAt}, claimed_until = 0, claimed_by = null
       where delivery_id = ${deliveryId} and done_at is null
     `;
   }
@@ -666,9 +689,10 @@ export function postgresListDialect(schema: string): ListDialect {
   };
 }
 
-const OUTBOX_COLUMNS = 'delivery_id, ask_id, channel, due_at, while_open, payload';
+const OUTBOX_COLUMNS =
+  'delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by';
 const OUTBOX_TYPES =
-  'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb';
+  'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb, attempts integer, claimed_until double precision, claimed_by text';
 
 /** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
 function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
@@ -680,6 +704,9 @@ function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
       due_at: row.dueAt ?? null,
       while_open: row.whileOpen,
       payload: row.payload ?? null,
+      attempts: row.lease === undefined ? 0 : 1,
+      claimed_until: row.lease?.until ?? 0,
+      claimed_by: row.lease?.sender ?? null,
     })),
   );
 }

@@ -20,7 +20,7 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import {
   CorruptAskRowError,
   columnList,
@@ -127,6 +127,7 @@ interface Statements {
   outboxDropOpen: SqliteStatement;
   outboxAnyDue: SqliteStatement;
   outboxDue: SqliteStatement;
+  outboxLeased: SqliteStatement;
   outboxLease: SqliteStatement;
   outboxComplete: SqliteStatement;
   outboxRetry: SqliteStatement;
@@ -351,42 +352,32 @@ class SqliteAskStore implements AskStore {
     // finds these entries leased.
     const corrupt: unknown[] = [];
     const claimed = this.#write(opened.db, () => {
-      const rows = statements.outboxDue.all(now, now, wanted, limit) as (AskRow & {
-        delivery_id: string;
-        ask_id: string;
-        channel: string;
-        due_at: number;
-        while_open: number;
-        payload: string;
-        attempts: number;
-      })[];
-      const entries: ClaimedOutboxEntry[] = [];
-      for (const row of rows) {
-        statements.outboxLease.run(now + leaseMs, row.delivery_id);
-        let ask: ClaimedOutboxAsk;
-        try {
-          ask = readClaimedAsk(row);
-        } catch (error) {
-          // An ask row that cannot be read is reported; its entry waits out its lease.
-          if (!(error instanceof CorruptAskRowError)) throw error;
-          corrupt.push(error);
-          continue;
-        }
-        entries.push({
-          deliveryId: row.delivery_id,
-          askId: row.ask_id,
-          channel: row.channel,
-          dueAt: Number(row.due_at),
-          ...(Number(row.while_open) === 1 ? { whileOpen: true } : {}),
-          payload: JSON.parse(row.payload) as unknown,
-          attempts: Number(row.attempts) + 1,
-          ask,
-        });
-      }
-      return entries;
+      const rows = statements.outboxDue.all(now, now, wanted, limit) as ClaimedRow[];
+      for (const row of rows) statements.outboxLease.run(now + leaseMs, row.delivery_id);
+      // Read in the claim, so `attempts` counts this claim too.
+      return claimedEntries(rows, 1, corrupt);
     });
     for (const error of corrupt) this.#onError(error);
     return claimed;
+  }
+
+  async takeOutbox(
+    sender: string,
+    deliveryIds: readonly string[],
+    now: number,
+  ): Promise<ClaimedOutboxEntry[]> {
+    checkOutboxTake(sender, deliveryIds, now);
+    if (deliveryIds.length === 0) return [];
+    const { statements } = await this.#open();
+    const rows = statements.outboxLeased.all(
+      JSON.stringify(deliveryIds),
+      sender,
+      now,
+    ) as ClaimedRow[];
+    const corrupt: unknown[] = [];
+    const taken = claimedEntries(rows, 0, corrupt);
+    for (const error of corrupt) this.#onError(error);
+    return taken;
   }
 
   async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {
@@ -521,6 +512,7 @@ function prepare(db: SqliteDatabase): Statements {
   ).join(', ');
   const eventColumns = columnList(EVENT_COLUMNS);
   const eventPlaceholders = EVENT_COLUMNS.map(() => '?').join(', ');
+  const claimedColumns = `o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts, ${columnList(CLAIMED_ASK_COLUMNS, 'a.')}`;
   return {
     byId: db.prepare(`SELECT ${selected} FROM asks WHERE id = ?`),
     byKey: db.prepare(`SELECT ${selected} FROM asks WHERE "key" = ?`),
@@ -554,8 +546,9 @@ function prepare(db: SqliteDatabase): Statements {
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
     insertOutbox: db.prepare(
-      `INSERT INTO ask_outbox (delivery_id, ask_id, channel, due_at, while_open, payload)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO ask_outbox
+         (delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     outboxSettled: db.prepare(
       'UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND due_at IS NULL AND done_at IS NULL',
@@ -571,21 +564,26 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     // With what the sender needs of each entry's ask, so it reads nothing more.
     outboxDue: db.prepare(
-      `SELECT o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts,
-         ${columnList(CLAIMED_ASK_COLUMNS, 'a.')}
-       FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
+      `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
        WHERE o.done_at IS NULL AND o.due_at IS NOT NULL AND o.due_at <= ? AND o.claimed_until <= ?
          AND o.channel IN (SELECT value FROM json_each(?))
        ORDER BY o.due_at LIMIT ?`,
     ),
+    // Entries this sender wrote leased to itself (`takeOutbox`), with their ask.
+    outboxLeased: db.prepare(
+      `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
+       WHERE o.delivery_id IN (SELECT value FROM json_each(?)) AND o.claimed_by = ?
+         AND o.done_at IS NULL AND o.claimed_until > ?
+       ORDER BY o.due_at`,
+    ),
     outboxLease: db.prepare(
-      'UPDATE ask_outbox SET attempts = attempts + 1, claimed_until = ? WHERE delivery_id = ?',
+      'UPDATE ask_outbox SET attempts = attempts + 1, claimed_until = ?, claimed_by = NULL WHERE delivery_id = ?',
     ),
     outboxComplete: db.prepare(
       'UPDATE ask_outbox SET done_at = ?, claimed_until = 0 WHERE delivery_id = ? AND done_at IS NULL',
     ),
     outboxRetry: db.prepare(
-      'UPDATE ask_outbox SET due_at = ?, claimed_until = 0 WHERE delivery_id = ? AND done_at IS NULL',
+      'UPDATE ask_outbox SET due_at = ?, claimed_until = 0, claimed_by = NULL WHERE delivery_id = ? AND done_at IS NULL',
     ),
     deleteOutbox: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
@@ -609,8 +607,55 @@ function queue(statements: Statements, write: AskWrite): void {
       row.dueAt ?? null,
       row.whileOpen ? 1 : 0,
       JSON.stringify(row.payload),
+      row.lease === undefined ? 0 : 1,
+      row.lease?.until ?? 0,
+      row.lease?.sender ?? null,
     );
   }
+}
+
+/** An outbox row selected with its ask's `CLAIMED_ASK_COLUMNS`. */
+type ClaimedRow = AskRow & {
+  delivery_id: string;
+  ask_id: string;
+  channel: string;
+  due_at: number;
+  while_open: number;
+  payload: string;
+  attempts: number;
+};
+
+/**
+ * The entries of claimed rows (`attempts` read before this claim's count is added: `added`);
+ * a row whose ask cannot be read goes to `corrupt` instead, and its entry waits out its lease.
+ */
+function claimedEntries(
+  rows: ClaimedRow[],
+  added: number,
+  corrupt: unknown[],
+): ClaimedOutboxEntry[] {
+  const entries: ClaimedOutboxEntry[] = [];
+  for (const row of rows) {
+    let ask: ClaimedOutboxAsk;
+    try {
+      ask = readClaimedAsk(row);
+    } catch (error) {
+      if (!(error instanceof CorruptAskRowError)) throw error;
+      corrupt.push(error);
+      continue;
+    }
+    entries.push({
+      deliveryId: row.delivery_id,
+      askId: row.ask_id,
+      channel: row.channel,
+      dueAt: Number(row.due_at),
+      ...(Number(row.while_open) === 1 ? { whileOpen: true } : {}),
+      payload: JSON.parse(row.payload) as unknown,
+      attempts: Number(row.attempts) + added,
+      ask,
+    });
+  }
+  return entries;
 }
 
 function readOptional(row: unknown): StoredAsk | undefined {
