@@ -68,7 +68,10 @@ export class OutboxDispatcher {
   async flush(): Promise<number> {
     if (this.#round !== undefined) {
       this.#again = true;
-      await this.#round.catch(() => 0);
+      const joined = await this.#round.catch(() => 0);
+      // The round looked once more after this call asked it to (each look clears `#again`):
+      // nothing that was due by then is left.
+      if (!this.#again) return joined;
       if (this.#round !== undefined) return this.#round;
     }
     const round = this.#run();
