@@ -106,7 +106,7 @@ export interface OutboxLease {
   until: number;
 }
 
-/** An entry `claimOutbox` handed to one sender: due now, and leased to it. */
+/** An entry handed to one sender (`claimOutbox`, or `takeOutbox` for its own): due, and leased to it. */
 export interface ClaimedOutboxEntry extends Omit<OutboxEntry, 'due'> {
   /** When it became due. */
   dueAt: number;
