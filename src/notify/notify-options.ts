@@ -98,7 +98,11 @@ export function resolveNotifyOptions(options: NotifyProviderOptions): ResolvedNo
       `Expected \`server\` to be the web answer server (createWebAnswerServer) or answer app, got ${describe(server)}.`,
     );
   }
-  if (typeof store?.claimOutbox !== 'function' || typeof store.completeOutbox !== 'function') {
+  if (
+    typeof store?.claimOutbox !== 'function' ||
+    typeof store.takeOutbox !== 'function' ||
+    typeof store.completeOutbox !== 'function'
+  ) {
     throw new TypeError(
       `Expected \`store\` to be the interaction service's ask store (with claimOutbox), got ${describe(store)}.`,
     );

@@ -73,19 +73,21 @@ export function createNotifyProvider(options: NotifyProviderOptions): NotifyProv
           recipients: await linked(step.route, `\`escalation[${index}].route\``),
         });
       }
-      ctx.queueOutbox(
-        outboxEntriesOf(
-          {
-            askId: ctx.askId,
-            questions: request.questions,
-            deadlineAt: ctx.deadlineAt,
-            at,
-            recipients,
-            escalations,
-          },
-          resolved.reminders,
-        ),
+      const entries = outboxEntriesOf(
+        {
+          askId: ctx.askId,
+          questions: request.questions,
+          deadlineAt: ctx.deadlineAt,
+          at,
+          recipients,
+          escalations,
+        },
+        resolved.reminders,
       );
+      // What is due at once is written leased to this provider's sender, which sends it
+      // without a claim once the write applied.
+      dispatcher.lease(entries, at);
+      ctx.queueOutbox(entries);
       const names = recipients.map(({ recipient }) => `${recipient.id} (${recipient.channel})`);
       return {
         status: 'deferred',

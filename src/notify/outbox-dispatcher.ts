@@ -2,12 +2,14 @@
  * Sends what the outbox holds: claims due entries of this process's channels (one sender per
  * entry across processes and hosts), sends each, and marks it done with its audit event in one
  * write; a failed send is tried again later with backoff under the same delivery id. Entries a
- * dead process had claimed are claimed again once their lease runs out.
+ * dead process had claimed are claimed again once their lease runs out. Entries due at once
+ * are written already leased to this sender (`lease`), so it sends them after a read, without
+ * a claim of their own.
  */
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskAuditEvent } from '../engine/audit.js';
 import { messageOf } from '../rules/describe.js';
-import type { ClaimedOutboxEntry, StoredAsk } from '../stores/ask-store.js';
+import type { ClaimedOutboxAsk, ClaimedOutboxEntry, OutboxEntry } from '../stores/ask-store.js';
 import { NotificationDeliveryError } from './delivery-error.js';
 import { type Notification, readNotification, type SettledSummary } from './notification.js';
 import type { ResolvedNotifyOptions } from './notify-options.js';
@@ -22,6 +24,10 @@ export class OutboxDispatcher {
   #round: Promise<number> | undefined;
   #again = false;
   #kicked: ReturnType<typeof setTimeout> | undefined;
+  /** This sender's id, for the entries written leased to it. */
+  readonly #sender = globalThis.crypto.randomUUID();
+  /** Delivery ids of entries this sender leased to itself, and until when. */
+  readonly #own = new Map<string, number>();
 
   constructor(options: ResolvedNotifyOptions) {
     this.#options = options;
@@ -30,6 +36,20 @@ export class OutboxDispatcher {
     // Any write may make entries due (a deferral, a settled ask): look at once, once per turn.
     this.#unsubscribe = options.store.subscribe(() => this.kick());
     this.kick();
+  }
+
+  /**
+   * Leases to this sender the entries of `entries` due at `now` (they are about to be written):
+   * once the write applied, the next round sends them without claiming them. If this process
+   * dies first, any sender claims them when the lease runs out.
+   */
+  lease(entries: OutboxEntry[], now: number): void {
+    const until = now + this.#options.leaseMs;
+    for (const entry of entries) {
+      if (entry.due === 'settled' || entry.due > now) continue;
+      entry.lease = { sender: this.#sender, until };
+      this.#own.set(entry.deliveryId, until);
+    }
   }
 
   /** Looks for due entries soon (coalesced: many kicks in one turn make one round). */
@@ -48,7 +68,10 @@ export class OutboxDispatcher {
   async flush(): Promise<number> {
     if (this.#round !== undefined) {
       this.#again = true;
-      await this.#round.catch(() => 0);
+      const joined = await this.#round.catch(() => 0);
+      // The round looked once more after this call asked it to (each look clears `#again`):
+      // nothing that was due by then is left.
+      if (!this.#again) return joined;
       if (this.#round !== undefined) return this.#round;
     }
     const round = this.#run();
@@ -76,22 +99,35 @@ export class OutboxDispatcher {
     for (;;) {
       this.#again = false;
       if (this.#controller.signal.aborted) return sent;
+      const taken = await this.#takeOwn();
       const claimed = await store.claimOutbox(clock.now(), batch, leaseMs, names);
-      const results = await Promise.all(claimed.map((entry) => this.#send(entry)));
+      const results = await Promise.all([...taken, ...claimed].map((entry) => this.#send(entry)));
       sent += results.filter(Boolean).length;
       if (claimed.length < batch && !this.#again) return sent;
     }
+  }
+
+  /** The entries this sender leased to itself whose write applied (a read, no claim). */
+  async #takeOwn(): Promise<ClaimedOutboxEntry[]> {
+    if (this.#own.size === 0) return [];
+    const now = this.#options.clock.now();
+    const taken = await this.#options.store.takeOutbox(this.#sender, [...this.#own.keys()], now);
+    for (const entry of taken) this.#own.delete(entry.deliveryId);
+    // A write that never applied (or a lease run out) leaves its ids behind: forget them.
+    for (const [id, until] of this.#own) if (until <= now) this.#own.delete(id);
+    return taken;
   }
 
   /** One entry: sent and marked done, dropped, retried later or given up on; true if sent. */
   async #send(entry: ClaimedOutboxEntry): Promise<boolean> {
     const { store, clock } = this.#options;
     try {
-      const ask = await store.get(entry.askId);
-      const notification = ask === undefined ? undefined : notificationOf(entry, ask);
-      if (ask === undefined || notification === undefined) {
-        // The ask is gone, settled before this reminder, or settled before this recipient was
-        // told of it: there is nothing to say.
+      // The claim read the ask with the entry: no read of its own.
+      const { ask } = entry;
+      const notification = notificationOf(entry, ask);
+      if (notification === undefined) {
+        // The ask settled before this reminder, or before this recipient was told of it:
+        // there is nothing to say.
         await store.completeOutbox(entry.deliveryId, clock.now());
         return false;
       }
@@ -116,7 +152,7 @@ export class OutboxDispatcher {
     }
   }
 
-  async #failed(entry: ClaimedOutboxEntry, ask: StoredAsk, error: unknown): Promise<void> {
+  async #failed(entry: ClaimedOutboxEntry, ask: ClaimedOutboxAsk, error: unknown): Promise<void> {
     const { store, clock, maxAttempts, backoff } = this.#options;
     const retryable =
       !(error instanceof TypeError) &&
@@ -156,7 +192,10 @@ export class OutboxDispatcher {
  * The notification an entry stands for, or undefined when there is nothing to send: a
  * reminder or escalation of a settled ask, or a settled notice to someone told after it settled.
  */
-function notificationOf(entry: ClaimedOutboxEntry, ask: StoredAsk): Notification | undefined {
+function notificationOf(
+  entry: ClaimedOutboxEntry,
+  ask: ClaimedOutboxAsk,
+): Notification | undefined {
   const { notification, since } = entry.payload as NotifyPayload;
   if (notification?.kind !== 'settled') {
     return entry.whileOpen === true && ask.final ? undefined : readNotification(notification);
@@ -191,7 +230,7 @@ function summaryOf(outcome: AskOutcome, at: number): SettledSummary | undefined 
 /** The audit event of a sent notification: whom, through what, under which id; never the answer. */
 function sentEvent(
   entry: ClaimedOutboxEntry,
-  ask: StoredAsk,
+  ask: ClaimedOutboxAsk,
   notification: Notification,
   at: number,
 ): AskAuditEvent {

@@ -90,15 +90,40 @@ export interface OutboxEntry {
   whileOpen?: boolean;
   /** What to send: JSON, kept as given. */
   payload: unknown;
+  /**
+   * Stored already claimed (its first try) by `sender` until `until`: a sender that writes a
+   * message due at once sends it without claiming it (`takeOutbox`); if it dies, the entry is
+   * claimed again once `until` has passed, as any claimed entry is.
+   */
+  lease?: OutboxLease;
 }
 
-/** An entry `claimOutbox` handed to one sender: due now, and leased to it. */
+/** A sender's lease on an outbox entry written with it. */
+export interface OutboxLease {
+  /** The sender's own id (unique per sender, e.g. a random UUID). */
+  sender: string;
+  /** Until when (ms since the epoch) no other sender may claim the entry. */
+  until: number;
+}
+
+/** An entry handed to one sender (`claimOutbox`, or `takeOutbox` for its own): due, and leased to it. */
 export interface ClaimedOutboxEntry extends Omit<OutboxEntry, 'due'> {
   /** When it became due. */
   dueAt: number;
   /** Claims so far, this one included: 1 on the first try. */
   attempts: number;
+  /**
+   * Its ask as the claim found it (read in the claim, so the sender needs no read of its own):
+   * whether it settled, how, and when. Never the snapshot.
+   */
+  ask: ClaimedOutboxAsk;
 }
+
+/** What a claimed outbox entry tells of its ask. */
+export type ClaimedOutboxAsk = Pick<
+  StoredAsk,
+  'askId' | 'state' | 'final' | 'outcome' | 'updatedAt'
+>;
 
 /** What `create` reports: written, or the ask that already holds the id or key. */
 export type AskCreateResult =
@@ -135,6 +160,7 @@ export const ASK_STORE_METHODS = [
   'list',
   'purge',
   'claimOutbox',
+  'takeOutbox',
   'completeOutbox',
   'retryOutbox',
   'subscribe',
@@ -189,6 +215,17 @@ export interface AskStore {
     limit: number,
     leaseMs: number,
     channels: readonly string[],
+  ): Promise<ClaimedOutboxEntry[]>;
+  /**
+   * The entries among `deliveryIds` that are stored, not done, and still leased at `now` to
+   * `sender` by the write that stored them (`OutboxEntry.lease`), with their ask, as
+   * `claimOutbox` hands them; a read, no write. An entry whose lease ran out, or that another
+   * sender claimed since, is not returned.
+   */
+  takeOutbox(
+    sender: string,
+    deliveryIds: readonly string[],
+    now: number,
   ): Promise<ClaimedOutboxEntry[]>;
   /**
    * Marks the entry done at `at` (sent, or given up on) and appends `event` to its ask's history

@@ -22,7 +22,7 @@ import type {
 } from './ask-store.js';
 import { ChangeFanout } from './change-fanout.js';
 import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
-import { checkOutboxClaim, type OutboxRow, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxTake, type OutboxRow, outboxRowsOf } from './outbox.js';
 
 /** An outbox entry as this store keeps it. */
 interface OutboxSlot extends OutboxRow {
@@ -201,6 +201,7 @@ class MemoryAskStore implements AskStore {
       .filter(
         (slot) =>
           !slot.done &&
+          this.#asks.has(slot.askId) &&
           slot.dueAt !== undefined &&
           slot.dueAt <= now &&
           slot.claimedUntil <= now &&
@@ -211,16 +212,50 @@ class MemoryAskStore implements AskStore {
     return due.map((slot) => {
       slot.attempts++;
       slot.claimedUntil = now + leaseMs;
-      return {
-        deliveryId: slot.deliveryId,
-        askId: slot.askId,
-        channel: slot.channel,
-        dueAt: slot.dueAt as number,
-        ...(slot.whileOpen ? { whileOpen: true } : {}),
-        payload: slot.payload,
-        attempts: slot.attempts,
-      };
+      slot.lease = undefined;
+      return this.#claimed(slot);
     });
+  }
+
+  async takeOutbox(
+    sender: string,
+    deliveryIds: readonly string[],
+    now: number,
+  ): Promise<ClaimedOutboxEntry[]> {
+    this.#open();
+    checkOutboxTake(sender, deliveryIds, now);
+    const taken: OutboxSlot[] = [];
+    for (const id of deliveryIds) {
+      const slot = this.#outbox.get(id);
+      if (
+        slot !== undefined &&
+        !slot.done &&
+        slot.lease?.sender === sender &&
+        slot.claimedUntil > now &&
+        this.#asks.has(slot.askId)
+      ) {
+        taken.push(slot);
+      }
+    }
+    return taken.sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0)).map((slot) => this.#claimed(slot));
+  }
+
+  /** A claimed or taken slot as the sender gets it, with its ask. */
+  #claimed(slot: OutboxSlot): ClaimedOutboxEntry {
+    const { askId, state, final, outcome, updatedAt } = (this.#asks.get(slot.askId) as Entry).row;
+    return {
+      deliveryId: slot.deliveryId,
+      askId: slot.askId,
+      channel: slot.channel,
+      dueAt: slot.dueAt as number,
+      ...(slot.whileOpen ? { whileOpen: true } : {}),
+      payload: slot.payload,
+      attempts: slot.attempts,
+      ask:
+        outcome === undefined
+          ? { askId, state, final, updatedAt }
+          : { askId, state, final, outcome, updatedAt },
+    };
   }
 
   async completeOutbox(deliveryId: string, _at: number, event?: AskAuditEvent): Promise<boolean> {
@@ -239,6 +274,7 @@ class MemoryAskStore implements AskStore {
     if (slot === undefined || slot.done) return;
     slot.dueAt = retryAt;
     slot.claimedUntil = 0;
+    slot.lease = undefined;
   }
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
@@ -340,7 +376,12 @@ class MemoryAskStore implements AskStore {
     }
     for (const row of outboxRowsOf(write)) {
       if (this.#outbox.has(row.deliveryId)) continue;
-      this.#outbox.set(row.deliveryId, { ...row, attempts: 0, claimedUntil: 0, done: false });
+      this.#outbox.set(row.deliveryId, {
+        ...row,
+        attempts: row.lease === undefined ? 0 : 1,
+        claimedUntil: row.lease?.until ?? 0,
+        done: false,
+      });
       if (ids === undefined) {
         ids = new Set();
         this.#outboxByAsk.set(askId, ids);

@@ -1,5 +1,12 @@
 /** The outbox rules every store shares: what a write's entries become, checked once. */
-import type { AskWrite, OutboxEntry, StoredAsk } from './ask-store.js';
+import type {
+  AskWrite,
+  ClaimedOutboxAsk,
+  OutboxEntry,
+  OutboxLease,
+  StoredAsk,
+} from './ask-store.js';
+import type { Column } from './row-columns.js';
 
 /** An outbox entry as a store keeps it: a time when it is due, or `undefined` until the ask settles. */
 export interface OutboxRow {
@@ -9,6 +16,7 @@ export interface OutboxRow {
   dueAt: number | undefined;
   whileOpen: boolean;
   payload: unknown;
+  lease: OutboxLease | undefined;
 }
 
 /**
@@ -31,6 +39,7 @@ export function outboxRowsOf(write: AskWrite): OutboxRow[] {
       dueAt,
       whileOpen: entry.whileOpen === true,
       payload: entry.payload,
+      lease: entry.lease,
     });
   }
   return rows;
@@ -52,11 +61,52 @@ function checkOutboxEntry(entry: OutboxEntry, ask: StoredAsk): void {
       `Expected outbox entry ${entry.deliveryId}'s \`channel\` to be a non-empty string, got ${String(entry.channel)}.`,
     );
   }
+  if (
+    entry.lease !== undefined &&
+    (typeof entry.lease?.sender !== 'string' ||
+      entry.lease.sender === '' ||
+      !Number.isFinite(entry.lease.until))
+  ) {
+    throw new TypeError(
+      `Expected outbox entry ${entry.deliveryId}'s \`lease\` to be { sender (a non-empty string), until (a time) }, got ${JSON.stringify(entry.lease)}.`,
+    );
+  }
   if (entry.due !== 'settled' && !(Number.isFinite(entry.due) && entry.due >= 0)) {
     throw new TypeError(
       `Expected outbox entry ${entry.deliveryId}'s \`due\` to be a time (ms since the epoch) or 'settled', got ${String(entry.due)}.`,
     );
   }
+}
+
+/** The fields of `ClaimedOutboxAsk` (every one, checked by the type): what a claim reads of each ask. */
+const CLAIMED_ASK_FIELDS: ReadonlySet<string> = new Set(
+  Object.keys({
+    askId: true,
+    state: true,
+    final: true,
+    outcome: true,
+    updatedAt: true,
+  } satisfies Record<keyof ClaimedOutboxAsk, true>),
+);
+
+/** A store's ask columns that a claim reads: those of `ClaimedOutboxAsk`'s fields, in order. */
+export function claimedAskColumns(
+  columns: readonly Column<StoredAsk>[],
+): readonly Column<ClaimedOutboxAsk>[] {
+  return columns.filter(
+    (column) => column.field !== undefined && CLAIMED_ASK_FIELDS.has(column.field),
+  ) as unknown as readonly Column<ClaimedOutboxAsk>[];
+}
+
+/** Checks `takeOutbox`'s arguments, with an error that names the wrong one. */
+export function checkOutboxTake(sender: string, deliveryIds: readonly string[], now: number): void {
+  if (typeof sender !== 'string' || sender === '') {
+    throw new TypeError(`Expected \`sender\` to be a non-empty string, got ${String(sender)}.`);
+  }
+  if (!Array.isArray(deliveryIds) || deliveryIds.some((id) => typeof id !== 'string')) {
+    throw new TypeError('Expected `deliveryIds` to be an array of delivery ids.');
+  }
+  if (!Number.isFinite(now)) throw new TypeError(`Expected \`now\` to be a time, got ${now}.`);
 }
 
 /** Checks `claimOutbox`'s arguments, with an error that names the wrong one. */

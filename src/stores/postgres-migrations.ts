@@ -89,6 +89,14 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
       create index ask_outbox_ask on ${s}.ask_outbox (ask_id);
     `,
   },
+  {
+    // The sender an entry was written leased to (OutboxEntry.lease): it sends the entry without
+    // claiming it. A claim by anyone else clears it.
+    name: 'outbox entries written leased',
+    sql: (s) => `
+      alter table ${s}.ask_outbox add column claimed_by text;
+    `,
+  },
 ];
 
 /**

@@ -6,7 +6,8 @@
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
 import { QUERY_VALUES } from './ask-query.js';
-import type { ListedAsk, StoredAsk } from './ask-store.js';
+import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
+import { claimedAskColumns } from './outbox.js';
 import {
   type Column,
   ColumnFault,
@@ -205,6 +206,16 @@ export function parseListedRow(values: readonly unknown[]): ListedAsk {
   const id = values[0];
   if (typeof id !== 'string' || id === '') throw new CorruptAskRowError(String(id), 'id', 'empty');
   return readRow(LISTED_COLUMNS, valuesOf(LISTED_COLUMNS, values), id, { store: STORE });
+}
+
+/** What a claim reads of an outbox entry's ask (`ClaimedOutboxEntry.ask`). */
+export const CLAIMED_ASK_COLUMNS = claimedAskColumns(ASK_COLUMNS);
+
+/** Reads an `asks` row selected as values in `CLAIMED_ASK_COLUMNS` order. */
+export function parseClaimedAskRow(values: readonly unknown[]): ClaimedOutboxAsk {
+  const id = values[0];
+  if (typeof id !== 'string' || id === '') throw new CorruptAskRowError(String(id), 'id', 'empty');
+  return readRow(CLAIMED_ASK_COLUMNS, valuesOf(CLAIMED_ASK_COLUMNS, values), id, { store: STORE });
 }
 
 /** Reads an `ask_events` row selected as values in `EVENT_COLUMNS` order. */

@@ -20,15 +20,17 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
 import {
   ASK_COLUMNS,
+  CLAIMED_ASK_COLUMNS,
   CorruptAskRowError,
   EVENT_COLUMNS,
   LISTED_COLUMNS,
   parseAskRow,
+  parseClaimedAskRow,
   parseEventRow,
   parseListedRow,
   recordOf,
@@ -139,6 +141,8 @@ class PostgresAskStore implements AskStore {
   readonly #events: ReturnType<Sql['unsafe']>;
   readonly #askColumns: ReturnType<Sql['unsafe']>;
   readonly #claimedColumns: ReturnType<Sql['unsafe']>;
+  /** What a claimed outbox entry carries of its ask. */
+  readonly #claimedAskColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
   /** `w.<column>` of every event column, as the writes' recordsets select them. */
   readonly #eventValues: ReturnType<Sql['unsafe']>;
@@ -171,6 +175,7 @@ class PostgresAskStore implements AskStore {
     this.#outbox = sql.unsafe(`${s}.ask_outbox`);
     this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
     this.#claimedColumns = sql.unsafe(columnList(ASK_COLUMNS, 'a.'));
+    this.#claimedAskColumns = sql.unsafe(columnList(CLAIMED_ASK_COLUMNS, 'a.'));
     this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
     this.#eventTypes = sql.unsafe(recordsetTypes(EVENT_COLUMNS));
     this.#askTypes = sql.unsafe(recordsetTypes(ASK_COLUMNS));
@@ -468,29 +473,64 @@ class PostgresAskStore implements AskStore {
     const sql = await this.#open();
     // One statement: due rows are locked with SKIP LOCKED and leased, so senders claiming at
     // the same moment take disjoint rows, and a row leased by one is not due for the other.
+    // Each comes with what the sender needs of its ask, so it reads nothing more.
     const rows = await sql`
       update ${this.#outbox} o
-      set attempts = o.attempts + 1, claimed_until = ${now + leaseMs}
-      where o.delivery_id = any(array(
+      set attempts = o.attempts + 1, claimed_until = ${now + leaseMs}, claimed_by = null
+      from ${this.#asks} a
+      where a.id = o.ask_id and o.delivery_id = any(array(
         select delivery_id from ${this.#outbox}
         where done_at is null and due_at <= ${now} and claimed_until <= ${now}
           and channel in (select jsonb_array_elements_text(${sql.json(json(channels))}::jsonb))
         order by due_at limit ${limit}
         for update skip locked
       ))
-      returning o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts
-    `;
-    return rows
-      .map((row) => ({
-        deliveryId: String(row.delivery_id),
-        askId: String(row.ask_id),
-        channel: String(row.channel),
-        dueAt: Number(row.due_at),
-        ...(row.while_open === true ? { whileOpen: true } : {}),
-        payload: row.payload as unknown,
-        attempts: Number(row.attempts),
-      }))
-      .sort((a, b) => a.dueAt - b.dueAt);
+      returning o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts,
+        ${this.#claimedAskColumns}
+    `.values();
+    return this.#claimedEntries(rows);
+  }
+
+  async takeOutbox(
+    sender: string,
+    deliveryIds: readonly string[],
+    now: number,
+  ): Promise<ClaimedOutboxEntry[]> {
+    checkOutboxTake(sender, deliveryIds, now);
+    if (deliveryIds.length === 0) return [];
+    const sql = await this.#open();
+    const rows = await sql`
+      select o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts,
+        ${this.#claimedAskColumns}
+      from ${this.#outbox} o join ${this.#asks} a on a.id = o.ask_id
+      where o.delivery_id in (select jsonb_array_elements_text(${sql.json(json(deliveryIds))}::jsonb))
+        and o.claimed_by = ${sender} and o.done_at is null and o.claimed_until > ${now}
+    `.values();
+    return this.#claimedEntries(rows);
+  }
+
+  /** Claimed or taken rows as their senders get them, earliest first; a corrupt ask is reported. */
+  #claimedEntries(rows: readonly unknown[][]): ClaimedOutboxEntry[] {
+    const claimed: ClaimedOutboxEntry[] = [];
+    for (const [deliveryId, askId, channel, dueAt, whileOpen, payload, attempts, ...ask] of rows) {
+      try {
+        claimed.push({
+          deliveryId: String(deliveryId),
+          askId: String(askId),
+          channel: String(channel),
+          dueAt: Number(dueAt),
+          ...(whileOpen === true ? { whileOpen: true } : {}),
+          payload: payload as unknown,
+          attempts: Number(attempts),
+          ask: parseClaimedAskRow(ask),
+        });
+      } catch (error) {
+        // An ask row that cannot be read is reported; its entry waits out its lease.
+        if (!(error instanceof CorruptAskRowError)) throw error;
+        this.#onError(error);
+      }
+    }
+    return claimed.sort((a, b) => a.dueAt - b.dueAt);
   }
 
   async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {
@@ -517,7 +557,7 @@ class PostgresAskStore implements AskStore {
   async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
     const sql = await this.#open();
     await sql`
-      update ${this.#outbox} set due_at = ${retryAt}, claimed_until = 0
+      update ${this.#outbox} set due_at = ${retryAt}, claimed_until = 0, claimed_by = null
       where delivery_id = ${deliveryId} and done_at is null
     `;
   }
@@ -649,9 +689,10 @@ export function postgresListDialect(schema: string): ListDialect {
   };
 }
 
-const OUTBOX_COLUMNS = 'delivery_id, ask_id, channel, due_at, while_open, payload';
+const OUTBOX_COLUMNS =
+  'delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by';
 const OUTBOX_TYPES =
-  'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb';
+  'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb, attempts integer, claimed_until double precision, claimed_by text';
 
 /** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
 function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
@@ -663,6 +704,9 @@ function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
       due_at: row.dueAt ?? null,
       while_open: row.whileOpen,
       payload: row.payload ?? null,
+      attempts: row.lease === undefined ? 0 : 1,
+      claimed_until: row.lease?.until ?? 0,
+      claimed_by: row.lease?.sender ?? null,
     })),
   );
 }

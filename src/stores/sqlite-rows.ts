@@ -7,7 +7,8 @@
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
 import { QUERY_VALUES } from './ask-query.js';
-import type { ListedAsk, StoredAsk } from './ask-store.js';
+import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
+import { claimedAskColumns } from './outbox.js';
 import {
   type Column,
   ColumnFault,
@@ -347,6 +348,17 @@ export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[
     }
   }
   return params;
+}
+
+/** What a claim reads of an outbox entry's ask (`ClaimedOutboxEntry.ask`). */
+export const CLAIMED_ASK_COLUMNS = claimedAskColumns(ASK_COLUMNS);
+
+/** An `asks` row selected with `CLAIMED_ASK_COLUMNS`. */
+export function readClaimedAsk(row: AskRow): ClaimedOutboxAsk {
+  const id = typeof row.id === 'string' && row.id !== '' ? row.id : String(row.id);
+  return readRow(CLAIMED_ASK_COLUMNS, (column) => row[BARE_NAMES.get(column) ?? column], id, {
+    store: STORE,
+  });
 }
 
 /** An `asks` row selected with `LISTED_COLUMNS`. */

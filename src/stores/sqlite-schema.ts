@@ -156,6 +156,14 @@ const migrations: readonly Migration[] = [
       CREATE INDEX ask_outbox_ask ON ask_outbox (ask_id);
     `,
   },
+  {
+    // The sender an entry was written leased to (OutboxEntry.lease): it sends the entry without
+    // claiming it. A claim by anyone else clears it.
+    version: 5,
+    sql: `
+      ALTER TABLE ask_outbox ADD COLUMN claimed_by TEXT;
+    `,
+  },
 ];
 
 /** The schema version this build writes and reads. */

@@ -14,12 +14,13 @@ import type {
   AskStoreChange,
   AskUpdateResult,
   AskWrite,
+  ClaimedOutboxAsk,
   ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
 } from './ask-store.js';
 import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import {
   CorruptAskRowError,
   columnList,
@@ -48,10 +49,12 @@ import {
   ASK_COLUMNS,
   type AskRow,
   askParams,
+  CLAIMED_ASK_COLUMNS,
   EVENT_COLUMNS,
   eventParams,
   LISTED_COLUMNS,
   readAsk,
+  readClaimedAsk,
   readEvent,
   readListed,
 } from './sqlite-rows.js';
@@ -122,7 +125,9 @@ interface Statements {
   insertOutbox: SqliteStatement;
   outboxSettled: SqliteStatement;
   outboxDropOpen: SqliteStatement;
+  outboxAnyDue: SqliteStatement;
   outboxDue: SqliteStatement;
+  outboxLeased: SqliteStatement;
   outboxLease: SqliteStatement;
   outboxComplete: SqliteStatement;
   outboxRetry: SqliteStatement;
@@ -340,31 +345,39 @@ class SqliteAskStore implements AskStore {
   ): Promise<ClaimedOutboxEntry[]> {
     checkOutboxClaim(now, limit, leaseMs, channels);
     const { opened, statements } = await this.#open();
+    const wanted = JSON.stringify(channels);
+    // Most looks find nothing due: they read, and take the write lock only when there is work.
+    if (statements.outboxAnyDue.get(now, now, wanted) === undefined) return [];
     // Read and leased under the write lock: a process claiming at the same moment waits, then
     // finds these entries leased.
-    return this.#write(opened.db, () => {
-      const rows = statements.outboxDue.all(now, now, JSON.stringify(channels), limit) as {
-        delivery_id: string;
-        ask_id: string;
-        channel: string;
-        due_at: number;
-        while_open: number;
-        payload: string;
-        attempts: number;
-      }[];
-      return rows.map((row) => {
-        statements.outboxLease.run(now + leaseMs, row.delivery_id);
-        return {
-          deliveryId: row.delivery_id,
-          askId: row.ask_id,
-          channel: row.channel,
-          dueAt: Number(row.due_at),
-          ...(Number(row.while_open) === 1 ? { whileOpen: true } : {}),
-          payload: JSON.parse(row.payload) as unknown,
-          attempts: Number(row.attempts) + 1,
-        };
-      });
+    const corrupt: unknown[] = [];
+    const claimed = this.#write(opened.db, () => {
+      const rows = statements.outboxDue.all(now, now, wanted, limit) as ClaimedRow[];
+      for (const row of rows) statements.outboxLease.run(now + leaseMs, row.delivery_id);
+      // Read in the claim, so `attempts` counts this claim too.
+      return claimedEntries(rows, 1, corrupt);
     });
+    for (const error of corrupt) this.#onError(error);
+    return claimed;
+  }
+
+  async takeOutbox(
+    sender: string,
+    deliveryIds: readonly string[],
+    now: number,
+  ): Promise<ClaimedOutboxEntry[]> {
+    checkOutboxTake(sender, deliveryIds, now);
+    if (deliveryIds.length === 0) return [];
+    const { statements } = await this.#open();
+    const rows = statements.outboxLeased.all(
+      JSON.stringify(deliveryIds),
+      sender,
+      now,
+    ) as ClaimedRow[];
+    const corrupt: unknown[] = [];
+    const taken = claimedEntries(rows, 0, corrupt);
+    for (const error of corrupt) this.#onError(error);
+    return taken;
   }
 
   async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {
@@ -499,6 +512,7 @@ function prepare(db: SqliteDatabase): Statements {
   ).join(', ');
   const eventColumns = columnList(EVENT_COLUMNS);
   const eventPlaceholders = EVENT_COLUMNS.map(() => '?').join(', ');
+  const claimedColumns = `o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts, ${columnList(CLAIMED_ASK_COLUMNS, 'a.')}`;
   return {
     byId: db.prepare(`SELECT ${selected} FROM asks WHERE id = ?`),
     byKey: db.prepare(`SELECT ${selected} FROM asks WHERE "key" = ?`),
@@ -532,8 +546,9 @@ function prepare(db: SqliteDatabase): Statements {
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
     insertOutbox: db.prepare(
-      `INSERT INTO ask_outbox (delivery_id, ask_id, channel, due_at, while_open, payload)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO ask_outbox
+         (delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     outboxSettled: db.prepare(
       'UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND due_at IS NULL AND done_at IS NULL',
@@ -541,20 +556,34 @@ function prepare(db: SqliteDatabase): Statements {
     outboxDropOpen: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL',
     ),
-    outboxDue: db.prepare(
-      `SELECT delivery_id, ask_id, channel, due_at, while_open, payload, attempts FROM ask_outbox
+    outboxAnyDue: db.prepare(
+      `SELECT 1 FROM ask_outbox
        WHERE done_at IS NULL AND due_at IS NOT NULL AND due_at <= ? AND claimed_until <= ?
          AND channel IN (SELECT value FROM json_each(?))
-       ORDER BY due_at LIMIT ?`,
+       LIMIT 1`,
+    ),
+    // With what the sender needs of each entry's ask, so it reads nothing more.
+    outboxDue: db.prepare(
+      `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
+       WHERE o.done_at IS NULL AND o.due_at IS NOT NULL AND o.due_at <= ? AND o.claimed_until <= ?
+         AND o.channel IN (SELECT value FROM json_each(?))
+       ORDER BY o.due_at LIMIT ?`,
+    ),
+    // Entries this sender wrote leased to itself (`takeOutbox`), with their ask.
+    outboxLeased: db.prepare(
+      `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
+       WHERE o.delivery_id IN (SELECT value FROM json_each(?)) AND o.claimed_by = ?
+         AND o.done_at IS NULL AND o.claimed_until > ?
+       ORDER BY o.due_at`,
     ),
     outboxLease: db.prepare(
-      'UPDATE ask_outbox SET attempts = attempts + 1, claimed_until = ? WHERE delivery_id = ?',
+      'UPDATE ask_outbox SET attempts = attempts + 1, claimed_until = ?, claimed_by = NULL WHERE delivery_id = ?',
     ),
     outboxComplete: db.prepare(
       'UPDATE ask_outbox SET done_at = ?, claimed_until = 0 WHERE delivery_id = ? AND done_at IS NULL',
     ),
     outboxRetry: db.prepare(
-      'UPDATE ask_outbox SET due_at = ?, claimed_until = 0 WHERE delivery_id = ? AND done_at IS NULL',
+      'UPDATE ask_outbox SET due_at = ?, claimed_until = 0, claimed_by = NULL WHERE delivery_id = ? AND done_at IS NULL',
     ),
     deleteOutbox: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
@@ -578,8 +607,55 @@ function queue(statements: Statements, write: AskWrite): void {
       row.dueAt ?? null,
       row.whileOpen ? 1 : 0,
       JSON.stringify(row.payload),
+      row.lease === undefined ? 0 : 1,
+      row.lease?.until ?? 0,
+      row.lease?.sender ?? null,
     );
   }
+}
+
+/** An outbox row selected with its ask's `CLAIMED_ASK_COLUMNS`. */
+type ClaimedRow = AskRow & {
+  delivery_id: string;
+  ask_id: string;
+  channel: string;
+  due_at: number;
+  while_open: number;
+  payload: string;
+  attempts: number;
+};
+
+/**
+ * The entries of claimed rows (`attempts` read before this claim's count is added: `added`);
+ * a row whose ask cannot be read goes to `corrupt` instead, and its entry waits out its lease.
+ */
+function claimedEntries(
+  rows: ClaimedRow[],
+  added: number,
+  corrupt: unknown[],
+): ClaimedOutboxEntry[] {
+  const entries: ClaimedOutboxEntry[] = [];
+  for (const row of rows) {
+    let ask: ClaimedOutboxAsk;
+    try {
+      ask = readClaimedAsk(row);
+    } catch (error) {
+      if (!(error instanceof CorruptAskRowError)) throw error;
+      corrupt.push(error);
+      continue;
+    }
+    entries.push({
+      deliveryId: row.delivery_id,
+      askId: row.ask_id,
+      channel: row.channel,
+      dueAt: Number(row.due_at),
+      ...(Number(row.while_open) === 1 ? { whileOpen: true } : {}),
+      payload: JSON.parse(row.payload) as unknown,
+      attempts: Number(row.attempts) + added,
+      ask,
+    });
+  }
+  return entries;
 }
 
 function readOptional(row: unknown): StoredAsk | undefined {

@@ -1,6 +1,8 @@
 /**
- * Reminders and escalation on PostgreSQL with two hosts: both senders poll the one outbox, and
- * each reminder and escalation reaches its recipient once, with one audit event.
+ * The notify provider on PostgreSQL: end to end with short intervals (reminders, an escalation,
+ * the answer through the link of the recipient escalated away from, the settled mails), and
+ * with two hosts, where both senders poll the one outbox and each reminder and escalation
+ * reaches its recipient once, with one audit event.
  */
 import { type AskAuditEvent, createInteractionService } from 'ask-engine';
 import { createEmailChannel, createNotifyProvider } from 'ask-engine/notify';
@@ -12,6 +14,7 @@ import {
   postgresMissing,
   startPostgresCluster,
 } from '../support/postgres-cluster.js';
+import { answerThroughLink, linkIn } from './answer-link.js';
 import { startSmtpReceiver } from './smtp-receiver.js';
 
 let cluster: PostgresCluster;
@@ -25,6 +28,113 @@ describe.skipIf(postgresMissing !== undefined)(
     afterAll(async () => {
       await cluster?.destroy();
     });
+
+    it('reminds, escalates, and still takes the answer through the link of the recipient escalated away from', async () => {
+      const smtp = await startSmtpReceiver();
+      const store = createPostgresAskStore(
+        { connectionString: cluster.url },
+        { schema: 'end_to_end', max: 4 },
+      );
+      const service = createInteractionService({ store });
+      const server = await createWebAnswerServer({ service, secret: 'e'.repeat(32) });
+      const provider = createNotifyProvider({
+        server,
+        store,
+        channels: [
+          createEmailChannel({ transport: smtp.transport, from: 'approvals@example.com' }),
+        ],
+        route: () => [{ id: 'alice', channel: 'email', address: 'alice@example.com' }],
+        reminders: { afterMs: 200, everyMs: 200, max: 2 },
+        escalation: [
+          {
+            afterMs: 600,
+            route: () => [{ id: 'lead', channel: 'email', address: 'lead@example.com' }],
+          },
+        ],
+        delivery: { pollMs: 20 },
+      });
+      service.registerProvider(provider);
+      const mailTo = (to: string) => smtp.received.filter((m) => m.rcptTo.includes(to));
+      const waitFor = async (condition: () => boolean, what: string) => {
+        const end = Date.now() + 10_000;
+        while (!condition()) {
+          if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      try {
+        const handle = service.start(
+          {
+            questions: [{ question: 'Fail over to the replica?', options: ['Fail over', 'Wait'] }],
+          },
+          { timeoutMs: 60_000 },
+        );
+        expect(await handle.outcome).toMatchObject({ status: 'deferred' });
+        await waitFor(
+          () => mailTo('alice@example.com').length === 3 && mailTo('lead@example.com').length === 1,
+          'two reminders and the escalation',
+        );
+        const [first, ...reminders] = mailTo('alice@example.com');
+        expect(reminders.map((m) => m.mail.inReplyTo)).toEqual([
+          first?.mail.messageId,
+          first?.mail.messageId,
+        ]);
+
+        // Escalated to the lead, alice's link still opens and still answers.
+        const aliceLink = linkIn(first?.mail.text);
+        const leadLink = linkIn(mailTo('lead@example.com')[0]?.mail.text);
+        expect((await fetch(aliceLink)).status).toBe(200);
+        expect((await fetch(leadLink)).status).toBe(200);
+        expect((await service.get(handle.id))?.state).toBe('deferred');
+        expect((await answerThroughLink(aliceLink, 1)).status).toBe(200);
+        expect((await service.get(handle.id))?.outcome).toEqual({
+          status: 'answered',
+          answers: [
+            { questionId: 'q1', response: { kind: 'selection', selections: ['Fail over'] } },
+          ],
+          answeredBy: { recipient: 'alice', channel: 'email' },
+        });
+
+        // Settled: both links say who answered and take no answer; both get the settled mail.
+        for (const link of [aliceLink, leadLink]) {
+          const page = await fetch(link);
+          expect(page.status).toBe(410);
+          expect(await page.text()).toContain('answered by alice (via email) on');
+          expect((await answerThroughLink(link, 2)).status).not.toBe(200);
+        }
+        await waitFor(
+          () => mailTo('alice@example.com').length === 4 && mailTo('lead@example.com').length === 2,
+          'the settled mails',
+        );
+        expect(mailTo('lead@example.com')[1]?.mail.text).toContain('Answered by alice');
+        expect((await service.get(handle.id))?.outcome).toMatchObject({
+          answers: [{ questionId: 'q1', response: { selections: ['Fail over'] } }],
+        });
+        const events: AskAuditEvent[] = [];
+        for await (const event of service.history(handle.id)) events.push(event);
+        expect(
+          events
+            .filter((e) => ['notified', 'reminded', 'escalated'].includes(e.type))
+            .map((e) => `${e.type}:${(e.data as { recipient: string }).recipient}`)
+            .sort(),
+        ).toEqual(
+          [
+            'notified:alice',
+            'reminded:alice',
+            'reminded:alice',
+            'escalated:lead',
+            'notified:alice',
+            'notified:lead',
+          ].sort(),
+        );
+      } finally {
+        await provider.close();
+        await service.close();
+        await server.close();
+        await store.close();
+        await smtp.close();
+      }
+    }, 60_000);
 
     it('sends each reminder and the escalation once, though both hosts claim', async () => {
       const smtp = await startSmtpReceiver();

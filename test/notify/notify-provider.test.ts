@@ -11,6 +11,8 @@ import { createEmailChannel, createNotifyProvider, createWebhookChannel } from '
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import { createWebAnswerServer } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
+import { launchChromium } from '../web/web-fixture.js';
+import { answerThroughLink, linkIn } from './answer-link.js';
 import { startSmtpReceiver } from './smtp-receiver.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
@@ -29,7 +31,11 @@ async function until(condition: () => boolean | Promise<boolean>, what: string, 
   }
 }
 
-async function setUp() {
+type ProviderOptions = Parameters<typeof createNotifyProvider>[0];
+
+async function setUp(
+  overrides: Partial<Pick<ProviderOptions, 'route' | 'reminders' | 'escalation'>> = {},
+) {
   const dir = await mkdtemp(join(tmpdir(), 'notify-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const store = createSqliteAskStore({ path: join(dir, 'asks.db') });
@@ -60,6 +66,7 @@ async function setUp() {
       },
     ],
     delivery: { pollMs: 50 },
+    ...overrides,
   });
   cleanups.push(() => provider.close());
   service.registerProvider(provider);
@@ -74,8 +81,6 @@ async function history(
   for await (const event of service.history(askId)) events.push(event);
   return events;
 }
-
-const linkIn = (text: string) => /https?:\/\/\S+\/a\/\S+/.exec(text)?.[0] as string;
 
 describe('createNotifyProvider', () => {
   it('mails and hooks each recipient, reminds, escalates, and records who answered', async () => {
@@ -101,26 +106,15 @@ describe('createNotifyProvider', () => {
     expect(hooks.received.every((hook) => hook.verified.ok)).toBe(true);
 
     // A mail scanner follows the link: the form is shown, nothing changes.
-    const link = linkIn(first?.mail.text ?? '');
+    const link = linkIn(first?.mail.text);
     const scanned = await fetch(link);
     expect(scanned.status).toBe(200);
     expect((await service.get(handle.id))?.state).toBe('deferred');
 
     // Alice answers through her link; the escalated lead's link still opens until then.
-    const leadLink = linkIn(mailTo('lead@example.com')[0]?.mail.text ?? '');
+    const leadLink = linkIn(mailTo('lead@example.com')[0]?.mail.text);
     expect((await fetch(leadLink)).status).toBe(200);
-    const token = new URL(link).searchParams.get('t') as string;
-    const page = await (await fetch(link)).text();
-    const option = /name="q1\.selection" value="([^"]+)"/.exec(page)?.[1] ?? 'option1';
-    const posted = await fetch(link.split('?')[0] as string, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams([
-        ['token', token],
-        ['action', 'submit'],
-        ['q1.selection', option],
-      ]).toString(),
-    });
+    const posted = await answerThroughLink(link, 1);
     expect(posted.status).toBe(200);
     const stored = await service.get(handle.id);
     expect(stored?.outcome).toMatchObject({
@@ -158,6 +152,49 @@ describe('createNotifyProvider', () => {
     );
     // Audit events of notifications never carry the answer.
     expect(JSON.stringify(events.filter((e) => e.type === 'notified'))).not.toContain('Ship it');
+  });
+
+  it('is answered in Chromium through the emailed link, and the other link shows who answered', async () => {
+    const { service, smtp } = await setUp({
+      route: () => [
+        { id: 'alice', channel: 'email', address: 'alice@example.com' },
+        { id: 'bob', channel: 'email', address: 'bob@example.com' },
+      ],
+      escalation: [],
+    });
+    const handle = service.start(
+      { questions: [{ question: 'Rotate the signing key?', options: ['Rotate now', 'Wait'] }] },
+      { timeoutMs: 60_000 },
+    );
+    await handle.outcome;
+    const mailTo = (to: string) => smtp.received.find((m) => m.rcptTo.includes(to));
+    await until(() => mailTo('alice@example.com') !== undefined, "alice's mail");
+    await until(() => mailTo('bob@example.com') !== undefined, "bob's mail");
+    // The links as mailparser reads them from each mail's text part.
+    const aliceLink = linkIn(mailTo('alice@example.com')?.mail.text);
+    const bobLink = linkIn(mailTo('bob@example.com')?.mail.text);
+    expect(aliceLink).not.toBe(bobLink);
+
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    const page = await browser.context.newPage();
+    expect((await page.goto(aliceLink))?.status()).toBe(200);
+    await page.getByLabel('Rotate now', { exact: true }).check();
+    await page.getByRole('button', { name: 'Send answer' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Answer recorded');
+
+    expect((await service.get(handle.id))?.outcome).toEqual({
+      status: 'answered',
+      answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Rotate now'] } }],
+      answeredBy: { recipient: 'alice', channel: 'email' },
+    });
+    // Bob's link, opened after alice answered, says who did and that nothing is left to answer
+    // (410 Gone: the ask is settled).
+    expect((await page.goto(bobLink))?.status()).toBe(410);
+    expect(await page.locator('body').textContent()).toContain(
+      'It was answered by alice (via email) on',
+    );
+    expect(await page.getByRole('button', { name: 'Send answer' }).count()).toBe(0);
   });
 
   it('sends no reminder or escalation once the ask settled first', async () => {

@@ -15,6 +15,11 @@ export interface SmtpReceiver {
   received: ReceivedMail[];
   /** Decides the SMTP answer to each RCPT TO; resolve an error with `responseCode` to refuse. */
   onRcptTo: (address: SMTPServerAddress) => Promise<Error | undefined>;
+  /**
+   * When true, each mail is recorded but never acknowledged: its sender waits for the answer
+   * to DATA for ever, as a send under way when its process dies.
+   */
+  hold: boolean;
   transport: ReturnType<typeof nodemailer.createTransport>;
   /** The server as an `smtp://` URL, for a program that makes its own transport. */
   url: string;
@@ -25,6 +30,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = [];
   const receiver = {
     received,
+    hold: false,
     onRcptTo: async () => undefined,
   } as unknown as SmtpReceiver;
   const server = new SMTPServer({
@@ -41,7 +47,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
         const raw = Buffer.concat(chunks).toString('utf8');
         simpleParser(raw).then((mail) => {
           received.push({ mail, raw, rcptTo: session.envelope.rcptTo.map((to) => to.address) });
-          callback();
+          if (!receiver.hold) callback();
         }, callback);
       });
     },

@@ -476,12 +476,13 @@ describe.skipIf(postgresMissing !== undefined)(
         { version: 1, name: 'asks and their audit events' },
         { version: 2, name: 'list filters and retention' },
         { version: 3, name: 'notification outbox' },
+        { version: 4, name: 'outbox entries written leased' },
       ]);
       await admin.unsafe(
-        `insert into ${schema}.migrations (version, name) values (4, 'from the future')`,
+        `insert into ${schema}.migrations (version, name) values (5, 'from the future')`,
       );
       await expect(storeOn(schema).get('a1')).rejects.toThrow(
-        'PostgreSQL schema "together" is at migration 4, but this ask-engine knows migrations up to 3: upgrade ask-engine on this host.',
+        'PostgreSQL schema "together" is at migration 5, but this ask-engine knows migrations up to 4: upgrade ask-engine on this host.',
       );
     });
 

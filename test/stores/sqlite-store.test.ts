@@ -107,6 +107,7 @@ describe('the SQLite store', () => {
         { version: 2 },
         { version: 3 },
         { version: 4 },
+        { version: 5 },
       ]);
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -135,7 +136,7 @@ describe('the SQLite store', () => {
       await open().get('ask-1');
       raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
       await expect(open().get('ask-1')).rejects.toThrow(
-        /schema version 7, but this ask-engine knows versions up to 4: upgrade ask-engine/,
+        /schema version 7, but this ask-engine knows versions up to 5: upgrade ask-engine/,
       );
     });
 

@@ -43,7 +43,9 @@ export function describeOutbox(context: QueryCaseContext): void {
       const started = await context.started({ askId: 'ob-1' });
       const stale = withOutbox(deferWrite(started, 'thread-x'), [entry('ob-1', 'lost')]);
       expect(await store().update(stale, started.version + 5)).toMatchObject({ ok: false });
-      await context.applied(withOutbox(deferWrite(started, 'thread-1'), [entry('ob-1', 'kept')]));
+      const deferred = await context.applied(
+        withOutbox(deferWrite(started, 'thread-1'), [entry('ob-1', 'kept')]),
+      );
       const claimed = await store().claimOutbox(T0 + 1_000, 10, LEASE, ['email']);
       expect(claimed).toEqual([
         {
@@ -53,6 +55,14 @@ export function describeOutbox(context: QueryCaseContext): void {
           dueAt: T0 + 1_000,
           payload: entry('ob-1', 'kept').payload,
           attempts: 1,
+          // What the sender needs of the ask comes with the claim.
+          ask: {
+            askId: 'ob-1',
+            state: 'deferred',
+            final: false,
+            outcome: deferred.outcome,
+            updatedAt: deferred.updatedAt,
+          },
         },
       ]);
     });
@@ -138,6 +148,13 @@ export function describeOutbox(context: QueryCaseContext): void {
       expect(claimed.map((e) => [e.deliveryId, e.dueAt])).toEqual([
         ['settled', answered.updatedAt],
       ]);
+      expect(claimed[0]?.ask).toEqual({
+        askId: 'ob-6',
+        state: answered.state,
+        final: true,
+        outcome: answered.outcome,
+        updatedAt: answered.updatedAt,
+      });
     });
 
     it('settles the outbox when a deadline sweep makes the ask final', async () => {
@@ -162,6 +179,65 @@ export function describeOutbox(context: QueryCaseContext): void {
       );
       const claimed = await store().claimOutbox(T0 + 10 * LEASE, 10, LEASE, ['email']);
       expect(claimed.map((e) => [e.deliveryId, e.dueAt])).toEqual([['told', answered.updatedAt]]);
+    });
+
+    it('hands a sender the entries written leased to it, until its lease runs out or another claims them', async () => {
+      const lease = { sender: 'sender-1', until: T0 + 5_000 };
+      const deferred = await deferredWith('ob-12', [
+        entry('ob-12', 'mine', { lease }),
+        entry('ob-12', 'free'),
+      ]);
+      const now = T0 + 1_000;
+      const taken = await store().takeOutbox('sender-1', ['mine', 'free', 'unknown'], now);
+      expect(taken).toEqual([
+        {
+          deliveryId: 'mine',
+          askId: 'ob-12',
+          channel: 'email',
+          dueAt: T0 + 1_000,
+          payload: entry('ob-12', 'mine').payload,
+          attempts: 1,
+          ask: {
+            askId: 'ob-12',
+            state: 'deferred',
+            final: false,
+            outcome: deferred.outcome,
+            updatedAt: deferred.updatedAt,
+          },
+        },
+      ]);
+      // Leased: another sender neither takes nor claims it, and a take writes nothing.
+      expect(await store().takeOutbox('sender-2', ['mine'], now)).toEqual([]);
+      expect(ids(await store().claimOutbox(now, 10, LEASE, ['email']))).toEqual(['free']);
+      expect(ids(await store().takeOutbox('sender-1', ['mine'], now))).toEqual(['mine']);
+      // Once the lease ran out, anyone claims it; its writer no longer takes it.
+      const again = await store().claimOutbox(lease.until, 10, LEASE, ['email']);
+      expect(again.map((e) => [e.deliveryId, e.attempts])).toEqual([['mine', 2]]);
+      expect(await store().takeOutbox('sender-1', ['mine'], now)).toEqual([]);
+    });
+
+    it('takes no entry that is done or released for a retry', async () => {
+      const lease = { sender: 'sender-1', until: T0 + 5_000 };
+      await deferredWith('ob-13', [
+        entry('ob-13', 'sent', { lease }),
+        entry('ob-13', 'retried', { lease }),
+      ]);
+      expect(await store().completeOutbox('sent', T0 + 1_000)).toBe(true);
+      await store().retryOutbox('retried', T0 + 2_000);
+      expect(await store().takeOutbox('sender-1', ['sent', 'retried'], T0 + 1_000)).toEqual([]);
+      expect(ids(await store().claimOutbox(T0 + 2_000, 10, LEASE, ['email']))).toEqual(['retried']);
+    });
+
+    it('refuses a lease without a sender, naming the entry', async () => {
+      const started = await context.started({ askId: 'ob-14' });
+      await expect(
+        store().update(
+          withOutbox(deferWrite(started, 't-14'), [
+            entry('ob-14', 'x', { lease: { sender: '', until: T0 } }),
+          ]),
+          1,
+        ),
+      ).rejects.toThrow(/outbox entry x's `lease`/);
     });
 
     it('refuses an entry for another ask, naming both', async () => {
