@@ -107,6 +107,7 @@ describe('the SQLite store', () => {
         { version: 2 },
         { version: 3 },
         { version: 4 },
+        { version: 5 },
       ]);
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
@@ -127,6 +128,8 @@ describe('the SQLite store', () => {
           'asks_due',
           'ask_events_by_ask',
           'ask_outbox_due',
+          'asks_answered_by',
+          'ask_events_recipient',
         ]),
       );
     });
@@ -135,7 +138,7 @@ describe('the SQLite store', () => {
       await open().get('ask-1');
       raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
       await expect(open().get('ask-1')).rejects.toThrow(
-        /schema version 7, but this ask-engine knows versions up to 4: upgrade ask-engine/,
+        /schema version 7, but this ask-engine knows versions up to 5: upgrade ask-engine/,
       );
     });
 
@@ -419,18 +422,24 @@ describe('the SQLite store', () => {
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
          INSERT INTO asks (id, state, version, snapshot, packed, questions, outcome,
            interaction_id, "key", deadline_at, owner, final, created_at, updated_at,
-           session_id, agent)
+           session_id, agent, answered_by)
          SELECT 'ask-' || i, CASE WHEN i % 2 = 1 THEN 'answered' WHEN i % 14 = 0 THEN 'deferred'
              ELSE 'pending' END, 1, @snapshot, @packed, @questions, NULL,
            CASE WHEN i % 7 = 0 THEN 'thread-' || i END, CASE WHEN i % 3 = 0 THEN 'key-' || i END,
            i * 10, 'owner', i % 2, i * 1000, i * 1000 + 500,
            CASE WHEN i % 5 = 0 THEN 'session-' || (i % 400) END,
-           CASE WHEN i % 11 = 0 THEN 'agent-' || (i % 7) END FROM n`,
+           CASE WHEN i % 11 = 0 THEN 'agent-' || (i % 7) END,
+           CASE WHEN i % 2 = 1 AND i % 3 = 0 THEN 'person-' || (i % 200) END FROM n`,
       ).run(row);
+      // Two events per ask, and every third ask told one of 200 people of it.
       db.exec(`INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
         SELECT seq, 1, 'start', NULL, 'pending', '{}' FROM asks;
         INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
         SELECT seq, 2, 'answer', 'pending', 'answered', '{}' FROM asks;
+        INSERT INTO ask_events (ask, at, type, from_state, to_state, data, recipient)
+        SELECT seq, 3, 'notified', 'deferred', 'deferred',
+          json_object('recipient', 'person-' || (seq % 200)), 'person-' || (seq % 200)
+          FROM asks WHERE seq % 3 = 1;
         ANALYZE;`);
       // Each filter of \`list\`, alone and together, and with a cursor; then a purge.
       // Each shape must read through the index made for its filter, never walk another one.
@@ -446,6 +455,9 @@ describe('the SQLite store', () => {
         [{ updated: { from: 99_000_000 } }, /asks_updated/],
         [{ updated: { from: 50_000_000, to: 50_100_000 } }, /asks_updated/],
         [{ state: 'answered', sessionId: 'session-5', created: { from: 1 } }, /asks_session/],
+        [{ answeredBy: 'person-3' }, /asks_answered_by/],
+        [{ notified: 'person-7' }, /ask_events_recipient/],
+        [{ notified: 'person-7', state: ['pending', 'deferred'] }, /ask_events_recipient/],
       ];
       // Planned with the values the list bound: the planner weighs ranges by them (STAT4).
       const planOf = (sql: string) =>
