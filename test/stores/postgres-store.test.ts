@@ -482,6 +482,39 @@ describe.skipIf(postgresMissing !== undefined)(
       expect(await store.purge(1_000_000, 100)).toBe(100);
     });
 
+    it('fills the answered-by and recipient columns of migration 4 from rows written before it', async () => {
+      const { schema, store } = storeOnNewSchema();
+      const start = pendingAsk('answered');
+      await store.create(start);
+      const answer = answered(start.ask);
+      const by = { recipient: 'alice', channel: 'email' };
+      if (answer.ask.outcome?.status === 'answered') answer.ask.outcome.answeredBy = by;
+      await store.update(answer, 1);
+      const waiting = pendingAsk('waiting');
+      await store.create(waiting);
+      await store.update(deferred(waiting.ask, 'thread-1'), 1);
+      await store.append({
+        askId: 'waiting',
+        type: 'notified',
+        at: 5,
+        from: 'deferred',
+        to: 'deferred',
+        data: { recipient: 'bob', channel: 'email', deliveryId: 'd-1', kind: 'created' },
+      });
+      // The schema as a build before migration 4 left it.
+      const s = `"${schema}"`;
+      await admin.unsafe(`drop index ${s}.asks_answered_by; drop index ${s}.ask_events_recipient;
+        alter table ${s}.asks drop column answered_by;
+        alter table ${s}.ask_events drop column recipient;
+        delete from ${s}.migrations where version = 4;`);
+      const after = storeOn(schema);
+      const ids = async (filter: Parameters<AskStore['list']>[0]) =>
+        (await after.list(filter)).items.map((ask) => ask.askId);
+      expect(await ids({ answeredBy: 'alice' })).toEqual(['answered']);
+      expect(await ids({ notified: 'bob', state: ['pending', 'deferred'] })).toEqual(['waiting']);
+      expect(await ids({ notified: 'alice' })).toEqual([]);
+    });
+
     it('migrates a schema once when many hosts start together, and refuses one from a newer version', async () => {
       const schema = 'together';
       const stores = Array.from({ length: 5 }, () => storeOn(schema));

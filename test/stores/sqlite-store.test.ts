@@ -134,6 +134,36 @@ describe('the SQLite store', () => {
       );
     });
 
+    it('fills the answered-by and recipient columns of step 5 from rows written before it', async () => {
+      const before = open();
+      const start = startWrite({ askId: 'answered' });
+      await before.create(start);
+      await before.update(answeredByWrite(start.ask, { recipient: 'alice' }), 1);
+      const waiting = startWrite({ askId: 'waiting' });
+      await before.create(waiting);
+      const deferred = deferWrite(waiting.ask, 'thread-1');
+      await before.update(deferred, 1);
+      await before.append({
+        askId: 'waiting',
+        type: 'notified',
+        at: 5,
+        from: 'deferred',
+        to: 'deferred',
+        data: { recipient: 'bob', channel: 'email', deliveryId: 'd-1', kind: 'created' },
+      });
+      await before.close();
+      // The file as a build before step 5 left it.
+      raw().exec(`DROP INDEX asks_answered_by; DROP INDEX ask_events_recipient;
+        ALTER TABLE asks DROP COLUMN answered_by; ALTER TABLE ask_events DROP COLUMN recipient;
+        DELETE FROM ask_schema_version WHERE version = 5;`);
+      const after = open();
+      const ids = async (filter: Parameters<AskStore['list']>[0]) =>
+        (await after.list(filter)).items.map((ask) => ask.askId);
+      expect(await ids({ answeredBy: 'alice' })).toEqual(['answered']);
+      expect(await ids({ notified: 'bob', state: ['pending', 'deferred'] })).toEqual(['waiting']);
+      expect(await ids({ notified: 'alice' })).toEqual([]);
+    });
+
     it('refuses a file written by a newer schema, naming both versions', async () => {
       await open().get('ask-1');
       raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
