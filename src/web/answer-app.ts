@@ -1,9 +1,8 @@
 /**
  * The answer app on Web standards: a Hono app (`fetch(Request): Promise<Response>`) with each
  * ask's page at a signed link, the form POST, each recipient's inbox at a signed link, the
- * pages' assets and the operator view. It
- * mounts under any path prefix of any server that speaks `fetch` (Hono, Node through
- * `@hono/node-server`, Express, Deno, Bun, workers).
+ * pages' assets and the operator view. It mounts under any path prefix of any server that
+ * speaks `fetch` (Hono, Node through `@hono/node-server`, Express, Deno, Bun, workers).
  */
 import { Hono } from 'hono';
 import type { AnsweredBy } from '../contracts/outcome.js';
@@ -229,8 +228,8 @@ export function buildAnswerApp(
           `Expected \`ttlMs\` to be a number of milliseconds above 0, got ${String(ttlMs)}.`,
         );
       }
-      const by = readAnsweredBy(recipient, '');
-      const token = signer.signInbox(by, Math.floor(clock.now() + ttlMs));
+      // The signer checks the recipient as `service.answer` would (INVALID_REQUEST).
+      const token = signer.signInbox(recipient, Math.floor(clock.now() + ttlMs));
       return `${baseUrl()}/inbox?t=${token}`;
     },
     close() {
