@@ -12,6 +12,7 @@ import { createNotifyProvider, type Notification, type NotifyProvider } from 'as
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import { createWebAnswerServer, type WebAnswerServer } from 'ask-engine/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECIPIENT_INBOX_PAGE_SIZE } from '../../src/web/recipient-inbox.js';
 import { launchChromium, tokenOf } from './web-fixture.js';
 
 let dir: string;
@@ -210,6 +211,40 @@ describe('a recipient’s inbox', () => {
     const post = await fetch(link, { method: 'POST', body: 'x=1' });
     expect(post.status).toBe(405);
     expect(await storeState()).toBe(before);
+  });
+
+  it('carries the strict headers of every page: its token leaks through no referrer', async () => {
+    const response = await fetch(server.inboxLinkFor({ recipient: 'alice' }));
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect(await response.text()).not.toMatch(/<script(?![^>]*\bsrc=)|<style|\sstyle=/i);
+  });
+
+  it('pages with the list’s cursor, 50 at a time, each ask once', async () => {
+    const question = (n: number) => `Approve change ${n}?`;
+    const ids: string[] = [];
+    for (let n = 0; n < RECIPIENT_INBOX_PAGE_SIZE + 3; n++) {
+      routes.set(question(n), ['pager']);
+      const handle = service.start({ question: question(n), options: ['Yes', 'No'] });
+      await handle.outcome;
+      ids.push(handle.id);
+    }
+    await provider.flush();
+    const seen: string[] = [];
+    let link: string | undefined = server.inboxLinkFor({ recipient: 'pager' });
+    let pages = 0;
+    while (link !== undefined) {
+      const { status, page } = await inbox(link);
+      expect(status).toBe(200);
+      seen.push(...rowIds(page));
+      const more = /<a href="(inbox\?[^"]+)">More<\/a>/.exec(page);
+      link = more === null ? undefined : `${server.url}/${more[1]!.replaceAll('&amp;', '&')}`;
+      pages++;
+    }
+    expect(pages).toBe(2);
+    expect(seen).toEqual(ids.reverse());
   });
 
   it('renders in Chromium and its answer link opens the recipient’s answer page', async () => {
