@@ -27,6 +27,8 @@ Options:
   --session ID       only asks of this session id
   --agent NAME       only asks of this agent
   --key KEY          only the ask with this idempotency key
+  --answered-by ID   only asks answered by this recipient (the outcome's answeredBy)
+  --notified ID      only asks a notification reached this recipient about
   --limit N          at most N asks (1 to 1000, default 50); the next page's cursor goes to stderr
   --cursor C         the page after the one that printed this cursor
   --json             one JSON object { items, cursor? } instead of the table
@@ -68,6 +70,8 @@ export async function runListCommand(argv: string[]): Promise<number> {
     session: { type: 'string' },
     agent: { type: 'string' },
     key: { type: 'string' },
+    'answered-by': { type: 'string' },
+    notified: { type: 'string' },
     limit: { type: 'string' },
     cursor: { type: 'string' },
     json: { type: 'boolean' },
@@ -80,6 +84,8 @@ export async function runListCommand(argv: string[]): Promise<number> {
     ...(values.session === undefined ? {} : { sessionId: values.session }),
     ...(values.agent === undefined ? {} : { agent: values.agent }),
     ...(values.key === undefined ? {} : { key: values.key }),
+    ...(values['answered-by'] === undefined ? {} : { answeredBy: values['answered-by'] }),
+    ...(values.notified === undefined ? {} : { notified: values.notified }),
   };
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
   return withStoreService('list', values.store, async (service) => {

@@ -5,7 +5,7 @@
  * the store chooses (its row number or the ask id), so a cursor is a position in a total order
  * that writes made while paging never move: each ask is listed at most once.
  */
-import { ASK_STATES, type AskState, isAskState } from '../engine/audit.js';
+import { ASK_STATES, type AskAuditEvent, type AskState, isAskState } from '../engine/audit.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
 import type { ListedAsk, StoredAsk } from './ask-store.js';
@@ -28,8 +28,14 @@ export interface AskListFilter {
   created?: AskTimeRange;
   /** When the row was last written (for a final ask: when it settled). */
   updated?: AskTimeRange;
-  // Extension point: a filter on who answered (`answeredBy`) joins EQUAL_FILTERS below once the
-  // row keeps the recipient; the stores' queries read their equality filters from that list.
+  /** Who answered: the answered outcome's `answeredBy.recipient`. */
+  answeredBy?: string;
+  /**
+   * A recipient the ask's audit trail says was told of it: a `notified`, `reminded` or
+   * `escalated` event naming them (a notification `ask-engine/notify` sent). With
+   * `state: ['pending', 'deferred']`, the asks waiting for that person.
+   */
+  notified?: string;
 }
 
 /** Which page of the list. */
@@ -50,14 +56,19 @@ export const ASK_LIST_DEFAULT_LIMIT = 50;
 export const ASK_LIST_MAX_LIMIT = 1_000;
 
 /** Filters that match one text value of the row. */
-export const EQUAL_FILTERS = ['sessionId', 'agent', 'key'] as const;
+export const EQUAL_FILTERS = ['sessionId', 'agent', 'key', 'answeredBy'] as const;
 export type EqualFilter = (typeof EQUAL_FILTERS)[number];
 
 /** Filters on a time of the row, and the row's field each reads. */
 const RANGE_FILTERS = { created: 'createdAt', updated: 'updatedAt' } as const;
 export type RangeField = (typeof RANGE_FILTERS)[keyof typeof RANGE_FILTERS];
 
-const KNOWN_FILTERS: readonly string[] = ['state', ...EQUAL_FILTERS, ...Object.keys(RANGE_FILTERS)];
+const KNOWN_FILTERS: readonly string[] = [
+  'state',
+  ...EQUAL_FILTERS,
+  ...Object.keys(RANGE_FILTERS),
+  'notified',
+];
 
 /** Everything a list query reads from a row: each needs a column in a durable store. */
 export type QueryName = 'state' | EqualFilter | RangeField;
@@ -78,7 +89,27 @@ export const QUERY_VALUES: {
   sessionId: (ask) => contextText(ask, 'sessionId'),
   agent: (ask) => contextText(ask, 'agent'),
   key: (ask) => ask.key,
+  answeredBy: (ask) =>
+    ask.outcome?.status === 'answered' ? ask.outcome.answeredBy?.recipient : undefined,
 };
+
+/** The audit events that record a notification reaching a recipient (`notified` filters on them). */
+const NOTIFICATION_EVENT_TYPES: ReadonlySet<AskAuditEvent['type']> = new Set([
+  'notified',
+  'reminded',
+  'escalated',
+]);
+
+/**
+ * The recipient an audit event says was told of the ask, or `undefined` for any other event:
+ * the one place that decides what the `notified` filter finds. The durable stores copy it into
+ * a column of the event's row (its column's `write` is this function), indexed by recipient.
+ */
+export function notifiedRecipientOf(event: AskAuditEvent): string | undefined {
+  if (!NOTIFICATION_EVENT_TYPES.has(event.type)) return undefined;
+  const recipient = (event.data as { recipient?: unknown } | undefined)?.recipient;
+  return typeof recipient === 'string' && recipient !== '' ? recipient : undefined;
+}
 
 /** Where the list resumes: after this creation time and tie-break. */
 export interface AskPosition<TTie extends string | number> {
@@ -92,6 +123,8 @@ export interface AskQuery<TTie extends string | number> {
   states?: readonly AskState[];
   equal: readonly { filter: EqualFilter; value: string }[];
   ranges: readonly { field: RangeField; from?: number; to?: number }[];
+  /** Only asks whose audit trail records a notification to this recipient. */
+  notified?: string;
   after?: AskPosition<TTie>;
   limit: number;
 }
@@ -109,6 +142,7 @@ export function readAskQuery<TTie extends string | number>(
     states?: readonly AskState[];
     equal: { filter: EqualFilter; value: string }[];
     ranges: { field: RangeField; from?: number; to?: number }[];
+    notified?: string;
     after?: AskPosition<TTie>;
     limit: number;
   } = { equal: [], ranges: [], limit: ASK_LIST_DEFAULT_LIMIT };
@@ -117,7 +151,7 @@ export function readAskQuery<TTie extends string | number>(
       throw invalid(
         'filter',
         filter,
-        'an object { state?, sessionId?, agent?, key?, created?, updated? }',
+        `an object { ${KNOWN_FILTERS.map((name) => `${name}?`).join(', ')} }`,
         'list',
       );
     }
@@ -157,6 +191,13 @@ export function readAskQuery<TTie extends string | number>(
       const range = filter[name as keyof typeof RANGE_FILTERS];
       if (range === undefined) continue;
       query.ranges.push({ field, ...readRange(name, range) });
+    }
+    const { notified } = filter;
+    if (notified !== undefined) {
+      if (typeof notified !== 'string' || notified === '') {
+        throw invalid('notified', notified, 'a non-empty string (a recipient id)');
+      }
+      query.notified = notified;
     }
   }
   if (page !== undefined) {
@@ -238,8 +279,15 @@ export function pageOf<TRow, TTie extends string | number>(
   return { rows: kept, cursor: encodeCursor(position(kept[limit - 1] as TRow)) };
 }
 
-/** True when `ask` matches the query's filters (the memory store's reading of them). */
-export function matchesQuery(ask: StoredAsk, query: AskQuery<string | number>): boolean {
+/**
+ * True when `ask` matches the query's filters (the memory store's reading of them); `history`
+ * gives the ask's audit events, read only for the `notified` filter.
+ */
+export function matchesQuery(
+  ask: StoredAsk,
+  query: AskQuery<string | number>,
+  history: () => Iterable<AskAuditEvent>,
+): boolean {
   if (query.states !== undefined && !query.states.includes(ask.state)) return false;
   for (const { filter, value } of query.equal) {
     if (QUERY_VALUES[filter](ask) !== value) return false;
@@ -247,6 +295,12 @@ export function matchesQuery(ask: StoredAsk, query: AskQuery<string | number>): 
   for (const { field, from, to } of query.ranges) {
     const time = ask[field];
     if ((from !== undefined && time < from) || (to !== undefined && time >= to)) return false;
+  }
+  if (query.notified !== undefined) {
+    for (const event of history()) {
+      if (notifiedRecipientOf(event) === query.notified) return true;
+    }
+    return false;
   }
   return true;
 }

@@ -16,6 +16,11 @@ export interface ListDialect {
   readonly tie: string;
   /** The column each filter reads. */
   readonly columns: Readonly<Record<QueryName, string>>;
+  /**
+   * The condition of the `notified` filter: the ask's row is among those whose notification
+   * events name the recipient bound at `placeholder` (read through the events' recipient index).
+   */
+  notified(placeholder: string): string;
   /** The placeholder of the n-th parameter (from 1). */
   placeholder(n: number): string;
 }
@@ -50,6 +55,7 @@ export function listStatement(
       if (from !== undefined) conditions.push(`${columns[field]} >= ${bind(from)}`);
       if (to !== undefined) conditions.push(`${columns[field]} < ${bind(to)}`);
     }
+    if (query.notified !== undefined) conditions.push(dialect.notified(bind(query.notified)));
     // The first condition is the index range; the second steps past the cursor's own row.
     conditions.push(
       `${columns.createdAt} <= ${bind(after.createdAt)}`,

@@ -159,8 +159,7 @@ class MemoryAskStore implements AskStore {
     const entry = this.#asks.get(askId);
     if (entry === undefined) return;
     // A copy: events appended while the caller iterates belong to a later read.
-    const events = entry.rest === undefined ? [entry.first] : [entry.first, ...entry.rest];
-    yield* events;
+    yield* eventsOf(entry);
   }
 
   async claimDue(
@@ -291,7 +290,7 @@ class MemoryAskStore implements AskStore {
       if (entry === undefined) continue;
       const { row } = entry;
       if (after !== undefined && compareNewestFirst(row, after.createdAt, after.tie) <= 0) continue;
-      if (matchesQuery(row, query)) rows.push(row);
+      if (matchesQuery(row, query, () => eventsOf(entry))) rows.push(row);
     }
     rows.sort((a, b) => compareNewestFirst(a, b.createdAt, b.askId));
     const listed = pageOf(rows.slice(0, query.limit + 1), query.limit, (row) => ({
@@ -434,6 +433,11 @@ class MemoryAskStore implements AskStore {
   #open(): void {
     if (this.#closed) throw new Error('The memory ask store is closed.');
   }
+}
+
+/** A new array of the ask's audit events, oldest first. */
+function eventsOf(entry: Entry): readonly AskAuditEvent[] {
+  return entry.rest === undefined ? [entry.first] : [entry.first, ...entry.rest];
 }
 
 function record(entry: Entry, event: AskAuditEvent): void {

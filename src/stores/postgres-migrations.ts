@@ -97,6 +97,27 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
       alter table ${s}.ask_outbox add column claimed_by text;
     `,
   },
+  {
+    // Who answered, and whom a notification reached (issue 17): `list` filters by both. The
+    // answered outcome's recipient and a notification event's recipient get columns of their
+    // own (copied from the rows written before), each indexed for its filter; only rows that
+    // have one take index entries.
+    name: 'answered-by and notified-recipient filters',
+    sql: (s) => `
+      alter table ${s}.asks add column answered_by text;
+      update ${s}.asks set answered_by = outcome->'answeredBy'->>'recipient'
+        where outcome->>'status' = 'answered'
+          and jsonb_typeof(outcome->'answeredBy'->'recipient') = 'string';
+      create index asks_answered_by on ${s}.asks (answered_by, created_at, id)
+        where answered_by is not null;
+      alter table ${s}.ask_events add column recipient text;
+      update ${s}.ask_events set recipient = data->>'recipient'
+        where type in ('notified', 'reminded', 'escalated')
+          and jsonb_typeof(data->'recipient') = 'string' and data->>'recipient' <> '';
+      create index ask_events_recipient on ${s}.ask_events (recipient, ask_id)
+        where recipient is not null;
+    `,
+  },
 ];
 
 /**
@@ -106,6 +127,11 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
  * One statement rather than an interactive transaction: `postgres` 3.4.9 crashes the process
  * when a transaction's connection is cut (it writes ROLLBACK to the closed socket).
  */
+/** The migrations this build knows, in order: version `i + 1` is named `POSTGRES_MIGRATION_NAMES[i]`. */
+export const POSTGRES_MIGRATION_NAMES: readonly string[] = Object.freeze(
+  MIGRATIONS.map((migration) => migration.name),
+);
+
 export async function migratePostgresSchema(sql: Sql, schema: string): Promise<void> {
   const s = quoteIdentifier(schema);
   const known = MIGRATIONS.length;

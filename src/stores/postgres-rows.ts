@@ -5,7 +5,7 @@
  * column, never handed to a service.
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
-import { QUERY_VALUES } from './ask-query.js';
+import { notifiedRecipientOf, QUERY_VALUES } from './ask-query.js';
 import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
 import { claimedAskColumns } from './outbox.js';
 import {
@@ -136,6 +136,14 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     write: (ask) => QUERY_VALUES.agent(ask) ?? null,
     read: () => undefined,
   },
+  // Who answered, which the outcome holds: read from the outcome, never from here.
+  {
+    column: 'answered_by',
+    type: 'text',
+    query: 'answeredBy',
+    write: (ask) => QUERY_VALUES.answeredBy(ask) ?? null,
+    read: () => undefined,
+  },
 ];
 
 /** The `ask_events` columns (the `id` that orders them is the database's). */
@@ -188,6 +196,14 @@ export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
     field: 'data',
     write: (event) => event.data,
     read: (value) => readJson(value, 'object', false),
+  },
+  // The recipient a notification event names, for `list`'s `notified` filter to find through
+  // an index; the event's data holds it, so it is read from there, never from here.
+  {
+    column: 'recipient',
+    type: 'text',
+    write: (event) => notifiedRecipientOf(event) ?? null,
+    read: () => undefined,
   },
 ];
 

@@ -680,11 +680,14 @@ class PostgresAskStore implements AskStore {
 
 /** How `list` reads the asks of `schema` (also what the query-plan test explains). */
 export function postgresListDialect(schema: string): ListDialect {
+  const s = quoteIdentifier(schema);
   return {
-    table: `${quoteIdentifier(schema)}.asks`,
+    table: `${s}.asks`,
     select: columnList(LISTED_COLUMNS),
     tie: 'id',
     columns: queryColumns(ASK_COLUMNS),
+    notified: (recipient) =>
+      `id IN (SELECT ask_id FROM ${s}.ask_events WHERE recipient = ${recipient})`,
     placeholder: (n) => `$${n}`,
   };
 }

@@ -6,7 +6,7 @@
  * not parse is refused with an error naming the ask and the column.
  */
 import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
-import { QUERY_VALUES } from './ask-query.js';
+import { notifiedRecipientOf, QUERY_VALUES } from './ask-query.js';
 import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
 import { claimedAskColumns } from './outbox.js';
 import {
@@ -253,6 +253,14 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     write: (ask) => QUERY_VALUES.agent(ask) ?? null,
     read: () => undefined,
   },
+  // Who answered, which the outcome holds: read from the outcome, never from here.
+  {
+    column: 'answered_by',
+    type: 'TEXT',
+    query: 'answeredBy',
+    write: (ask) => QUERY_VALUES.answeredBy(ask) ?? null,
+    read: () => undefined,
+  },
 ];
 
 /**
@@ -309,6 +317,14 @@ export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
         ? { answers: outcome.answers }
         : { answers: outcome.answers, answeredBy: outcome.answeredBy };
     },
+  },
+  // The recipient a notification event names, for `list`'s `notified` filter to find through
+  // an index; the event's data holds it, so it is read from there, never from here.
+  {
+    column: 'recipient',
+    type: 'TEXT',
+    write: (event) => notifiedRecipientOf(event) ?? null,
+    read: () => undefined,
   },
 ];
 

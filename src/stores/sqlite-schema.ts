@@ -164,6 +164,26 @@ const migrations: readonly Migration[] = [
       ALTER TABLE ask_outbox ADD COLUMN claimed_by TEXT;
     `,
   },
+  {
+    // Who answered, and whom a notification reached (issue 17): `list` filters by both. The
+    // answered outcome's recipient and a notification event's recipient get columns of their
+    // own (copied here from rows written before), each indexed for its filter; only rows that
+    // have one take index entries.
+    version: 6,
+    sql: `
+      ALTER TABLE asks ADD COLUMN answered_by TEXT;
+      UPDATE asks SET answered_by = json_extract(outcome, '$.answeredBy.recipient')
+        WHERE json_valid(outcome) AND json_extract(outcome, '$.status') = 'answered'
+          AND json_type(outcome, '$.answeredBy.recipient') = 'text';
+      CREATE INDEX asks_answered_by ON asks (answered_by, created_at)
+        WHERE answered_by IS NOT NULL;
+      ALTER TABLE ask_events ADD COLUMN recipient TEXT;
+      UPDATE ask_events SET recipient = json_extract(data, '$.recipient')
+        WHERE type IN ('notified', 'reminded', 'escalated') AND json_valid(data)
+          AND json_type(data, '$.recipient') = 'text' AND json_extract(data, '$.recipient') <> '';
+      CREATE INDEX ask_events_recipient ON ask_events (recipient, ask) WHERE recipient IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this build writes and reads. */

@@ -141,6 +141,7 @@ const LIST_DIALECT: ListDialect = {
   select: `seq, ${selectList(LISTED_COLUMNS)}`,
   tie: 'seq',
   columns: queryColumns(ASK_COLUMNS),
+  notified: (recipient) => `seq IN (SELECT ask FROM ask_events WHERE recipient = ${recipient})`,
   placeholder: () => '?',
 };
 

@@ -1,12 +1,13 @@
 /**
  * The answer app on Web standards: a Hono app (`fetch(Request): Promise<Response>`) with each
- * ask's page at a signed link, the form POST, the pages' assets and the operator view. It
- * mounts under any path prefix of any server that speaks `fetch` (Hono, Node through
- * `@hono/node-server`, Express, Deno, Bun, workers).
+ * ask's page at a signed link, the form POST, each recipient's inbox at a signed link, the
+ * pages' assets and the operator view. It mounts under any path prefix of any server that
+ * speaks `fetch` (Hono, Node through `@hono/node-server`, Express, Deno, Bun, workers).
  */
 import { Hono } from 'hono';
 import type { AnsweredBy } from '../contracts/outcome.js';
 import type { Clock } from '../engine/clock.js';
+import type { AskInfo } from '../engine/service-contract.js';
 import { readAnsweredBy } from '../rules/answered-by.js';
 import { UserInteractionError } from '../rules/errors.js';
 import type { AskStore } from '../stores/ask-store.js';
@@ -16,6 +17,7 @@ import { createAssets } from './assets.js';
 import { htmlResponse, methodNotAllowed, respond } from './http-response.js';
 import { createLinkTokenSigner } from './link-token.js';
 import { createOperatorView } from './operator-view.js';
+import { createRecipientInbox } from './recipient-inbox.js';
 import { storeAuditEvents } from './store-events.js';
 import type { WebAnswerService } from './web-service.js';
 
@@ -63,6 +65,18 @@ export interface AnswerAppLinks {
    * const link = await app.linkFor(askId, { recipient: 'alice@example.com', channel: 'email' });
    */
   linkFor(askId: string, recipient?: AnsweredBy): Promise<string>;
+  /**
+   * A signed link to one recipient's inbox (`inbox?t=<token>`): a page listing the open asks
+   * (pending, deferred) that a notification reached `recipient.recipient` about, newest first,
+   * each with that recipient's own answer link (recorded as `answeredBy: recipient`, channel
+   * `'web'` unless given). It lists no one else's asks, shows no answers, and changes nothing
+   * when opened. The link works for `ttlMs` (default `linkTtlMs`); a changed or expired one is
+   * refused. Throws `INVALID_REQUEST` for a recipient `service.answer` would refuse.
+   *
+   * @example
+   * const inbox = app.inboxLinkFor({ recipient: 'alice@example.com', channel: 'email' });
+   */
+  inboxLinkFor(recipient: AnsweredBy, options?: { ttlMs?: number }): string;
   /** Stops following audit events and ends the live streams; call it when the server stops. */
   close(): void;
 }
@@ -105,6 +119,17 @@ export function buildAnswerApp(
   const signer = createLinkTokenSigner(options.secret);
   const assets = createAssets();
   const routes = new AnswerRoutes(service, signer, clock, maxBodyBytes);
+  /**
+   * The path (below the app's root) of the ask's page with a token valid until its deadline or
+   * `linkTtlMs` from now, whichever is first; a recipient's own with `by`.
+   */
+  const answerPath = (ask: Pick<AskInfo, 'askId' | 'deadlineAt'>, by?: AnsweredBy) => {
+    const expiresAt = Math.floor(
+      Math.min(ask.deadlineAt ?? Number.POSITIVE_INFINITY, clock.now() + linkTtlMs),
+    );
+    return `a/${encodeURIComponent(ask.askId)}?t=${signer.sign(ask.askId, Math.max(expiresAt, 1), by)}`;
+  };
+  const recipientInbox = createRecipientInbox({ service, signer, clock, answerPath });
   const operator =
     options.operatorToken === undefined
       ? undefined
@@ -128,6 +153,10 @@ export function buildAnswerApp(
     // A link has one token: a second `t` makes it no link of this app.
     const tokens = new URL(c.req.url).searchParams.getAll('t');
     return routes.show(askId, tokens.length === 1 ? tokens[0]! : '');
+  });
+  app.all('/inbox', (c) => {
+    if (!isRead(c.req.method)) return methodNotAllowed(c.req.method, readOnly);
+    return recipientInbox(new URL(c.req.url));
   });
   app.all('/assets/:name', async (c) => {
     if (!isRead(c.req.method)) return methodNotAllowed(c.req.method, readOnly);
@@ -190,11 +219,18 @@ export function buildAnswerApp(
           { askId, state: ask.state },
         );
       }
-      const now = clock.now();
-      const expiresAt = Math.floor(
-        Math.min(ask.deadlineAt ?? Number.POSITIVE_INFINITY, now + linkTtlMs),
-      );
-      return `${baseUrl()}/a/${encodeURIComponent(askId)}?t=${signer.sign(askId, Math.max(expiresAt, 1), by)}`;
+      return `${baseUrl()}/${answerPath(ask, by)}`;
+    },
+    inboxLinkFor(recipient, inboxOptions = {}) {
+      const { ttlMs = linkTtlMs } = inboxOptions;
+      if (typeof ttlMs !== 'number' || !(ttlMs > 0) || !Number.isFinite(ttlMs)) {
+        throw new TypeError(
+          `Expected \`ttlMs\` to be a number of milliseconds above 0, got ${String(ttlMs)}.`,
+        );
+      }
+      // The signer checks the recipient as `service.answer` would (INVALID_REQUEST).
+      const token = signer.signInbox(recipient, Math.floor(clock.now() + ttlMs));
+      return `${baseUrl()}/inbox?t=${token}`;
     },
     close() {
       operator?.close();

@@ -30,6 +30,8 @@ export interface WebAnswerServer {
   readonly service: WebAnswerService;
   /** See `AnswerAppLinks.linkFor`: the ask's signed link, or one recipient's own. */
   linkFor: AnswerAppLinks['linkFor'];
+  /** See `AnswerAppLinks.inboxLinkFor`: a signed link to one recipient's inbox of open asks. */
+  inboxLinkFor: AnswerAppLinks['inboxLinkFor'];
   /** Stops listening and ends open connections (live views included). */
   close(): Promise<void>;
 }
@@ -79,6 +81,7 @@ export async function createWebAnswerServer(
     port: address.port,
     service,
     linkFor: (askId, recipient) => app.linkFor(askId, recipient),
+    inboxLinkFor: (recipient, inboxOptions) => app.inboxLinkFor(recipient, inboxOptions),
     async close() {
       app.close();
       await new Promise<void>((resolve) => {

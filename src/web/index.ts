@@ -1,8 +1,8 @@
 /**
  * `ask-engine/web`: answer asks from a browser. An app on Web standards with a signed link per
  * ask and a form page that works without JavaScript (mount it in any server, or run it on a
- * port of its own), a provider that hands asks to their links, and a read-only view of live
- * asks for operators.
+ * port of its own), a provider that hands asks to their links, a signed inbox per recipient
+ * of the open asks they were notified of, and a read-only view of live asks for operators.
  */
 export {
   type AnswerApp,

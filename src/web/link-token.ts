@@ -1,6 +1,7 @@
 /**
- * Signed answer-link tokens: HMAC-SHA256 over the ask id, an expiry and, for a recipient's own
- * link, who it is for; checked in constant time.
+ * Signed link tokens: HMAC-SHA256 over the ask id, an expiry and, for a recipient's own link,
+ * who it is for; a recipient's inbox token over who it is for and an expiry. Checked in
+ * constant time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AnsweredBy } from '../contracts/outcome.js';
@@ -11,6 +12,11 @@ export type LinkTokenProblem = 'malformed' | 'signature' | 'expired';
 
 export type LinkTokenCheck =
   | { ok: true; expiresAt: number; by?: AnsweredBy }
+  | { ok: false; problem: LinkTokenProblem };
+
+/** What checking a recipient's inbox token gives: whom it is for, or why it was refused. */
+export type InboxTokenCheck =
+  | { ok: true; expiresAt: number; by: AnsweredBy }
   | { ok: false; problem: LinkTokenProblem };
 
 export interface LinkTokenSigner {
@@ -25,6 +31,14 @@ export interface LinkTokenSigner {
    * recipient's token gives back who it was signed for.
    */
   verify(askId: string, token: string, now: number): LinkTokenCheck;
+  /**
+   * A token for `by`'s inbox (the list of their open asks) that stops working at `expiresAt`.
+   * It opens no ask: each ask in the inbox has its own link. Throws `INVALID_REQUEST` for a
+   * `by` that `service.answer` would refuse.
+   */
+  signInbox(by: AnsweredBy, expiresAt: number): string;
+  /** Checks an inbox token at `now`, and gives back whom it was signed for. */
+  verifyInbox(token: string, now: number): InboxTokenCheck;
 }
 
 /** Shortest secret accepted: the HMAC key should carry at least as many bits as its output. */
@@ -59,46 +73,65 @@ export function createLinkTokenSigner(secret: string | Uint8Array): LinkTokenSig
       `Expected \`secret\` to have at least ${MIN_SECRET_BYTES} bytes, got ${key.length}; generate one with crypto.randomBytes(32).`,
     );
   }
-  const hmac = (askId: string, expiresAt: number, by: AnsweredBy | undefined) =>
-    createHmac('sha256', key).update(macInput(askId, expiresAt, by));
+  const hmac = (scope: string, expiresAt: number, by: AnsweredBy | undefined) =>
+    createHmac('sha256', key).update(macInput(scope, expiresAt, by));
+
+  /** A token for what `scope` names (an ask, or an inbox). */
+  const sign = (scope: string, expiresAt: number, by: AnsweredBy | undefined): string => {
+    if (!Number.isSafeInteger(expiresAt) || expiresAt <= 0) {
+      throw new TypeError(
+        `Expected \`expiresAt\` to be a positive integer (ms since the epoch), got ${String(expiresAt)}.`,
+      );
+    }
+    const bound = by === undefined ? undefined : readAnsweredBy(by, '');
+    const names =
+      bound === undefined
+        ? ''
+        : `${spell(bound.recipient)}.${bound.channel === undefined ? '' : `${spell(bound.channel)}.`}`;
+    return `${expiresAt.toString(36)}.${names}${hmac(scope, expiresAt, bound).digest('base64url')}`;
+  };
+
+  const verify = (scope: string, token: string, now: number): LinkTokenCheck => {
+    const match = TOKEN_SHAPE.exec(token);
+    if (match === null) return { ok: false, problem: 'malformed' };
+    const expiresAt = Number.parseInt(match[1]!, 36);
+    const given = Buffer.from(match[4]!, 'base64url');
+    if (
+      !Number.isSafeInteger(expiresAt) ||
+      expiresAt.toString(36) !== match[1] ||
+      given.length !== MAC_BYTES
+    ) {
+      return { ok: false, problem: 'malformed' };
+    }
+    let by: AnsweredBy | undefined;
+    if (match[2] !== undefined) {
+      by = readNames(match[2], match[3]);
+      if (by === undefined) return { ok: false, problem: 'malformed' };
+    }
+    // Signature before expiry: an expired token says "expired" only if it was ever genuine.
+    if (!timingSafeEqual(given, hmac(scope, expiresAt, by).digest())) {
+      return { ok: false, problem: 'signature' };
+    }
+    if (now >= expiresAt) return { ok: false, problem: 'expired' };
+    return by === undefined ? { ok: true, expiresAt } : { ok: true, expiresAt, by };
+  };
 
   return {
-    sign(askId, expiresAt, by) {
-      if (!Number.isSafeInteger(expiresAt) || expiresAt <= 0) {
-        throw new TypeError(
-          `Expected \`expiresAt\` to be a positive integer (ms since the epoch), got ${String(expiresAt)}.`,
-        );
+    sign: (askId, expiresAt, by) => sign(answerScope(askId), expiresAt, by),
+    verify: (askId, token, now) => verify(answerScope(askId), token, now),
+    signInbox: (by, expiresAt) => {
+      if (by === undefined) {
+        throw new TypeError('Expected the recipient an inbox link is for, got undefined.');
       }
-      const bound = by === undefined ? undefined : readAnsweredBy(by, '');
-      const names =
-        bound === undefined
-          ? ''
-          : `${spell(bound.recipient)}.${bound.channel === undefined ? '' : `${spell(bound.channel)}.`}`;
-      return `${expiresAt.toString(36)}.${names}${hmac(askId, expiresAt, bound).digest('base64url')}`;
+      return sign(INBOX_SCOPE, expiresAt, by);
     },
-    verify(askId, token, now) {
-      const match = TOKEN_SHAPE.exec(token);
-      if (match === null) return { ok: false, problem: 'malformed' };
-      const expiresAt = Number.parseInt(match[1]!, 36);
-      const given = Buffer.from(match[4]!, 'base64url');
-      if (
-        !Number.isSafeInteger(expiresAt) ||
-        expiresAt.toString(36) !== match[1] ||
-        given.length !== MAC_BYTES
-      ) {
-        return { ok: false, problem: 'malformed' };
-      }
-      let by: AnsweredBy | undefined;
-      if (match[2] !== undefined) {
-        by = readNames(match[2], match[3]);
-        if (by === undefined) return { ok: false, problem: 'malformed' };
-      }
-      // Signature before expiry: an expired token says "expired" only if it was ever genuine.
-      if (!timingSafeEqual(given, hmac(askId, expiresAt, by).digest())) {
-        return { ok: false, problem: 'signature' };
-      }
-      if (now >= expiresAt) return { ok: false, problem: 'expired' };
-      return by === undefined ? { ok: true, expiresAt } : { ok: true, expiresAt, by };
+    verifyInbox(token, now) {
+      const check = verify(INBOX_SCOPE, token, now);
+      if (!check.ok) return check;
+      // Only a recipient's token is signed for an inbox; one without names never verifies.
+      return check.by === undefined
+        ? { ok: false, problem: 'signature' }
+        : { ok: true, expiresAt: check.expiresAt, by: check.by };
     },
   };
 }
@@ -110,8 +143,16 @@ export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(hash(given), hash(expected));
 }
 
-function macInput(askId: string, expiresAt: number, by: AnsweredBy | undefined): string {
-  const link = `ask-engine/web answer v1\n${askId.length}:${askId}\n${expiresAt}`;
+/** What an answer token is for: one ask, length-delimited. */
+function answerScope(askId: string): string {
+  return `answer v1\n${askId.length}:${askId}`;
+}
+
+/** What an inbox token is for: no ask, so it never fits an answer link (nor one the other). */
+const INBOX_SCOPE = 'recipient inbox v1';
+
+function macInput(scope: string, expiresAt: number, by: AnsweredBy | undefined): string {
+  const link = `ask-engine/web ${scope}\n${expiresAt}`;
   if (by === undefined) return link;
   const { recipient, channel } = by;
   // Every part length-delimited: no recipient can end where a channel begins.

@@ -7,6 +7,7 @@
 import { ASK_STATES, type AskState, isAskState } from '../engine/audit.js';
 import type { AskInfo } from '../engine/service-contract.js';
 import type { AskListResult } from '../stores/ask-query.js';
+import { OPEN_STATES } from './ask-state.js';
 import { type Html, html, shownText } from './html.js';
 import { timeCell } from './shown-time.js';
 
@@ -15,7 +16,7 @@ export const INBOX_DEFAULT_LIMIT = 50;
 /** The most `?limit=` may ask for. */
 export const INBOX_MAX_LIMIT = 200;
 
-const WAITING: readonly AskState[] = ['pending', 'deferred'];
+const WAITING = OPEN_STATES;
 const SETTLED: readonly AskState[] = ASK_STATES.filter((state) => !WAITING.includes(state));
 
 /** What the inbox shows: a filtered page, or (no `state`) the waiting and the recent sections. */

@@ -80,6 +80,23 @@ function operatorFlow(name: string, storeFor: () => string) {
       expect(again.stderr).toMatch(/ASK_SETTLED/);
     });
 
+    it('lists the asks one person answered, and those a notification reached someone about', async () => {
+      const json = async (...flags: string[]) => {
+        const listed = await runCli(['list', '--store', store, ...flags, '--json']);
+        expect(listed.stderr).toBe('');
+        return (JSON.parse(listed.stdout) as { items: { askId: string }[] }).items.map(
+          (item) => item.askId,
+        );
+      };
+      expect(await json('--answered-by', userInfo().username)).toEqual([first]);
+      expect(await json('--answered-by', 'nobody-here')).toEqual([]);
+      // Asks deferred by the CLI notify nobody.
+      expect(await json('--notified', userInfo().username)).toEqual([]);
+      const empty = await runCli(['list', '--store', store, '--notified', '']);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toContain('`notified`');
+    });
+
     it('cancels one ask by id, with its reason for the audit trail', async () => {
       const cancelled = await runCli(['cancel', second, '--store', store, '--message', 'Stale.']);
       expect(cancelled.code).toBe(0);

@@ -1,4 +1,5 @@
 /** The SQLite store: the shared contract on a file and on a minimal handle, then what is SQLite's own. */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import type { AskStore } from 'ask-engine';
 import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite-schema.js';
 import {
   answeredByWrite,
   answerWrite,
@@ -128,8 +130,40 @@ describe('the SQLite store', () => {
           'asks_due',
           'ask_events_by_ask',
           'ask_outbox_due',
+          'asks_answered_by',
+          'ask_events_recipient',
         ]),
       );
+    });
+
+    it('fills the answered-by and recipient columns of step 5 from rows written before it', async () => {
+      const before = open();
+      const start = startWrite({ askId: 'answered' });
+      await before.create(start);
+      await before.update(answeredByWrite(start.ask, { recipient: 'alice' }), 1);
+      const waiting = startWrite({ askId: 'waiting' });
+      await before.create(waiting);
+      const deferred = deferWrite(waiting.ask, 'thread-1');
+      await before.update(deferred, 1);
+      await before.append({
+        askId: 'waiting',
+        type: 'notified',
+        at: 5,
+        from: 'deferred',
+        to: 'deferred',
+        data: { recipient: 'bob', channel: 'email', deliveryId: 'd-1', kind: 'created' },
+      });
+      await before.close();
+      // The file as a build before the filters' step (the latest) left it.
+      raw().exec(`DROP INDEX asks_answered_by; DROP INDEX ask_events_recipient;
+        ALTER TABLE asks DROP COLUMN answered_by; ALTER TABLE ask_events DROP COLUMN recipient;
+        DELETE FROM ask_schema_version WHERE version = ${SQLITE_SCHEMA_VERSION};`);
+      const after = open();
+      const ids = async (filter: Parameters<AskStore['list']>[0]) =>
+        (await after.list(filter)).items.map((ask) => ask.askId);
+      expect(await ids({ answeredBy: 'alice' })).toEqual(['answered']);
+      expect(await ids({ notified: 'bob', state: ['pending', 'deferred'] })).toEqual(['waiting']);
+      expect(await ids({ notified: 'alice' })).toEqual([]);
     });
 
     it('refuses a file written by a newer schema, naming both versions', async () => {
@@ -420,18 +454,24 @@ describe('the SQLite store', () => {
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
          INSERT INTO asks (id, state, version, snapshot, packed, questions, outcome,
            interaction_id, "key", deadline_at, owner, final, created_at, updated_at,
-           session_id, agent)
+           session_id, agent, answered_by)
          SELECT 'ask-' || i, CASE WHEN i % 2 = 1 THEN 'answered' WHEN i % 14 = 0 THEN 'deferred'
              ELSE 'pending' END, 1, @snapshot, @packed, @questions, NULL,
            CASE WHEN i % 7 = 0 THEN 'thread-' || i END, CASE WHEN i % 3 = 0 THEN 'key-' || i END,
            i * 10, 'owner', i % 2, i * 1000, i * 1000 + 500,
            CASE WHEN i % 5 = 0 THEN 'session-' || (i % 400) END,
-           CASE WHEN i % 11 = 0 THEN 'agent-' || (i % 7) END FROM n`,
+           CASE WHEN i % 11 = 0 THEN 'agent-' || (i % 7) END,
+           CASE WHEN i % 2 = 1 AND i % 3 = 0 THEN 'person-' || (i % 200) END FROM n`,
       ).run(row);
+      // Two events per ask, and every third ask told one of 200 people of it.
       db.exec(`INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
         SELECT seq, 1, 'start', NULL, 'pending', '{}' FROM asks;
         INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
         SELECT seq, 2, 'answer', 'pending', 'answered', '{}' FROM asks;
+        INSERT INTO ask_events (ask, at, type, from_state, to_state, data, recipient)
+        SELECT seq, 3, 'notified', 'deferred', 'deferred',
+          json_object('recipient', 'person-' || (seq % 200)), 'person-' || (seq % 200)
+          FROM asks WHERE seq % 3 = 1;
         ANALYZE;`);
       // Each filter of \`list\`, alone and together, and with a cursor; then a purge.
       // Each shape must read through the index made for its filter, never walk another one.
@@ -447,6 +487,9 @@ describe('the SQLite store', () => {
         [{ updated: { from: 99_000_000 } }, /asks_updated/],
         [{ updated: { from: 50_000_000, to: 50_100_000 } }, /asks_updated/],
         [{ state: 'answered', sessionId: 'session-5', created: { from: 1 } }, /asks_session/],
+        [{ answeredBy: 'person-3' }, /asks_answered_by/],
+        [{ notified: 'person-7' }, /ask_events_recipient/],
+        [{ notified: 'person-7', state: ['pending', 'deferred'] }, /ask_events_recipient/],
       ];
       // Planned with the values the list bound: the planner weighs ranges by them (STAT4).
       const planOf = (sql: string) =>

@@ -38,6 +38,7 @@ import {
   waitUntil,
 } from './ask-rows.js';
 import { describeOutbox } from './store-contract-outbox.js';
+import { describePeopleFilters } from './store-contract-people.js';
 import { describeListAndPurge } from './store-contract-queries.js';
 
 export interface AskStoreContractTarget {
@@ -94,6 +95,13 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
     });
 
     describeOutbox({
+      store: () => store,
+      started,
+      applied,
+      connect: target.connect === undefined ? undefined : connect,
+    });
+
+    describePeopleFilters({
       store: () => store,
       started,
       applied,

@@ -186,6 +186,60 @@ describe('link tokens', () => {
     });
   });
 
+  describe('for a recipient’s inbox', () => {
+    const alice = { recipient: 'alice', channel: 'email' };
+    const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+    it('gives back whom it was signed for, until its expiry', () => {
+      const token = signer.signInbox(alice, now + 60_000);
+      expect(signer.verifyInbox(token, now)).toEqual({
+        ok: true,
+        expiresAt: now + 60_000,
+        by: alice,
+      });
+      expect(signer.verifyInbox(token, now + 60_000)).toEqual({ ok: false, problem: 'expired' });
+    });
+
+    it('is an HMAC of a scope of its own: it opens no ask, and no answer token opens an inbox', () => {
+      const token = signer.signInbox(alice, now + 60_000);
+      const mac = createHmac('sha256', secret)
+        .update(
+          `ask-engine/web recipient inbox v1\n${now + 60_000}\nrecipient 5:alice\nchannel 5:email`,
+        )
+        .digest('base64url');
+      expect(token).toBe(`${(now + 60_000).toString(36)}.${b64('alice')}.${b64('email')}.${mac}`);
+      for (const askId of ['', 'inbox', 'recipient inbox v1']) {
+        expect(signer.verify(askId, token, now)).toEqual({ ok: false, problem: 'signature' });
+      }
+      const answer = signer.sign('ask-1', now + 60_000, alice);
+      expect(signer.verifyInbox(answer, now)).toEqual({ ok: false, problem: 'signature' });
+      expect(signer.verifyInbox(signer.sign('ask-1', now + 60_000), now)).toEqual({
+        ok: false,
+        problem: 'signature',
+      });
+    });
+
+    it('refuses a changed recipient or channel, and a token without one', () => {
+      const token = signer.signInbox(alice, now + 60_000);
+      const [expiry, , , mac] = token.split('.') as [string, string, string, string];
+      for (const changed of [
+        `${expiry}.${b64('bob')}.${b64('email')}.${mac}`,
+        `${expiry}.${b64('alice')}.${b64('web')}.${mac}`,
+        `${expiry}.${b64('alice')}.${mac}`,
+        `${expiry}.${mac}`,
+      ]) {
+        expect(signer.verifyInbox(changed, now), changed).toEqual({
+          ok: false,
+          problem: 'signature',
+        });
+      }
+      expect(() => signer.signInbox(undefined as never, now + 1)).toThrow(/recipient/);
+      expect(() => signer.signInbox({ recipient: '' }, now + 1)).toThrow(
+        expect.objectContaining({ code: 'INVALID_REQUEST' }),
+      );
+    });
+  });
+
   it('rejects a secret shorter than 32 bytes, naming its length', () => {
     expect(() => createLinkTokenSigner('short')).toThrow(/at least 32 bytes, got 5/);
   });
