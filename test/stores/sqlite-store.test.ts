@@ -104,13 +104,10 @@ describe('the SQLite store', () => {
       await open().get('ask-1');
       const db = raw();
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual([
-        { version: 1 },
-        { version: 2 },
-        { version: 3 },
-        { version: 4 },
-        { version: 5 },
-      ]);
+      // Each step of the store's migrations once, in order.
+      expect(db.prepare('SELECT version FROM ask_schema_version').all()).toEqual(
+        Array.from({ length: SQLITE_SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })),
+      );
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .pluck()
@@ -168,9 +165,12 @@ describe('the SQLite store', () => {
 
     it('refuses a file written by a newer schema, naming both versions', async () => {
       await open().get('ask-1');
-      raw().prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (7, 0)').run();
+      const newer = SQLITE_SCHEMA_VERSION + 2;
+      raw()
+        .prepare('INSERT INTO ask_schema_version (version, applied_at) VALUES (?, 0)')
+        .run(newer);
       await expect(open().get('ask-1')).rejects.toThrow(
-        /schema version 7, but this ask-engine knows versions up to 5: upgrade ask-engine/,
+        `schema version ${newer}, but this ask-engine knows versions up to ${SQLITE_SCHEMA_VERSION}: upgrade ask-engine`,
       );
     });
 
