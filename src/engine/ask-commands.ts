@@ -14,8 +14,8 @@ import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { AskStore, PersistedAskSnapshot } from '../stores/ask-store.js';
 import type { AskCommits } from './ask-commit.js';
 import { answerCheck, respondEvent, settledError } from './ask-events.js';
-import { restoreAskSnapshot } from './ask-logic.js';
 import type { AskReplica } from './ask-replica.js';
+import { stepAsk } from './ask-table.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { OpenAsk } from './open-ask.js';
 import type { AnswerOptions, ResponseReceipt, ResumeOptions } from './service-contract.js';
@@ -65,7 +65,7 @@ export class AskCommands {
         { askId: open.id },
       );
     }
-    if (!restoreAskSnapshot(open.state).can({ type, answers: [] })) {
+    if (stepAsk(open.state, { type, answers: [] }) === undefined) {
       throw new UserInteractionError(
         'INVALID_REQUEST',
         `Ask ${open.id} is ${open.state.value}; \`${type}\` does not apply to it${type === 'resume' ? ' (use answer)' : ''}.`,

@@ -15,8 +15,8 @@ import type {
   StoredAsk,
 } from '../stores/ask-store.js';
 import { checkStoredKey } from './ask-intake.js';
-import { restoreAskSnapshot } from './ask-logic.js';
 import type { AskReplica } from './ask-replica.js';
+import { deliversIn } from './ask-table.js';
 import { nextAskWrite, restoreWrite, startWrite } from './ask-write.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { Clock } from './clock.js';
@@ -185,7 +185,7 @@ export class AskCommits implements Committer {
       this.#replica.add(open);
       await this.#settlement.hold(open, undefined);
       if (open.handedOut) return;
-      if (restoreAskSnapshot(open.state).hasTag('delivering')) this.#delivery.start(open);
+      if (deliversIn(open.state.value)) this.#delivery.start(open);
       else this.#settlement.handOut(open);
     } finally {
       open.ready = undefined;

@@ -12,8 +12,8 @@ import { readQuorumOption } from '../rules/quorum.js';
 import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import type { StoredAsk } from '../stores/ask-store.js';
 import { askIdForKey } from './ask-ids.js';
-import { initialAskSnapshot, persistAskSnapshot } from './ask-logic.js';
 import type { AskTraceContext } from './ask-observer.js';
+import { deliversIn, initialAskState } from './ask-table.js';
 import { basisOf } from './ask-write.js';
 import { OpenAsk } from './open-ask.js';
 import { deepFreeze } from './outcome-copy.js';
@@ -21,9 +21,7 @@ import type { AskOptions } from './service-contract.js';
 import { checkAskOptions } from './service-options.js';
 
 /** Whether a new ask goes to the provider at once: the tag of the machine's initial state. */
-export const DELIVERS_AT_START = initialAskSnapshot({ askId: 'a', createdAt: 0 }).hasTag(
-  'delivering',
-);
+export const DELIVERS_AT_START = deliversIn(initialAskState({ askId: 'a', createdAt: 0 }).value);
 
 /**
  * A new ask from a caller's request: throws for a request that can never be delivered.
@@ -70,7 +68,7 @@ export function intakeAsk(
     input.traceparent = trace.traceparent;
     if (trace.tracestate !== undefined) input.tracestate = trace.tracestate;
   }
-  return new OpenAsk(askId, askRequest, options.key, persistAskSnapshot(initialAskSnapshot(input)));
+  return new OpenAsk(askId, askRequest, options.key, initialAskState(input));
 }
 
 /** A second `start` with the key of an ask this service has open: that ask, if it is the same. */

@@ -1,7 +1,8 @@
 /**
- * The ask machine run as pure logic: snapshots in, snapshots out, through XState's own
- * `getInitialSnapshot` / `transition` / `restoreSnapshot` with one actor scope shared by every
- * ask of the process. No actor per ask: an ask is its snapshot, kept in the store.
+ * The ask machine run through XState's own `getInitialSnapshot` / `transition` /
+ * `restoreSnapshot`, with one actor scope shared by every ask of the process. The engine's hot
+ * path steps the compiled table instead (ask-table.ts); this is what the inspector is shown
+ * (`restoreAskSnapshot`) and the oracle the table is tested against.
  */
 import { type ActorScope, createActor, type SnapshotFrom } from 'xstate';
 import {

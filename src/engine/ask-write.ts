@@ -10,13 +10,7 @@ import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskWrite, StoredAsk } from '../stores/ask-store.js';
-import {
-  type AskSnapshotState,
-  applyAskEvent,
-  type PersistedAskState,
-  persistAskSnapshot,
-  restoreAskSnapshot,
-} from './ask-logic.js';
+import { type PersistedAskState, stepAsk } from './ask-table.js';
 import type { AskAuditEvent, AskState } from './audit.js';
 import { deepFreeze } from './outcome-copy.js';
 import { REDACTED } from './redact.js';
@@ -36,9 +30,9 @@ export function basisOf(row: StoredAsk): AskBasis {
   return row as unknown as AskBasis;
 }
 
-/** A write and the live snapshot it stores (for inspection and the `delivering` tag). */
+/** A write and the snapshot it stores, typed (for the `delivering` tag and inspection). */
 export interface AskWriteOf extends AskWrite {
-  next: AskSnapshotState;
+  next: PersistedAskState;
 }
 
 /** True when answers stay out of the ask's audit events and refusal messages. */
@@ -77,9 +71,10 @@ export function nextAskWrite(
   owner: string | undefined,
 ): AskWriteOf | undefined {
   const from = ask.snapshot;
-  const next = applyAskEvent(restoreAskSnapshot(from), event);
+  // The compiled table (ask-table.ts): the same step as XState's, on the persisted snapshot.
+  const next = stepAsk(from, event);
   if (next === undefined) return undefined;
-  const row = rowOf(ask, persistAskSnapshot(next), ask.version + 1, at, owner);
+  const row = rowOf(ask, next, ask.version + 1, at, owner);
   const data = auditData(event, ask.questions.length, redacts(from), next);
   // A literal, not a spread of a shared base: see createAskContext on hidden classes.
   const audit = {
@@ -90,7 +85,7 @@ export function nextAskWrite(
     to: row.state,
     data,
   };
-  // Frozen apart: `next` is XState's live snapshot, which holds the machine itself.
+  // The row holds `next` itself: frozen with it.
   return { ask: deepFreeze(row), event: deepFreeze(audit as AskAuditEvent), next };
 }
 
@@ -175,7 +170,7 @@ function rowOf(
  * The audit event type of a write: the machine event's own, but for `respond`, which the
  * machine either counted (`response.recorded`) or refused (its context then names why).
  */
-function auditType(event: AskMachineEvent, next: AskSnapshotState): AskAuditEvent['type'] {
+function auditType(event: AskMachineEvent, next: PersistedAskState): AskAuditEvent['type'] {
   if (event.type !== 'respond') return event.type;
   return next.context.refused === undefined ? 'response.recorded' : 'response.refused';
 }
@@ -184,7 +179,7 @@ function auditData(
   event: AskMachineEvent,
   questionCount: number,
   redact: boolean,
-  next: AskSnapshotState,
+  next: PersistedAskState,
 ): unknown {
   switch (event.type) {
     case 'respond': {

@@ -8,9 +8,11 @@ import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { StoredAsk } from '../stores/ask-store.js';
 import { abortEvent } from './ask-events.js';
-import { type AskSnapshotState, restoreAskSnapshot } from './ask-logic.js';
+import { restoreAskSnapshot } from './ask-logic.js';
 import type { AskObserver } from './ask-observer.js';
 import type { AskReplica } from './ask-replica.js';
+import { deliversIn, type PersistedAskState } from './ask-table.js';
+import { basisOf } from './ask-write.js';
 import type { AskAuditEvent } from './audit.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { Clock } from './clock.js';
@@ -65,25 +67,28 @@ export class Settlement {
    */
   adopt(
     open: OpenAsk,
-    next: AskSnapshotState,
+    next: PersistedAskState,
     row: StoredAsk,
     event: AskMachineEvent | undefined,
     audit: AskAuditEvent | undefined,
   ): void {
     this.#replica.cache(open, row);
     if (audit !== undefined) this.#trail.publish(open, audit, false);
-    if (open.actorRef !== undefined) {
-      if (event !== undefined) this.#inspection?.transition(open.actorRef, event, next);
-      else this.#inspection?.changed(open.actorRef, next);
+    const inspection = this.#inspection;
+    if (open.actorRef !== undefined && inspection !== undefined) {
+      // XState's own snapshot, made only for an inspector: the inspector sees XState's view.
+      const snapshot = restoreAskSnapshot(next);
+      if (event !== undefined) inspection.transition(open.actorRef, event, snapshot);
+      else inspection.changed(open.actorRef, snapshot);
     }
-    if (!(open.owner && next.hasTag('delivering'))) this.#delivery.stop(open, event, undefined);
+    if (!(open.owner && deliversIn(next.value))) this.#delivery.stop(open, event, undefined);
     if (next.context.outcome !== undefined) this.handOut(open);
   }
 
   /** A row another service wrote (or the store handed back after a lost race). */
   adoptRow(open: OpenAsk, row: StoredAsk): void {
     if (row.version <= open.version) return;
-    this.adopt(open, restoreAskSnapshot(row.snapshot), row, undefined, undefined);
+    this.adopt(open, basisOf(row).snapshot, row, undefined, undefined);
     this.#observer?.learned(open.state);
   }
 
