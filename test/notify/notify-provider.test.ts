@@ -197,6 +197,46 @@ describe('createNotifyProvider', () => {
     expect(await page.getByRole('button', { name: 'Send answer' }).count()).toBe(0);
   });
 
+  it('takes a 2-of-3 approval through the emailed links, each answering as its recipient', async () => {
+    const people = ['ana', 'ben', 'cy'];
+    const { service, smtp } = await setUp({
+      route: () => people.map((id) => ({ id, channel: 'email', address: `${id}@example.com` })),
+      escalation: [],
+    });
+    const handle = service.start(
+      { questions: [{ question: 'Release the payment run?', options: ['Approve', 'Deny'] }] },
+      { timeoutMs: 60_000, quorum: { required: 2, from: people, veto: ['Deny'] } },
+    );
+    await handle.outcome;
+    const mailTo = (id: string) =>
+      smtp.received.find((m) => m.rcptTo.includes(`${id}@example.com`));
+    await until(() => people.every((id) => mailTo(id) !== undefined), 'the three mails');
+    const link = (id: string) => linkIn(mailTo(id)?.mail.text);
+    const first = await answerThroughLink(link('ana'), 1);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain('Responded so far: ana. 1 more response needed.');
+    // Ana's link again: refused and counted once; cy's page shows the standing.
+    expect((await answerThroughLink(link('ana'), 1)).status).toBe(409);
+    expect(await (await fetch(link('cy'))).text()).toContain('Responded so far: ana.');
+    expect((await answerThroughLink(link('cy'), 1)).status).toBe(200);
+    const outcome = (await service.get(handle.id))?.outcome;
+    expect(outcome).toMatchObject({
+      status: 'answered',
+      answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Approve'] } }],
+      responses: [{ by: 'ana' }, { by: 'cy' }],
+    });
+    // Ben's link now says who decided it.
+    const settled = await fetch(link('ben'));
+    expect(settled.status).toBe(410);
+    expect(await settled.text()).toContain('It was decided by the responses of ana, cy');
+    const types = (await history(service, handle.id)).map((event) => event.type);
+    expect(types.filter((type) => type.startsWith('response.'))).toEqual([
+      'response.recorded',
+      'response.refused',
+      'response.recorded',
+    ]);
+  });
+
   it('sends no reminder or escalation once the ask settled first', async () => {
     const { service, smtp } = await setUp();
     const handle = service.start(
