@@ -7,6 +7,7 @@ import {
   answerHintOf,
   deadlineSentenceOf,
   headlineOf,
+  inboxSentenceOf,
   linkSentenceOf,
   settledSentenceOf,
   subjectOf,
@@ -36,6 +37,8 @@ function renderText(notification: Notification): string {
   if (deadline !== undefined) lines.push(deadline, '');
   const linkSentence = linkSentenceOf(notification);
   if (linkSentence !== undefined) lines.push(linkSentence, notification.link!, '');
+  const inboxSentence = inboxSentenceOf(notification);
+  if (inboxSentence !== undefined) lines.push(inboxSentence, notification.inboxLink!, '');
   return lines.join('\n');
 }
 
@@ -59,6 +62,7 @@ function renderHtml(notification: Notification): string {
   const settled = settledSentenceOf(notification);
   const deadline = deadlineSentenceOf(notification);
   const linkSentence = linkSentenceOf(notification);
+  const inboxSentence = inboxSentenceOf(notification);
   return html`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${shownText(subjectOf(notification))}</title></head>
@@ -72,6 +76,12 @@ ${
     ? ''
     : html`<p>${linkSentence}</p>
 <p><a href="${notification.link}">${notification.link}</a></p>`
+}
+${
+  inboxSentence === undefined
+    ? ''
+    : html`<p>${inboxSentence}</p>
+<p><a href="${notification.inboxLink}">${notification.inboxLink}</a></p>`
 }
 </body>
 </html>

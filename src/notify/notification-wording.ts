@@ -62,6 +62,13 @@ export function linkSentenceOf(notification: Notification): string | undefined {
     : 'Answer here. Opening the link only shows the form; nothing is decided until you submit it.';
 }
 
+/** The sentence before the recipient's inbox link, when the notification has one. */
+export function inboxSentenceOf(notification: Notification): string | undefined {
+  return notification.inboxLink === undefined
+    ? undefined
+    : 'Everything waiting for you, on one page:';
+}
+
 /** How a question may be answered, e.g. "Pick one or more, or write your own answer." */
 export function answerHintOf(question: AskUserQuestion): string {
   if (question.options.length === 0) return 'Write your answer.';

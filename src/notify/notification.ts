@@ -60,6 +60,11 @@ const common = {
   recipient: NotificationRecipientSchema,
   /** The recipient's own signed link: the answer form, or once settled, who answered. */
   link: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  /**
+   * The recipient's own signed inbox link: every open ask they were told of (when the server
+   * makes such links, `server.inboxLinkFor`). Not in `settled` notifications.
+   */
+  inboxLink: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   /** When the ask times out, in ms since the epoch. */
   deadline: Type.Optional(at),
 };

@@ -47,8 +47,11 @@ export interface NotifyDeliveryOptions {
 
 /** Options of `createNotifyProvider`. */
 export interface NotifyProviderOptions {
-  /** The web answer server (or answer app): each recipient gets their own signed link from it. */
-  server: Pick<AnswerAppLinks, 'linkFor'>;
+  /**
+   * The web answer server (or answer app): each recipient gets their own signed link from it,
+   * and, when it has `inboxLinkFor`, a link to their inbox of open asks.
+   */
+  server: Pick<AnswerAppLinks, 'linkFor'> & Partial<Pick<AnswerAppLinks, 'inboxLinkFor'>>;
   /**
    * The store the interaction service uses: messages are written to its outbox with the ask's
    * deferral and sent from there, by this provider or any other sharing the store.
@@ -68,7 +71,7 @@ export interface NotifyProviderOptions {
 }
 
 export interface ResolvedNotifyOptions {
-  server: Pick<AnswerAppLinks, 'linkFor'>;
+  server: NotifyProviderOptions['server'];
   store: AskStore;
   channels: ReadonlyMap<string, NotifyChannel>;
   route: NotifyRoute;

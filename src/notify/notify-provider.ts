@@ -130,11 +130,15 @@ async function recipientsOf(
     }
     if (seen.has(recipient.id)) continue;
     seen.add(recipient.id);
-    const link = await options.server.linkFor(args[1].askId, {
-      recipient: recipient.id,
-      channel: recipient.channel,
-    });
-    linked.push({ recipient: { ...recipient }, link });
+    const by = { recipient: recipient.id, channel: recipient.channel };
+    const link = await options.server.linkFor(args[1].askId, by);
+    // Their inbox too (every open ask they were told of), when the server makes such links.
+    const inboxLink = options.server.inboxLinkFor?.(by);
+    linked.push(
+      inboxLink === undefined
+        ? { recipient: { ...recipient }, link }
+        : { recipient: { ...recipient }, link, inboxLink },
+    );
   }
   return linked;
 }

@@ -21,10 +21,11 @@ export interface NotifyPayload {
   since?: number;
 }
 
-/** One recipient and their own signed link. */
+/** One recipient, their own signed link and, when the server makes them, their inbox link. */
 export interface LinkedRecipient {
   recipient: NotificationRecipient;
   link: string;
+  inboxLink?: string;
 }
 
 export interface AskPlan {
@@ -46,7 +47,7 @@ export function outboxEntriesOf(
   const entries = new Map<string, OutboxEntry>();
   const { askId, deadlineAt } = plan;
   const add = (
-    { recipient, link }: LinkedRecipient,
+    { recipient, link, inboxLink }: LinkedRecipient,
     kind: NotificationKind,
     due: number | 'settled',
     extra: { seq?: number; since?: number } = {},
@@ -59,6 +60,7 @@ export function outboxEntriesOf(
       questions: plan.questions,
       recipient,
       link,
+      ...(inboxLink === undefined || kind === 'settled' ? {} : { inboxLink }),
       ...(deadlineAt === undefined ? {} : { deadline: deadlineAt }),
       ...(due === 'settled' ? {} : { at: due }),
       ...(extra.seq === undefined ? {} : { seq: extra.seq }),

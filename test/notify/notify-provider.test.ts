@@ -212,6 +212,13 @@ describe('createNotifyProvider', () => {
       smtp.received.find((m) => m.rcptTo.includes(`${id}@example.com`));
     await until(() => people.every((id) => mailTo(id) !== undefined), 'the three mails');
     const link = (id: string) => linkIn(mailTo(id)?.mail.text);
+    // Each mail also carries its recipient's inbox link, which lists the ask.
+    const inbox = /https?:\/\/\S+\/inbox\?t=\S+/.exec(mailTo('ben')?.mail.text ?? '')?.[0];
+    expect(inbox).toBeDefined();
+    expect(mailTo('ben')?.mail.html).toContain(`href="${inbox}"`);
+    const listed = await fetch(inbox!);
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toContain('Release the payment run?');
     const first = await answerThroughLink(link('ana'), 1);
     expect(first.status).toBe(200);
     expect(await first.text()).toContain('Responded so far: ana. 1 more response needed.');
