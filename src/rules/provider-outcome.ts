@@ -182,14 +182,15 @@ function readPlain(value: unknown, depth: number, questions: readonly AskUserQue
   for (const key of keys) {
     const item = readPlain((value as Record<string, unknown>)[key], depth + 1, questions);
     // `undefined` is how a writer says "not given"; a key `__proto__` stays data.
-    if (item !== undefined) {
+    if (item === undefined) continue;
+    if (key === '__proto__') {
       Object.defineProperty(copy, key, {
         value: item,
         enumerable: true,
         writable: true,
         configurable: true,
       });
-    }
+    } else copy[key] = item;
   }
   return copy;
 }

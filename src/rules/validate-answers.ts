@@ -168,14 +168,10 @@ export function validateResponse(
   if (!question.allowMultiple && selections.length > 1) {
     throw fail('selection', `${where} allows one selection, got ${selections.length}.`);
   }
-  const titles = titleIndex(question);
   const chosen: string[] = [];
   for (let at = 0; at < selections.length; at++) {
     const selection: unknown = selections[at];
-    const title =
-      typeof selection === 'string'
-        ? (titles.exact.get(selection) ?? titles.seen.get(titleKey(selection)))
-        : undefined;
+    const title = typeof selection === 'string' ? optionTitle(question, selection) : undefined;
     if (title === undefined) {
       throw fail(
         'selection',
@@ -208,6 +204,24 @@ interface TitleIndex {
   exact: Map<string, string>;
   seen: Map<string, string>;
 }
+/**
+ * The option title a selection names: spelled exactly, else the same title under `titleKey`
+ * (case and spacing). A few options are scanned (cheaper than indexing the fresh questions of
+ * each ask); many are indexed once per question.
+ */
+function optionTitle(question: AskUserQuestion, selection: string): string | undefined {
+  const { options } = question;
+  if (options.length > SCANNED_OPTIONS) {
+    const titles = titleIndex(question);
+    return titles.exact.get(selection) ?? titles.seen.get(titleKey(selection));
+  }
+  for (const option of options) if (option.title === selection) return option.title;
+  const key = titleKey(selection);
+  for (const option of options) if (titleKey(option.title) === key) return option.title;
+  return undefined;
+}
+const SCANNED_OPTIONS = 8;
+
 const titleIndexes = new WeakMap<AskUserQuestion, TitleIndex>();
 function titleIndex(question: AskUserQuestion): TitleIndex {
   let index = titleIndexes.get(question);
