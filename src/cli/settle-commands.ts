@@ -17,14 +17,17 @@ export const ANSWER_HELP = `Usage: ask-engine answer ASK_ID <answers-json | -> -
 
 Answers a pending or deferred ask by its id and prints its outcome as JSON. The answers are a
 JSON array of { "questionId", "response" }, checked against the ask's questions as any answer
-is; the OS user is recorded as who answered (channel "cli").
+is; the OS user is recorded as who answered (channel "cli"). On an ask several people decide
+(a quorum), it is the OS user's response: it prints the outcome if it decided the ask, else
+the state and the quorum's progress ({ askId, state, quorum }).
 
 Options:
   --store PATH|URL   the SQLite file, or postgres://… URL, the ask lives in (never created)
   -h, --help         this help
 
-Exit codes: 0 answered; 2 refused (message on stderr): an unknown ask, one already settled,
-answers that do not fit (the ask stays open); 5 the store cannot be opened.
+Exit codes: 0 answered (or the response recorded); 2 refused (message on stderr): an unknown
+ask, one already settled, answers that do not fit (the ask stays open), a second response by
+the same person; 5 the store cannot be opened.
 
 Example:
   ask-engine answer ask-7 '[{"questionId":"q1","response":{"kind":"selection","selections":["Yes"]}}]' --store asks.db
@@ -62,8 +65,13 @@ export async function runAnswerCommand(argv: string[]): Promise<number> {
   const answers = parseAnswers(answersText === '-' ? await readStdin() : answersText);
   return withStoreService('answer', values.store, async (service) => {
     const by = osUserAnswerer('cli');
-    const outcome = await service.answer(askId, answers, by === undefined ? {} : { by });
-    process.stdout.write(`${toTerminalSafeJson({ askId, ...outcome })}\n`);
+    const { outcome, state, quorum } = await service.respond(
+      askId,
+      answers,
+      by === undefined ? {} : { by },
+    );
+    const shown = outcome === undefined ? { askId, state, quorum } : { askId, ...outcome };
+    process.stdout.write(`${toTerminalSafeJson(shown)}\n`);
     return EXIT.answered;
   });
 }

@@ -166,3 +166,33 @@ describe.skipIf(postgresMissing !== undefined && !process.env.CI)('on PostgreSQL
   });
   operatorFlow('with --store postgres://…', () => cluster.url);
 });
+
+describe('ask-engine answer on a quorum ask', () => {
+  it('records the OS user’s response with the quorum’s progress, and refuses the same person twice', async () => {
+    const { createInteractionService, createScriptedProvider } = await import('ask-engine');
+    const { createSqliteAskStore } = await import('ask-engine/sqlite');
+    const store = join(dir, 'quorum.db');
+    const asks = createSqliteAskStore({ path: store });
+    const service = createInteractionService({ store: asks });
+    service.registerProvider(createScriptedProvider([{ defer: 'change-9' }]));
+    const handle = service.start(
+      { question: 'Deploy?', options: ['Yes', 'No'] },
+      { quorum: { required: 2 } },
+    );
+    await handle.outcome;
+    await service.close();
+    await asks.close();
+    const user = userInfo().username;
+    const first = await runCli(['answer', handle.id, yes, '--store', store]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({
+      askId: handle.id,
+      state: 'deferred',
+      quorum: { required: 2, agree: 'same', responded: [user], needed: 1 },
+    });
+    const again = await runCli(['answer', handle.id, yes, '--store', store]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`${user} has already responded`);
+  });
+});
