@@ -1,0 +1,166 @@
+/**
+ * How cost grows with the number of asks (issue 20, item 6), with the service's default options.
+ * Each size runs in a process of its own (so one size's heap is not the next one's baseline):
+ *
+ * - memory store, N pending asks (1,000 to 1,000,000, each with a deadline): the time to start
+ *   one, the heap each holds, then the time of a full ask (start -> the provider answers ->
+ *   outcome) while the N wait;
+ * - SQLite, a file holding N deferred asks (1,000 to 100,000; a million takes minutes to write):
+ *   the time of a durable ask (start -> answer) against it.
+ *
+ * Every figure is for scale, and one per store is a goal: the figure at the largest size
+ * against the smallest, which must stay within 1.5x (a cost that grows with N is a defect).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type AskProvider, createInteractionService, createMemoryAskStore } from '../src/index.js';
+import { createSqliteAskStore } from '../src/sqlite.js';
+import { requireGc, yesAnswer, yesNoRequest } from './fixtures.js';
+import { record } from './record.js';
+
+const MEMORY_SIZES = [1_000, 10_000, 100_000, 1_000_000];
+const SQLITE_SIZES = [1_000, 10_000, 100_000];
+const GROWTH_GOAL = 1.5;
+
+interface MemoryFigures {
+  startUs: number;
+  heapBytes: number;
+  askUs: number;
+}
+interface SqliteFigures {
+  askUs: number;
+}
+
+const waiting = { question: 'Waiting in the background?', options: ['Yes', 'No'] };
+/** Answers the measured asks at once; leaves the background asks pending. */
+const provider: AskProvider = {
+  ask: (request) =>
+    request.questions[0]?.question === waiting.question
+      ? new Promise(() => undefined)
+      : Promise.resolve({ status: 'answered', answers: yesAnswer }),
+};
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The median of `rounds` timings (µs per call) of `calls` sequential calls. */
+async function timed(calls: number, rounds: number, call: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) await call();
+    samples.push(((performance.now() - started) * 1000) / calls);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1]!;
+}
+
+async function memoryChild(size: number): Promise<MemoryFigures> {
+  const gc = requireGc();
+  const service = createInteractionService({ store: createMemoryAskStore() });
+  service.registerProvider(provider);
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const keep: Promise<unknown>[] = new Array(size);
+  let startNs = 0;
+  for (let done = 0; done < size; ) {
+    const batch = Math.min(10_000, size - done);
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) keep[done + i] = service.ask(waiting, { timeoutMs: 3_600_000 });
+    startNs += Number(process.hrtime.bigint() - started);
+    done += batch;
+    // Let the batch's store writes complete, as they would between real asks.
+    await turn();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  gc();
+  gc();
+  const heapBytes = (process.memoryUsage().heapUsed - before) / size;
+  const askUs = await timed(1_000, 7, () => service.ask(yesNoRequest, { timeoutMs: 60_000 }));
+  if (keep.length !== size) throw new Error('the pending asks were not kept');
+  return { startUs: startNs / 1000 / size, heapBytes, askUs };
+}
+
+async function sqliteChild(size: number): Promise<SqliteFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'ask-scaling-'));
+  try {
+    const store = createSqliteAskStore({ path: join(dir, 'asks.db') });
+    const filler = createInteractionService({ store });
+    filler.registerProvider({
+      ask: () => Promise.resolve({ status: 'deferred', interactionId: crypto.randomUUID() }),
+    });
+    for (let done = 0; done < size; done += 1_000) {
+      await Promise.all(
+        Array.from({ length: Math.min(1_000, size - done) }, () =>
+          filler.ask(waiting, { timeoutMs: 3_600_000 }),
+        ),
+      );
+    }
+    await filler.close();
+    const service = createInteractionService({ store });
+    service.registerProvider({ ask: () => new Promise(() => undefined) });
+    const askUs = await timed(200, 7, async () => {
+      const handle = service.start(yesNoRequest, { timeoutMs: 60_000 });
+      return service.answer(handle.id, yesAnswer);
+    });
+    await service.close();
+    await store.close();
+    return { askUs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function inChild<T>(kind: 'memory' | 'sqlite', size: number): T {
+  const run = spawnSync(
+    process.execPath,
+    ['--expose-gc', fileURLToPath(import.meta.url), kind, String(size)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  if (run.status !== 0) throw new Error(`the ${kind} run at ${size} asks failed`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as T;
+}
+
+const sizeName = (size: number) => size.toLocaleString('en');
+const [kind, sizeArg] = process.argv.slice(2);
+if (kind === 'memory' || kind === 'sqlite') {
+  const size = Number(sizeArg);
+  const figures = kind === 'memory' ? await memoryChild(size) : await sqliteChild(size);
+  console.log(JSON.stringify(figures));
+  process.exit(0);
+}
+
+const memory = MEMORY_SIZES.map((size) => ({ size, ...inChild<MemoryFigures>('memory', size) }));
+for (const { size, startUs, heapBytes, askUs } of memory) {
+  const n = sizeName(size);
+  record({ name: `memory, ${n} pending: start of one ask`, value: startUs, unit: 'µs' });
+  record({ name: `memory, ${n} pending: heap per pending ask`, value: heapBytes, unit: 'B' });
+  record({ name: `memory, ${n} pending: a full ask meanwhile`, value: askUs, unit: 'µs' });
+}
+const sqlite = SQLITE_SIZES.map((size) => ({ size, ...inChild<SqliteFigures>('sqlite', size) }));
+for (const { size, askUs } of sqlite) {
+  record({
+    name: `SQLite, ${sizeName(size)} asks stored: a durable ask (start -> answer)`,
+    value: askUs,
+    unit: 'µs',
+  });
+}
+const growth = (name: string, first: number, last: number, sizes: number[]) =>
+  record({
+    name: `growth: ${name}, ${sizeName(sizes.at(-1)!)} vs ${sizeName(sizes[0]!)} asks`,
+    value: last / first,
+    unit: 'x',
+    goal: GROWTH_GOAL,
+    detail: `${last.toFixed(1)} vs ${first.toFixed(1)}`,
+  });
+growth('memory, start of one ask', memory[0]!.startUs, memory.at(-1)!.startUs, MEMORY_SIZES);
+growth('memory, a full ask', memory[0]!.askUs, memory.at(-1)!.askUs, MEMORY_SIZES);
+growth(
+  'memory, heap per pending ask',
+  memory[0]!.heapBytes,
+  memory.at(-1)!.heapBytes,
+  MEMORY_SIZES,
+);
+growth('SQLite, a durable ask', sqlite[0]!.askUs, sqlite.at(-1)!.askUs, SQLITE_SIZES);
