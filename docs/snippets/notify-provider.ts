@@ -10,7 +10,6 @@ const server = await createWebAnswerServer({ service, secret: randomBytes(32) })
 const hour = 3_600_000;
 const provider = createNotifyProvider({
   server,
-  store,
   channels: [
     createEmailChannel({
       transport: { sendMail: async (mail) => void mails.push(mail) },

@@ -12,6 +12,7 @@ import type {
   AskListFilter,
   AskListPage,
   AskListResult,
+  AskStore,
   PersistedAskSnapshot,
 } from '../stores/ask-store.js';
 import { readAnswerOptions } from './ask-commands.js';
@@ -38,6 +39,7 @@ import type {
 } from './service-contract.js';
 import { checkServiceOptions, type InteractionServiceOptions } from './service-options.js';
 import { createServiceParts, type ServiceParts } from './service-parts.js';
+import { STORE_OF } from './store-of.js';
 
 export type { InteractionServiceOptions } from './service-options.js';
 
@@ -222,6 +224,11 @@ class Service implements InteractionService {
     for (const open of this.#parts.replica.values()) this.#parts.settlement.letGo(open, closed);
     this.#parts.replica.clear();
     this.#parts.trail.close();
+  }
+
+  /** The store this service writes to, for the parts built on it (see store-of.ts). */
+  get [STORE_OF](): AskStore {
+    return this.#parts.store;
   }
 
   async [RECORD_CALLBACK_FAILURE](askId: string, callback: string, message: string): Promise<void> {

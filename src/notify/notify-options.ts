@@ -2,6 +2,7 @@
 import type { AskUserRequest } from '../contracts/request.js';
 import { type Clock, systemClock } from '../engine/clock.js';
 import type { AskProviderContext } from '../engine/provider.js';
+import { storeOf } from '../engine/store-of.js';
 import { describe } from '../rules/describe.js';
 import type { AskStore } from '../stores/ask-store.js';
 import type { AnswerAppLinks } from '../web/answer-app.js';
@@ -54,9 +55,11 @@ export interface NotifyProviderOptions {
   server: Pick<AnswerAppLinks, 'linkFor'> & Partial<Pick<AnswerAppLinks, 'inboxLinkFor'>>;
   /**
    * The store the interaction service uses: messages are written to its outbox with the ask's
-   * deferral and sent from there, by this provider or any other sharing the store.
+   * deferral and sent from there, by this provider or any other sharing the store. Default: the
+   * store of `server.service` (a web answer server over `createInteractionService`); give it
+   * for a server of your own or an answer app.
    */
-  store: AskStore;
+  store?: AskStore;
   /** The channels recipients name (`createEmailChannel`, `createWebhookChannel`, your own). */
   channels: readonly NotifyChannel[];
   /** Who is told of each ask. */
@@ -92,10 +95,11 @@ export const MAX_REMINDERS = 100;
 export function resolveNotifyOptions(options: NotifyProviderOptions): ResolvedNotifyOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(
-      `Expected notify provider options { server, store, channels, route }, got ${describe(options)}.`,
+      `Expected notify provider options { server, channels, route, store? }, got ${describe(options)}.`,
     );
   }
-  const { server, store, route, delivery = {} } = options;
+  const { server, route, delivery = {} } = options;
+  const store = options.store ?? storeOf((server as { service?: unknown } | undefined)?.service);
   if (typeof server?.linkFor !== 'function') {
     throw new TypeError(
       `Expected \`server\` to be the web answer server (createWebAnswerServer) or answer app, got ${describe(server)}.`,
@@ -107,7 +111,9 @@ export function resolveNotifyOptions(options: NotifyProviderOptions): ResolvedNo
     typeof store.completeOutbox !== 'function'
   ) {
     throw new TypeError(
-      `Expected \`store\` to be the interaction service's ask store (with claimOutbox), got ${describe(store)}.`,
+      options.store === undefined
+        ? "Expected `store` (the interaction service's ask store): the `server` given has no `service` made by createInteractionService to take it from."
+        : `Expected \`store\` to be the interaction service's ask store (with claimOutbox), got ${describe(store)}.`,
     );
   }
   checkRoute(route, '`route`');

@@ -49,7 +49,7 @@ async function setUp(
   cleanups.push(() => hooks.close());
   const provider = createNotifyProvider({
     server,
-    store,
+    // No `store`: the provider takes the one `server.service` writes to.
     channels: [
       createEmailChannel({ transport: smtp.transport, from: 'Approvals <approvals@example.com>' }),
       createWebhookChannel({ url: hooks.url, secret: SECRET }),
@@ -262,5 +262,24 @@ describe('createNotifyProvider', () => {
     expect(kinds).not.toContain('reminded');
     expect(kinds).not.toContain('escalated');
     expect(smtp.received.filter((m) => m.rcptTo.includes('lead@example.com'))).toEqual([]);
+  });
+});
+
+describe('the notify provider’s store', () => {
+  it('is taken from the server’s service, and asked for when a server has none', async () => {
+    const channel = { name: 'email', send: async () => undefined };
+    const route = () => [{ id: 'alice', channel: 'email', address: 'alice@example.com' }];
+    const bare = { linkFor: async () => 'https://example.com/a/1?t=x' };
+    expect(() => createNotifyProvider({ server: bare, channels: [channel], route })).toThrow(
+      "Expected `store` (the interaction service's ask store): the `server` given has no `service` made by createInteractionService to take it from.",
+    );
+    expect(() =>
+      createNotifyProvider({
+        server: bare,
+        store: {} as never,
+        channels: [channel],
+        route,
+      }),
+    ).toThrow(/Expected `store` to be the interaction service's ask store \(with claimOutbox\)/);
   });
 });
