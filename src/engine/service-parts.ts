@@ -122,6 +122,7 @@ export function createServiceParts(
     },
     report,
     observer,
+    (now) => settlement.deadlinesDue(now),
   );
   const retention =
     retentionOptions === false

@@ -2,6 +2,14 @@
  * Deadlines fire from the store, not only from a process's timers: every service polls its
  * store for asks whose deadline passed (deferred asks, and pending asks whose service went
  * away) and claims them, so they time out as long as any service shares the store.
+ *
+ * A sweep is sliced: each round claims a batch sized so that it takes about one slice of the
+ * event loop (`ROUND_MS`), and rounds follow each other an event-loop turn apart. The stores
+ * find due asks by deadline (a heap, an index range), so a sweep with nothing due costs the
+ * same with 10 or 1,000,000 asks pending. A service does not sweep while its own deadline
+ * timers have due work (a storm they are settling, a deadline write in flight): every due ask
+ * a sweep finds is then one this service does not time out itself, so the two never race for
+ * it (and each write is a compare-and-set, so an ask still has exactly one outcome).
  */
 import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
 import type { AskObserver } from './ask-observer.js';
@@ -10,8 +18,12 @@ import type { Clock } from './clock.js';
 import { eventLoopTurn } from './event-loop.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
-/** Due asks claimed per round; rounds follow each other, an event-loop turn apart. */
-const CLAIM_LIMIT = 256;
+/** At most this many due asks are claimed per round. */
+const MAX_CLAIM = 256;
+/** The first round's batch; later ones are sized from how long the last one took. */
+const FIRST_CLAIM = 32;
+/** About how long one round may hold the event loop, in ms. */
+const ROUND_MS = 4;
 
 export class StoreSweeper {
   readonly #store: AskStore;
@@ -20,6 +32,9 @@ export class StoreSweeper {
   readonly #applied: (write: AskWrite) => void;
   readonly #report: (error: unknown) => void;
   readonly #observer: AskObserver | undefined;
+  readonly #ownDeadlinesDue: (now: number) => boolean;
+  /** The next round's batch size. */
+  #claim = FIRST_CLAIM;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sweeping = false;
   #stopped = false;
@@ -27,7 +42,8 @@ export class StoreSweeper {
   /**
    * `applied` hears of each timeout the store applied; `report` hears of a sweep that failed
    * (it is tried again at the next one) and of a due row that fails its check (skipped);
-   * `observer` counts the sweeps.
+   * `observer` counts the sweeps; `ownDeadlinesDue` says whether this service's own deadline
+   * timers have work at a time (the sweep waits for them).
    */
   constructor(
     store: AskStore,
@@ -36,7 +52,9 @@ export class StoreSweeper {
     applied: (write: AskWrite) => void,
     report: (error: unknown) => void,
     observer: AskObserver | undefined,
+    ownDeadlinesDue: (now: number) => boolean,
   ) {
+    this.#ownDeadlinesDue = ownDeadlinesDue;
     this.#observer = observer;
     this.#store = store;
     this.#clock = clock;
@@ -75,6 +93,17 @@ export class StoreSweeper {
     return write === undefined ? undefined : { ask: write.ask, event: write.event };
   }
 
+  /**
+   * Sizes the next round from this one: `applied` asks in `spentMs` (store and callbacks). For
+   * a store across a network that time includes the round trip, which only makes rounds smaller.
+   */
+  #resize(limit: number, applied: number, spentMs: number): void {
+    const perAsk = Math.max(spentMs, 0.01) / applied;
+    const fits = Math.floor(ROUND_MS / perAsk);
+    // Grows at most twofold per round, so one fast round after a slow one is not trusted alone.
+    this.#claim = Math.max(1, Math.min(MAX_CLAIM, limit * 2, fits));
+  }
+
   async #sweep(): Promise<void> {
     if (this.#sweeping || this.#stopped) return;
     this.#sweeping = true;
@@ -82,12 +111,15 @@ export class StoreSweeper {
     try {
       for (;;) {
         const now = this.#clock.now();
-        const applied = await this.#store.claimDue(now, CLAIM_LIMIT, (ask) =>
-          this.#timeout(ask, now),
-        );
+        // Asks this service times out itself are left to its timers; the next sweep comes.
+        if (this.#ownDeadlinesDue(now)) break;
+        const limit = this.#claim;
+        const started = performance.now();
+        const applied = await this.#store.claimDue(now, limit, (ask) => this.#timeout(ask, now));
         claimed += applied.length;
         for (const write of applied) this.#applied(write);
-        if (applied.length < CLAIM_LIMIT || this.#stopped) break;
+        if (applied.length > 0) this.#resize(limit, applied.length, performance.now() - started);
+        if (applied.length < limit || this.#stopped) break;
         await eventLoopTurn();
       }
       this.#observer?.swept(claimed);
