@@ -20,8 +20,10 @@ import { checkStoredAsk } from './stored-ask-check.js';
 
 /** At most this many due asks are claimed per round. */
 const MAX_CLAIM = 256;
-/** The first round's batch; later ones are sized from how long the last one took. */
-const FIRST_CLAIM = 32;
+/** Rounds claim at least this many due asks: a round has a cost of its own (a transaction). */
+const MIN_CLAIM = 8;
+/** The first round's batch (its code is not optimized yet); later ones are sized from the time per ask so far. */
+const FIRST_CLAIM = MIN_CLAIM;
 /** About how long one round may hold the event loop, in ms. */
 const ROUND_MS = 4;
 
@@ -33,8 +35,9 @@ export class StoreSweeper {
   readonly #report: (error: unknown) => void;
   readonly #observer: AskObserver | undefined;
   readonly #ownDeadlinesDue: (now: number) => boolean;
-  /** The next round's batch size. */
+  /** The next round's batch size, and the time per ask it was sized from (a moving average). */
   #claim = FIRST_CLAIM;
+  #msPerAsk: number | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sweeping = false;
   #stopped = false;
@@ -94,14 +97,17 @@ export class StoreSweeper {
   }
 
   /**
-   * Sizes the next round from this one: `applied` asks in `spentMs` (store and callbacks). For
-   * a store across a network that time includes the round trip, which only makes rounds smaller.
+   * Sizes the next round from the time per ask so far: this round's `applied` asks in `spentMs`
+   * (store and callbacks), averaged with earlier rounds so one round slowed by a collection or
+   * a busy machine does not shrink the next ones to nothing. For a store across a network the
+   * time includes the round trip, which only makes rounds smaller.
    */
   #resize(limit: number, applied: number, spentMs: number): void {
     const perAsk = Math.max(spentMs, 0.01) / applied;
-    const fits = Math.floor(ROUND_MS / perAsk);
-    // Grows at most twofold per round, so one fast round after a slow one is not trusted alone.
-    this.#claim = Math.max(1, Math.min(MAX_CLAIM, limit * 2, fits));
+    this.#msPerAsk = this.#msPerAsk === undefined ? perAsk : this.#msPerAsk * 0.75 + perAsk * 0.25;
+    const fits = Math.floor(ROUND_MS / this.#msPerAsk);
+    // Grows at most twofold per round, so one fast round after slow ones is not trusted alone.
+    this.#claim = Math.max(MIN_CLAIM, Math.min(MAX_CLAIM, limit * 2, fits));
   }
 
   async #sweep(): Promise<void> {
