@@ -59,6 +59,7 @@ export class DeadlineScheduler<T extends Scheduled> {
 
   #fire = (): void => {
     this.#timer = undefined;
+    this.#sliced = false;
     this.#armedFor = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
     let head = this.#heap[0];

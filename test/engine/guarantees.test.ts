@@ -328,6 +328,25 @@ describe('the sweeper and the deadline timers', () => {
     expect((await owner.get(orphan.id))?.state).toBe('timedOut');
     await owner.close();
   });
+
+  it('settles a storm of deadlines in slices, then arms and stops its timer as before', async () => {
+    const clock = new CountingClock();
+    const service = createInteractionService({ clock });
+    service.registerProvider(manualProvider());
+    // Enough asks due at once that settling them takes several slices of the event loop.
+    const storm = Array.from({ length: 2_000 }, () => service.start(yesNo, { timeoutMs: 1_000 }));
+    await Promise.all(storm.map((handle) => handle.stored));
+    clock.increment(1_000);
+    const outcomes = await Promise.all(storm.map((handle) => handle.outcome));
+    expect(new Set(outcomes.map((outcome) => outcome.status))).toEqual(new Set(['timedOut']));
+    // The next deadline is a clock timer again, which close clears.
+    const next = service.start(yesNo, { timeoutMs: 1_000 });
+    await next.stored;
+    expect(clock.armed.size).toBe(1);
+    await service.close();
+    expect(clock.armed.size).toBe(0);
+    await expect(next.outcome).rejects.toThrow(/closed/);
+  });
 });
 
 describe('a reply to a deferral', () => {
