@@ -5,8 +5,9 @@
  * event loop keeps turning. A stall is measured two ways while the storm settles: the maximum of
  * `monitorEventLoopDelay` (10 ms resolution, its interval taken off), and the longest gap
  * between two beats of a 1 ms ticker (a timer re-armed at each beat); the figure is the larger.
- * For scale, the same figure for 100,000 bare timers firing at once, and the timeout storm with
- * the sweeper off, labelled as such next to the default one.
+ * For scale, the same figure with nothing to do (the machine's own noise), for 100,000 bare
+ * timers firing at once, and for the timeout storm with the sweeper off, labelled as such next to
+ * the default one.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInteractionService, type InteractionServiceOptions } from '../src/index.js';
@@ -106,6 +107,12 @@ async function timeoutStorm(options: InteractionServiceOptions = {}): Promise<St
   await service.close();
   return stall;
 }
+
+// For scale: the ticker alone, so the machine's own noise (other processes) shows.
+line(
+  'floor: nothing to do, for 2 s',
+  await measureStall(() => new Promise((resolve) => setTimeout(resolve, 2_000))),
+);
 
 // For scale: 100,000 bare timers due at once (armed before the measure starts).
 {
