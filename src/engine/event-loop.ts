@@ -23,7 +23,7 @@ export function eventLoopTurn(): Promise<void> {
  * promise continuations an item starts run before the turn ends too, so this is about half a
  * turn's length.
  */
-const SLICE_MS = 4;
+export const SLICE_MS = 4;
 
 /** A time budget for one slice of work. */
 export function startSlice(): { spent(): boolean } {

@@ -4,7 +4,7 @@
  * away) and claims them, so they time out as long as any service shares the store.
  *
  * A sweep is sliced: each round claims a batch sized so that it takes about one slice of the
- * event loop (`ROUND_MS`), and rounds follow each other an event-loop turn apart. The stores
+ * event loop (`SLICE_MS`), and rounds follow each other an event-loop turn apart. The stores
  * find due asks by deadline (a heap, an index range), so a sweep with nothing due costs the
  * same with 10 or 1,000,000 asks pending. A service does not sweep while its own deadline
  * timers have due work (a storm they are settling, a deadline write in flight): every due ask
@@ -15,7 +15,7 @@ import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
 import type { AskObserver } from './ask-observer.js';
 import { basisOf, nextAskWrite } from './ask-write.js';
 import type { Clock } from './clock.js';
-import { eventLoopTurn } from './event-loop.js';
+import { eventLoopTurn, SLICE_MS } from './event-loop.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
 /** At most this many due asks are claimed per round. */
@@ -24,8 +24,6 @@ const MAX_CLAIM = 256;
 const MIN_CLAIM = 8;
 /** The first round's batch (its code is not optimized yet); later ones are sized from the time per ask so far. */
 const FIRST_CLAIM = MIN_CLAIM;
-/** About how long one round may hold the event loop, in ms. */
-const ROUND_MS = 4;
 
 export class StoreSweeper {
   readonly #store: AskStore;
@@ -105,7 +103,7 @@ export class StoreSweeper {
   #resize(limit: number, applied: number, spentMs: number): void {
     const perAsk = Math.max(spentMs, 0.01) / applied;
     this.#msPerAsk = this.#msPerAsk === undefined ? perAsk : this.#msPerAsk * 0.75 + perAsk * 0.25;
-    const fits = Math.floor(ROUND_MS / this.#msPerAsk);
+    const fits = Math.floor(SLICE_MS / this.#msPerAsk);
     // Grows at most twofold per round, so one fast round after slow ones is not trusted alone.
     this.#claim = Math.max(MIN_CLAIM, Math.min(MAX_CLAIM, limit * 2, fits));
   }
