@@ -112,6 +112,7 @@ export class StoreSweeper {
     if (this.#sweeping || this.#stopped) return;
     this.#sweeping = true;
     let claimed = 0;
+    let polled = false;
     try {
       for (;;) {
         const now = this.#clock.now();
@@ -120,13 +121,15 @@ export class StoreSweeper {
         const limit = this.#claim;
         const started = performance.now();
         const applied = await this.#store.claimDue(now, limit, (ask) => this.#timeout(ask, now));
+        polled = true;
         claimed += applied.length;
         for (const write of applied) this.#applied(write);
         if (applied.length > 0) this.#resize(limit, applied.length, performance.now() - started);
         if (applied.length < limit || this.#stopped) break;
         await eventLoopTurn();
       }
-      this.#observer?.swept(claimed);
+      // A sweep left to this service's own timers polled nothing: it is not counted.
+      if (polled) this.#observer?.swept(claimed);
     } catch (error) {
       // A store that fails a sweep is tried again at the next one; the host hears of each.
       this.#observer?.swept(claimed, error);
