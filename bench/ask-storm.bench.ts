@@ -1,7 +1,8 @@
 /**
  * Storms, with the options a user gets (the store sweeper on, every 250 ms): 100,000 pending
  * asks time out at the same moment, or are drained at once (goal: no stall over 20 ms), or sit
- * pending with nothing due while the sweeper runs (goal: 10 ms). The work must be sliced so the
+ * pending with nothing due while the sweeper runs (goal: 10 ms), or are deferred asks past their
+ * deadline that only the sweep of the store ends (goal: 20 ms). The work must be sliced so the
  * event loop keeps turning. A stall is measured two ways while the storm settles: the maximum of
  * `monitorEventLoopDelay` (10 ms resolution, its interval taken off), and the longest gap
  * between two beats of a 1 ms ticker (a timer re-armed at each beat); the figure is the larger.
@@ -10,7 +11,12 @@
  * the default one.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createInteractionService, type InteractionServiceOptions } from '../src/index.js';
+import {
+  type AskUserRequest,
+  createInteractionService,
+  createMemoryAskStore,
+  type InteractionServiceOptions,
+} from '../src/index.js';
 import { requireGc, yesNoRequest } from './fixtures.js';
 import { record } from './record.js';
 
@@ -131,6 +137,56 @@ line(
   await timeoutStorm({ sweepIntervalMs: Number.POSITIVE_INFINITY }),
   undefined,
   SWEEPER_OFF,
+);
+
+/**
+ * 100,000 deferred asks whose deadlines have all passed, left in a store by a service that
+ * closed: only the store's sweep ends them. The sweeping service has the default options (and
+ * the shared store); the asks were created by one whose clock ran 700 s behind.
+ */
+async function sweptStorm(): Promise<Stall> {
+  const store = createMemoryAskStore();
+  const behind = {
+    now: () => Date.now() - 700_000,
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (handle: unknown) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  };
+  const creator = createInteractionService({
+    store,
+    clock: behind,
+    sweepIntervalMs: Number.POSITIVE_INFINITY,
+  });
+  creator.registerProvider({
+    ask: (_request: AskUserRequest, ctx: { askId: string }) =>
+      Promise.resolve({ status: 'deferred', interactionId: `thread-${ctx.askId}` }),
+  });
+  const deferred: Promise<unknown>[] = new Array(COUNT);
+  for (let i = 0; i < COUNT; i++) {
+    deferred[i] = creator.ask(yesNoRequest, { timeoutMs: 600_000 });
+    if (i % 5_000 === 4_999) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await expectAll(deferred, 'deferred');
+  deferred.length = 0;
+  await creator.close();
+  let sweeper: ReturnType<typeof createInteractionService> | undefined;
+  const stall = await measureStall(
+    () =>
+      new Promise<void>((resolve) => {
+        let timedOut = 0;
+        sweeper = createInteractionService({ store });
+        sweeper.events$.subscribe((event) => {
+          if (event.to === 'timedOut' && ++timedOut === COUNT) resolve();
+        });
+      }),
+  );
+  await sweeper?.close();
+  return stall;
+}
+
+line(
+  '100,000 deferred asks past their deadline, timed out by the sweep',
+  await sweptStorm(),
+  GOAL_MS,
 );
 
 {
