@@ -15,7 +15,7 @@ import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
 import type { AskObserver } from './ask-observer.js';
 import { basisOf, nextAskWrite } from './ask-write.js';
 import type { Clock } from './clock.js';
-import { eventLoopTurn, SLICE_MS } from './event-loop.js';
+import { eventLoopTurn, SLICE_MS, startBusyTimer } from './event-loop.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
 /** At most this many due asks are claimed per round. */
@@ -95,10 +95,10 @@ export class StoreSweeper {
   }
 
   /**
-   * Sizes the next round from the time per ask so far: this round's `applied` asks in `spentMs`
-   * (store and callbacks), averaged with earlier rounds so one round slowed by a collection or
-   * a busy machine does not shrink the next ones to nothing. For a store across a network the
-   * time includes the round trip, which only makes rounds smaller.
+   * Sizes the next round from the time per ask so far: this round's `applied` asks kept the
+   * event loop busy `spentMs` (store and callbacks; waiting for a database's reply does not
+   * count), averaged with earlier rounds so one round slowed by a collection or a busy machine
+   * does not shrink the next ones to nothing.
    */
   #resize(limit: number, applied: number, spentMs: number): void {
     const perAsk = Math.max(spentMs, 0.01) / applied;
@@ -119,12 +119,12 @@ export class StoreSweeper {
         // Asks this service times out itself are left to its timers; the next sweep comes.
         if (this.#ownDeadlinesDue(now)) break;
         const limit = this.#claim;
-        const started = performance.now();
+        const busy = startBusyTimer();
         const applied = await this.#store.claimDue(now, limit, (ask) => this.#timeout(ask, now));
         polled = true;
         claimed += applied.length;
         for (const write of applied) this.#applied(write);
-        if (applied.length > 0) this.#resize(limit, applied.length, performance.now() - started);
+        if (applied.length > 0) this.#resize(limit, applied.length, busy());
         if (applied.length < limit || this.#stopped) break;
         await eventLoopTurn();
       }
