@@ -22,6 +22,8 @@ import { checkStoredAsk } from './stored-ask-check.js';
 const MAX_CLAIM = 256;
 /** Rounds claim at least this many due asks: a round has a cost of its own (a transaction). */
 const MIN_CLAIM = 8;
+/** How many slices a round that mostly waited for its database may keep the loop busy. */
+const NETWORK_SLICES = 4;
 /** The first round's batch (its code is not optimized yet); later ones are sized from the time per ask so far. */
 const FIRST_CLAIM = MIN_CLAIM;
 
@@ -96,14 +98,17 @@ export class StoreSweeper {
 
   /**
    * Sizes the next round from the time per ask so far: this round's `applied` asks kept the
-   * event loop busy `spentMs` (store and callbacks; waiting for a database's reply does not
-   * count), averaged with earlier rounds so one round slowed by a collection or a busy machine
-   * does not shrink the next ones to nothing.
+   * event loop busy `busyMs` (store and callbacks; waiting for a database's reply does not
+   * count) out of `wallMs`, averaged with earlier rounds so one round slowed by a collection or
+   * a busy machine does not shrink the next ones to nothing. A round that mostly waited for its
+   * database (a network store) may be busy for `NETWORK_SLICES` slices: its round trips, not
+   * its work, would otherwise bound how fast a storm of due asks is swept.
    */
-  #resize(limit: number, applied: number, spentMs: number): void {
-    const perAsk = Math.max(spentMs, 0.01) / applied;
+  #resize(limit: number, applied: number, busyMs: number, wallMs: number): void {
+    const perAsk = Math.max(busyMs, 0.01) / applied;
     this.#msPerAsk = this.#msPerAsk === undefined ? perAsk : this.#msPerAsk * 0.75 + perAsk * 0.25;
-    const fits = Math.floor(SLICE_MS / this.#msPerAsk);
+    const budget = wallMs > 2 * busyMs ? SLICE_MS * NETWORK_SLICES : SLICE_MS;
+    const fits = Math.floor(budget / this.#msPerAsk);
     // Grows at most twofold per round, so one fast round after slow ones is not trusted alone.
     this.#claim = Math.max(MIN_CLAIM, Math.min(MAX_CLAIM, limit * 2, fits));
   }
@@ -120,11 +125,14 @@ export class StoreSweeper {
         if (this.#ownDeadlinesDue(now)) break;
         const limit = this.#claim;
         const busy = startBusyTimer();
+        const started = performance.now();
         const applied = await this.#store.claimDue(now, limit, (ask) => this.#timeout(ask, now));
         polled = true;
         claimed += applied.length;
         for (const write of applied) this.#applied(write);
-        if (applied.length > 0) this.#resize(limit, applied.length, busy());
+        if (applied.length > 0) {
+          this.#resize(limit, applied.length, busy(), performance.now() - started);
+        }
         if (applied.length < limit || this.#stopped) break;
         await eventLoopTurn();
       }
