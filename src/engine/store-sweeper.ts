@@ -38,6 +38,8 @@ export class StoreSweeper {
   /** The next round's batch size, and the time per ask it was sized from (a moving average). */
   #claim = FIRST_CLAIM;
   #msPerAsk: number | undefined;
+  /** Set once a round was timed and ignored (its code was not optimized yet). */
+  #warm = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sweeping = false;
   #stopped = false;
@@ -106,7 +108,13 @@ export class StoreSweeper {
    */
   #resize(limit: number, applied: number, busyMs: number, wallMs: number): void {
     const perAsk = Math.max(busyMs, 0.01) / applied;
-    this.#msPerAsk = this.#msPerAsk === undefined ? perAsk : this.#msPerAsk * 0.75 + perAsk * 0.25;
+    if (!this.#warm) {
+      // The first round runs code not optimized yet: its time says little about the next.
+      this.#warm = true;
+      this.#claim = Math.min(MAX_CLAIM, limit * 2);
+      return;
+    }
+    this.#msPerAsk = this.#msPerAsk === undefined ? perAsk : (this.#msPerAsk + perAsk) / 2;
     const budget = wallMs > 2 * busyMs ? SLICE_MS * NETWORK_SLICES : SLICE_MS;
     const fits = Math.floor(budget / this.#msPerAsk);
     // Grows at most twofold per round, so one fast round after slow ones is not trusted alone.
