@@ -29,6 +29,11 @@ export class DeadlineScheduler<T extends Scheduled> {
     this.#onDue = onDue;
   }
 
+  /** The earliest deadline scheduled, or `Infinity` when none is. */
+  get nextDeadline(): number {
+    return this.#heap[0]?.deadlineAt ?? Number.POSITIVE_INFINITY;
+  }
+
   add(entry: T): void {
     entry.heapIndex = this.#heap.length;
     this.#heap.push(entry);
@@ -54,6 +59,7 @@ export class DeadlineScheduler<T extends Scheduled> {
 
   #fire = (): void => {
     this.#timer = undefined;
+    this.#sliced = false;
     this.#armedFor = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
     let head = this.#heap[0];

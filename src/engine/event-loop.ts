@@ -23,7 +23,31 @@ export function eventLoopTurn(): Promise<void> {
  * promise continuations an item starts run before the turn ends too, so this is about half a
  * turn's length.
  */
-const SLICE_MS = 4;
+export const SLICE_MS = 4;
+
+interface LoopUtilization {
+  idle: number;
+  active: number;
+}
+const eventLoopUtilization = (
+  globalThis.performance as {
+    eventLoopUtilization?: (since?: LoopUtilization) => LoopUtilization;
+  }
+).eventLoopUtilization?.bind(globalThis.performance);
+
+/**
+ * Measures how long the event loop was busy from now on, in ms: time spent waiting for I/O
+ * (a database's reply) is not counted where the runtime tells it (Node's event-loop
+ * utilization), else the time passed.
+ */
+export function startBusyTimer(): () => number {
+  if (eventLoopUtilization === undefined) {
+    const start = performance.now();
+    return () => performance.now() - start;
+  }
+  const start = eventLoopUtilization();
+  return () => eventLoopUtilization(start).active;
+}
 
 /** A time budget for one slice of work. */
 export function startSlice(): { spent(): boolean } {

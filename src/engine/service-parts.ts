@@ -124,6 +124,7 @@ export function createServiceParts(
     },
     report,
     observer,
+    (now) => settlement.deadlinesDue(now),
   );
   const retention =
     retentionOptions === false

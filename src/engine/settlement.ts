@@ -37,6 +37,11 @@ export class Settlement {
   readonly #scheduler: DeadlineScheduler<OpenAsk>;
   readonly #committer: () => Committer;
   readonly #observer: AskObserver | undefined;
+  /** Deadline writes this service's timers started that have not settled yet. */
+  #deadlineWrites = 0;
+  readonly #deadlineWritten = (): void => {
+    this.#deadlineWrites--;
+  };
 
   constructor(
     clock: Clock,
@@ -55,10 +60,23 @@ export class Settlement {
     this.#inspection = inspection;
     this.#committer = committer;
     this.#scheduler = new DeadlineScheduler<OpenAsk>(clock, (open, now) => {
+      this.#deadlineWrites++;
       this.#committer()
         .commit(open, { type: 'deadline', at: now })
-        .catch((error) => open.fail(error));
+        .then(this.#deadlineWritten, (error) => {
+          this.#deadlineWritten();
+          open.fail(error);
+        });
     });
+  }
+
+  /**
+   * True while this service's own deadline timers have work at `now`: a deadline due and not
+   * fired yet, or a deadline write in flight. The store sweeper waits for them, so it never
+   * times out an ask this service is timing out itself.
+   */
+  deadlinesDue(now: number): boolean {
+    return this.#deadlineWrites > 0 || this.#scheduler.nextDeadline <= now;
   }
 
   /**

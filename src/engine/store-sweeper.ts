@@ -2,16 +2,30 @@
  * Deadlines fire from the store, not only from a process's timers: every service polls its
  * store for asks whose deadline passed (deferred asks, and pending asks whose service went
  * away) and claims them, so they time out as long as any service shares the store.
+ *
+ * A sweep is sliced: each round claims a batch sized so that it takes about one slice of the
+ * event loop (`SLICE_MS`), and rounds follow each other an event-loop turn apart. The stores
+ * find due asks by deadline (a heap, an index range), so a sweep with nothing due costs the
+ * same with 10 or 1,000,000 asks pending. A service does not sweep while its own deadline
+ * timers have due work (a storm they are settling, a deadline write in flight): every due ask
+ * a sweep finds is then one this service does not time out itself, so the two never race for
+ * it (and each write is a compare-and-set, so an ask still has exactly one outcome).
  */
 import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
 import type { AskObserver } from './ask-observer.js';
 import { basisOf, nextAskWrite } from './ask-write.js';
 import type { Clock } from './clock.js';
-import { eventLoopTurn } from './event-loop.js';
+import { eventLoopTurn, SLICE_MS, startBusyTimer } from './event-loop.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
-/** Due asks claimed per round; rounds follow each other, an event-loop turn apart. */
-const CLAIM_LIMIT = 256;
+/** At most this many due asks are claimed per round. */
+const MAX_CLAIM = 256;
+/** Rounds claim at least this many due asks: a round has a cost of its own (a transaction). */
+const MIN_CLAIM = 8;
+/** How many slices a round that mostly waited for its database may keep the loop busy. */
+const NETWORK_SLICES = 4;
+/** The first round's batch (its code is not optimized yet); later ones are sized from the time per ask so far. */
+const FIRST_CLAIM = MIN_CLAIM;
 
 export class StoreSweeper {
   readonly #store: AskStore;
@@ -20,6 +34,12 @@ export class StoreSweeper {
   readonly #applied: (write: AskWrite) => void;
   readonly #report: (error: unknown) => void;
   readonly #observer: AskObserver | undefined;
+  readonly #ownDeadlinesDue: (now: number) => boolean;
+  /** The next round's batch size, and the time per ask it was sized from (a moving average). */
+  #claim = FIRST_CLAIM;
+  #msPerAsk: number | undefined;
+  /** Set once a round was timed and ignored (its code was not optimized yet). */
+  #warm = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #sweeping = false;
   #stopped = false;
@@ -27,7 +47,8 @@ export class StoreSweeper {
   /**
    * `applied` hears of each timeout the store applied; `report` hears of a sweep that failed
    * (it is tried again at the next one) and of a due row that fails its check (skipped);
-   * `observer` counts the sweeps.
+   * `observer` counts the sweeps; `ownDeadlinesDue` says whether this service's own deadline
+   * timers have work at a time (the sweep waits for them).
    */
   constructor(
     store: AskStore,
@@ -36,7 +57,9 @@ export class StoreSweeper {
     applied: (write: AskWrite) => void,
     report: (error: unknown) => void,
     observer: AskObserver | undefined,
+    ownDeadlinesDue: (now: number) => boolean,
   ) {
+    this.#ownDeadlinesDue = ownDeadlinesDue;
     this.#observer = observer;
     this.#store = store;
     this.#clock = clock;
@@ -75,22 +98,54 @@ export class StoreSweeper {
     return write === undefined ? undefined : { ask: write.ask, event: write.event };
   }
 
+  /**
+   * Sizes the next round from the time per ask so far: this round's `applied` asks kept the
+   * event loop busy `busyMs` (store and callbacks; waiting for a database's reply does not
+   * count) out of `wallMs`, averaged with earlier rounds so one round slowed by a collection or
+   * a busy machine does not shrink the next ones to nothing. A round that mostly waited for its
+   * database (a network store) may be busy for `NETWORK_SLICES` slices: its round trips, not
+   * its work, would otherwise bound how fast a storm of due asks is swept.
+   */
+  #resize(limit: number, applied: number, busyMs: number, wallMs: number): void {
+    const perAsk = Math.max(busyMs, 0.01) / applied;
+    if (!this.#warm) {
+      // The first round runs code not optimized yet: its time says little about the next.
+      this.#warm = true;
+      this.#claim = Math.min(MAX_CLAIM, limit * 2);
+      return;
+    }
+    this.#msPerAsk = this.#msPerAsk === undefined ? perAsk : (this.#msPerAsk + perAsk) / 2;
+    const budget = wallMs > 2 * busyMs ? SLICE_MS * NETWORK_SLICES : SLICE_MS;
+    const fits = Math.floor(budget / this.#msPerAsk);
+    // Grows at most twofold per round, so one fast round after slow ones is not trusted alone.
+    this.#claim = Math.max(MIN_CLAIM, Math.min(MAX_CLAIM, limit * 2, fits));
+  }
+
   async #sweep(): Promise<void> {
     if (this.#sweeping || this.#stopped) return;
     this.#sweeping = true;
     let claimed = 0;
+    let polled = false;
     try {
       for (;;) {
         const now = this.#clock.now();
-        const applied = await this.#store.claimDue(now, CLAIM_LIMIT, (ask) =>
-          this.#timeout(ask, now),
-        );
+        // Asks this service times out itself are left to its timers; the next sweep comes.
+        if (this.#ownDeadlinesDue(now)) break;
+        const limit = this.#claim;
+        const busy = startBusyTimer();
+        const started = performance.now();
+        const applied = await this.#store.claimDue(now, limit, (ask) => this.#timeout(ask, now));
+        polled = true;
         claimed += applied.length;
         for (const write of applied) this.#applied(write);
-        if (applied.length < CLAIM_LIMIT || this.#stopped) break;
+        if (applied.length > 0) {
+          this.#resize(limit, applied.length, busy(), performance.now() - started);
+        }
+        if (applied.length < limit || this.#stopped) break;
         await eventLoopTurn();
       }
-      this.#observer?.swept(claimed);
+      // A sweep left to this service's own timers polled nothing: it is not counted.
+      if (polled) this.#observer?.swept(claimed);
     } catch (error) {
       // A store that fails a sweep is tried again at the next one; the host hears of each.
       this.#observer?.swept(claimed, error);

@@ -291,7 +291,8 @@ class SqliteAskStore implements AskStore {
     const applied = this.#write(opened.db, () => {
       const writes: AskWrite[] = [];
       let claimed = 0;
-      // A cursor past rows that cannot be read, so a corrupt row never blocks the ones after it.
+      // A cursor (deadline, deadline, row number) past rows that cannot be read or that `settle`
+      // declines, so they never block the ones after them.
       let after: SqliteValue[] = [-Number.MAX_VALUE, -Number.MAX_VALUE, 0];
       while (claimed < limit) {
         const wanted = limit - claimed;
@@ -536,9 +537,11 @@ function prepare(db: SqliteDatabase): Statements {
     history: db.prepare(
       `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
     ),
+    // One range of `asks_due`, from the cursor to `now`, in index order (deadline, then row
+    // number): a batch reads only the rows it returns, wherever the cursor stands.
     due: db.prepare(
       `SELECT seq, ${selected} FROM asks
-       WHERE final = 0 AND deadline_at <= ? AND (deadline_at > ? OR (deadline_at = ? AND seq > ?))
+       WHERE final = 0 AND deadline_at <= ? AND deadline_at >= ? AND (deadline_at > ? OR seq > ?)
        ORDER BY deadline_at, seq LIMIT ?`,
     ),
     settled: db.prepare(

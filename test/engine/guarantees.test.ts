@@ -2,13 +2,14 @@
  * The service's promises at its edges (issue 15): rows that went back or disagree with
  * themselves, keys whose questions come back reordered, objects handed out, failures reported,
  * the row written before it is relied on, replies bound to their deferral, drain and close with
- * a first write in flight, and redaction kept with the ask.
+ * a first write in flight, redaction kept with the ask, and a sweeper that never races the
+ * deadline timers of the service holding an ask.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type AskAuditEvent,
   type AskStore,
@@ -19,7 +20,7 @@ import {
   systemClock,
 } from '../../src/index.js';
 import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
-import { manualProvider, tick, yesNo } from './helpers.js';
+import { CountingClock, manualProvider, tick, yesNo } from './helpers.js';
 
 const picked = (title: string) => [
   { questionId: 'q1', response: { kind: 'selection' as const, selections: [title] } },
@@ -283,6 +284,68 @@ describe('errors reach the host', () => {
     const failed = service.start(yesNo);
     await expect(failed.stored).rejects.toThrow('the store is down');
     await expect(failed.outcome).rejects.toThrow('the store is down');
+  });
+});
+
+describe('the sweeper and the deadline timers', () => {
+  it('leaves asks its own deadline timers are timing out to them, and sweeps the rest', async () => {
+    const memory = createMemoryAskStore();
+    const store = bind(memory);
+    // A store across a network: every write lands 40 ms after it was sent.
+    store.update = async (write, expectedVersion) => {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      return memory.update(write, expectedVersion);
+    };
+    const swept: string[] = [];
+    store.claimDue = async (now, limit, settle) => {
+      const applied = await memory.claimDue(now, limit, settle);
+      swept.push(...applied.map((write) => write.ask.askId));
+      return applied;
+    };
+    const clock = new CountingClock();
+    const owner = createInteractionService({ store, clock, sweepIntervalMs: 1 });
+    owner.registerProvider(manualProvider());
+    const handles = Array.from({ length: 5 }, () => owner.start(yesNo, { timeoutMs: 1_000 }));
+    await Promise.all(handles.map((handle) => handle.stored));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // While the owner's deadline writes are in flight, the rows are due and still pending.
+    clock.increment(1_000);
+    const outcomes = await Promise.all(handles.map((handle) => handle.outcome));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(5).fill('timedOut'));
+    expect(swept).toEqual([]);
+    // An ask no timer of this service holds (its service closed) is the sweep's.
+    const gone = createInteractionService({
+      store,
+      clock,
+      sweepIntervalMs: Number.POSITIVE_INFINITY,
+    });
+    gone.registerProvider(manualProvider());
+    const orphan = gone.start(yesNo, { timeoutMs: 1_000 });
+    await orphan.stored;
+    await gone.close();
+    clock.increment(1_000);
+    await vi.waitFor(() => expect(swept).toEqual([orphan.id]));
+    expect((await owner.get(orphan.id))?.state).toBe('timedOut');
+    await owner.close();
+  });
+
+  it('settles a storm of deadlines in slices, then arms and stops its timer as before', async () => {
+    const clock = new CountingClock();
+    const service = createInteractionService({ clock });
+    service.registerProvider(manualProvider());
+    // Enough asks due at once that settling them takes several slices of the event loop.
+    const storm = Array.from({ length: 2_000 }, () => service.start(yesNo, { timeoutMs: 1_000 }));
+    await Promise.all(storm.map((handle) => handle.stored));
+    clock.increment(1_000);
+    const outcomes = await Promise.all(storm.map((handle) => handle.outcome));
+    expect(new Set(outcomes.map((outcome) => outcome.status))).toEqual(new Set(['timedOut']));
+    // The next deadline is a clock timer again, which close clears.
+    const next = service.start(yesNo, { timeoutMs: 1_000 });
+    await next.stored;
+    expect(clock.armed.size).toBe(1);
+    await service.close();
+    expect(clock.armed.size).toBe(0);
+    await expect(next.outcome).rejects.toThrow(/closed/);
   });
 });
 

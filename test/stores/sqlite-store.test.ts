@@ -419,26 +419,8 @@ describe('the SQLite store', () => {
 
   describe('query plans', () => {
     it('finds, sweeps, lists, purges and reads histories through indexes, never a full scan', async () => {
-      // Every statement the store prepares, and the values a read last bound, through a handle
-      // that records them.
       const db = raw();
-      const prepared: string[] = [];
-      const bound = new Map<string, unknown[]>();
-      const recording: SqliteDatabase = {
-        exec: (sql) => db.exec(sql),
-        prepare: (sql) => {
-          prepared.push(sql);
-          const statement = db.prepare(sql);
-          return {
-            run: (...params) => statement.run(...params),
-            get: (...params) => statement.get(...params),
-            all: (...params) => {
-              bound.set(sql, params);
-              return statement.all(...params);
-            },
-          };
-        },
-      };
+      const { recording, prepared, bound } = recordingHandle(db);
       const store = createSqliteAskStore({ database: recording }, { pollIntervalMs: 5 });
       stores.push(store);
       store.subscribe(() => undefined);
@@ -492,41 +474,68 @@ describe('the SQLite store', () => {
         [{ notified: 'person-7', state: ['pending', 'deferred'] }, /ask_events_recipient/],
       ];
       // Planned with the values the list bound: the planner weighs ranges by them (STAT4).
-      const planOf = (sql: string) =>
-        (
-          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(bound.get(sql) ?? [])) as {
-            detail: string;
-          }[]
-        ).map((step) => step.detail);
       for (const [filter, index] of shapes) {
         const before = prepared.length;
         const page = await store.list(filter, { limit: 5 });
         const listSql = prepared.slice(before);
         expect(listSql, JSON.stringify(filter)).toHaveLength(1);
-        const plan = planOf(listSql[0] as string).join('\n');
+        const sql = listSql[0] as string;
+        const plan = planOf(db, sql, bound.get(sql) ?? []);
         expect(plan, `${JSON.stringify(filter)}\n${plan}`).toMatch(index);
         if (page.cursor !== undefined) await store.list(filter, { limit: 5, cursor: page.cursor });
       }
       expect(await store.purge(1_000_000, 100)).toBe(100);
-      const statements = prepared.filter((sql) => !/^\s*PRAGMA|ask_schema_version/i.test(sql));
+      const statements = storeStatements(prepared);
       expect(statements.length).toBeGreaterThanOrEqual(10 + shapes.length);
-      for (const sql of statements) {
-        const parameters = (sql.match(/\?/g) ?? []).map(() => 1);
-        const plan = (
-          db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as {
-            detail: string;
-          }[]
-        ).map((step) => step.detail);
-        const scans = plan.filter((detail) => /^SCAN (TABLE )?(asks|ask_events)\b/.test(detail));
-        expect(scans, `${sql}\n${plan.join('\n')}`).toEqual([]);
+      expectNoFullScan(db, statements);
+      const duePlan = planOf(db, dueStatement(statements), [1, 1, 1, 1, 1]);
+      expect(duePlan).toMatch(/USING INDEX asks_due/);
+      expect(duePlan).not.toMatch(/TEMP B-TREE/);
+    });
+
+    it('sweeps 1,000,000 asks by one range of the due index, from its cursor to now', async () => {
+      // In memory: the plan depends on the schema and its statistics, not on the disk.
+      const db = new Database(':memory:');
+      handles.push(db);
+      const { recording, prepared, bound } = recordingHandle(db);
+      const store = createSqliteAskStore({ database: recording });
+      stores.push(store);
+      await store.get('ask-0');
+      // Half settled, deadlines 10 ms apart; rows the sweep never reads keep their columns small.
+      db.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)
+         INSERT INTO asks (id, state, version, snapshot, packed, questions, interaction_id, "key",
+           deadline_at, final, created_at, updated_at)
+         SELECT 'ask-' || i, CASE WHEN i % 2 = 1 THEN 'answered' ELSE 'pending' END, 1, '{}', 0,
+           '[]', CASE WHEN i % 7 = 0 THEN 'thread-' || i END,
+           CASE WHEN i % 3 = 0 THEN 'key-' || i END, i * 10, i % 2, i * 1000, i * 1000 + 500
+         FROM n`,
+      ).run();
+      db.exec('PRAGMA analysis_limit = 1000; ANALYZE;');
+      // Nothing due: the sweep reads no row.
+      let offered = 0;
+      const settle = () => {
+        offered++;
+        return undefined;
+      };
+      expect(await store.claimDue(5, 32, settle)).toEqual([]);
+      expect(offered).toBe(0);
+      const statements = storeStatements(prepared);
+      const due = dueStatement(statements);
+      expect(bound.get(due)).toEqual([5, -Number.MAX_VALUE, -Number.MAX_VALUE, 0, 32]);
+      // Nothing due, everything due, and a cursor half-way (past rows a sweep declined).
+      for (const values of [
+        [5, -Number.MAX_VALUE, -Number.MAX_VALUE, 0, 32],
+        [20_000_000, -Number.MAX_VALUE, -Number.MAX_VALUE, 0, 32],
+        [20_000_000, 5_000_000, 5_000_000, 500_000, 32],
+      ]) {
+        const plan = planOf(db, due, values);
+        expect(plan, `${values}`).toMatch(
+          /^SEARCH asks USING INDEX asks_due \(deadline_at>\? AND deadline_at<\?\)$/m,
+        );
+        expect(plan, `${values}`).not.toMatch(/TEMP B-TREE|^SCAN asks/m);
       }
-      const duePlan = (
-        db
-          .prepare(`EXPLAIN QUERY PLAN ${statements.find((sql) => /deadline_at <=/.test(sql))}`)
-          .all(1, 1, 1, 1, 1) as { detail: string }[]
-      ).map((step) => step.detail);
-      expect(duePlan.join('\n')).toMatch(/USING INDEX asks_due/);
-      expect(duePlan.join('\n')).not.toMatch(/TEMP B-TREE/);
+      expectNoFullScan(db, statements);
     });
   });
 
@@ -547,3 +556,62 @@ describe('the SQLite store', () => {
     });
   });
 });
+
+/**
+ * A handle on `db` that records every statement the store prepares, and the values each read
+ * last bound.
+ */
+function recordingHandle(db: Database.Database) {
+  const prepared: string[] = [];
+  const bound = new Map<string, unknown[]>();
+  const recording: SqliteDatabase = {
+    exec: (sql) => db.exec(sql),
+    prepare: (sql) => {
+      prepared.push(sql);
+      const statement = db.prepare(sql);
+      return {
+        run: (...params) => statement.run(...params),
+        get: (...params) => statement.get(...params),
+        all: (...params) => {
+          bound.set(sql, params);
+          return statement.all(...params);
+        },
+      };
+    },
+  };
+  return { recording, prepared, bound };
+}
+
+/** The statements of the store itself (not its migrations' bookkeeping). */
+function storeStatements(prepared: readonly string[]): string[] {
+  return prepared.filter((sql) => !/^\s*PRAGMA|ask_schema_version/i.test(sql));
+}
+
+/** The sweep's due query among `statements`. */
+function dueStatement(statements: readonly string[]): string {
+  const due = statements.find((sql) => /deadline_at <=/.test(sql));
+  if (due === undefined) throw new Error('The store prepared no due query.');
+  return due;
+}
+
+/** The query plan of `sql` with `values`, one step a line. */
+function planOf(db: Database.Database, sql: string, values: readonly unknown[]): string {
+  return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[])
+    .map((step) => step.detail)
+    .join('\n');
+}
+
+/** No statement walks the whole `asks` or `ask_events` table (planned with every value 1). */
+function expectNoFullScan(db: Database.Database, statements: readonly string[]): void {
+  for (const sql of statements) {
+    const plan = planOf(
+      db,
+      sql,
+      (sql.match(/\?/g) ?? []).map(() => 1),
+    );
+    const scans = plan
+      .split('\n')
+      .filter((detail) => /^SCAN (TABLE )?(asks|ask_events)\b/.test(detail));
+    expect(scans, `${sql}\n${plan}`).toEqual([]);
+  }
+}
