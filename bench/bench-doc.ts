@@ -32,8 +32,11 @@ export function mergeFigures(
   return [...merged.values()];
 }
 
-/** A Markdown table: one row per figure, in file order, each with its goal, verdict and load. */
-export function renderTable(figures: readonly RecordedFigure[]): string {
+/**
+ * A Markdown table: one row per figure, in file order, each with its goal, verdict and load.
+ * `aligned` pads every column to its widest cell, as the formatter lays out the README's tables.
+ */
+export function renderTable(figures: readonly RecordedFigure[], aligned = false): string {
   const rows = figures.map((figure) => {
     const name = figure.config === undefined ? figure.name : `${figure.name} [${figure.config}]`;
     const value =
@@ -53,10 +56,15 @@ export function renderTable(figures: readonly RecordedFigure[]): string {
     ];
   });
   const header = ['file', 'benchmark', 'figure', 'goal', 'verdict', 'load', 'date'];
+  const widths = header.map((name, column) =>
+    aligned ? Math.max(name.length, ...rows.map((row) => row[column]!.length)) : 0,
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
   return [
-    `| ${header.join(' | ')} |`,
-    `| ${header.map(() => '---').join(' | ')} |`,
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
+    line(header),
+    line(widths.map((width) => '-'.repeat(Math.max(width, 3)))),
+    ...rows.map(line),
   ].join('\n');
 }
 
@@ -110,7 +118,7 @@ export function writeBenchDocs(root: URL, latest: readonly RecordedFigure[]): vo
   if (scaling.length > 0) {
     const readme = new URL(README_DOC, root);
     const text = readFileSync(readme, 'utf8');
-    writeFileSync(readme, replaceTable(text, renderTable(scaling), README_DOC, 'scaling'));
+    writeFileSync(readme, replaceTable(text, renderTable(scaling, true), README_DOC, 'scaling'));
   }
 }
 

@@ -6,7 +6,6 @@
  */
 import { type ActorScope, createActor, type SnapshotFrom } from 'xstate';
 import {
-  type AskMachineContext,
   type AskMachineEvent,
   type AskMachineInput,
   askMachine,
@@ -16,8 +15,6 @@ import type { PersistedAskSnapshot } from '../stores/ask-store.js';
 import type { PersistedAskState } from './ask-table.js';
 
 export type { PersistedAskState } from './ask-table.js';
-
-import type { AskState } from './audit.js';
 
 export type AskSnapshotState = SnapshotFrom<typeof askMachine>;
 

@@ -33,7 +33,9 @@ function setup(options: { redact?: boolean; clock?: CountingClock } = {}) {
   return { store, service, provider, history };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<Error & { code?: string; data?: any }> {
+async function refusal(
+  promise: Promise<unknown>,
+): Promise<Error & { code?: string; data?: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {
