@@ -118,7 +118,17 @@ export interface AskMachineContext extends AskMachineInput {
 export type AskMachineEvent =
   | { type: 'provider.answered'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
   | { type: 'provider.cancelled'; reason: 'user' | 'unavailable'; message?: string }
-  | { type: 'provider.deferred'; interactionId: string; message?: string }
+  /**
+   * The provider handed the question on; with `quorum`, several people decide it from now on
+   * (a provider that routes it to them, e.g. the notify provider's route). Kept only by an ask
+   * that has no quorum yet.
+   */
+  | {
+      type: 'provider.deferred';
+      interactionId: string;
+      message?: string;
+      quorum?: AskMachineQuorum;
+    }
   | { type: 'provider.progress'; answers: AskMachineAnswer[] }
   | { type: 'provider.failed'; reason: 'invalid-answer' | 'provider-error'; message: string }
   /** Answers brought by `service.answer`, from any service sharing the store. */
@@ -327,6 +337,15 @@ export const askMachine = setup({
     recordTimeout: assign((_, params: { deadlineAt: number }) => ({
       outcome: { status: 'timedOut', deadlineAt: params.deadlineAt } as AskMachineOutcome,
     })),
+    adoptQuorum: assign(
+      (
+        { context },
+        params: { quorum: AskMachineQuorum | undefined; routed: AskMachineQuorum | undefined },
+      ) =>
+        params.quorum !== undefined || params.routed === undefined
+          ? {}
+          : { quorum: params.routed, responses: context.responses ?? NO_RESPONSES },
+    ),
     recordResponse: assign((_, params: QuorumParams) => ({
       responses: withResponse(params.responses, params.response),
       refused: undefined,
@@ -482,13 +501,19 @@ export const askMachine = setup({
         },
         'provider.deferred': {
           target: 'deferred',
-          actions: {
-            type: 'recordDeferral',
-            params: ({ event }) => ({
-              interactionId: event.interactionId,
-              message: event.message,
-            }),
-          },
+          actions: [
+            {
+              type: 'recordDeferral',
+              params: ({ event }) => ({
+                interactionId: event.interactionId,
+                message: event.message,
+              }),
+            },
+            {
+              type: 'adoptQuorum',
+              params: ({ context, event }) => ({ quorum: context.quorum, routed: event.quorum }),
+            },
+          ],
         },
         abort: {
           target: 'aborted',

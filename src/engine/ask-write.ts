@@ -214,10 +214,15 @@ function auditData(
         : { reason: event.reason, message: event.message };
     case 'provider.failed':
       return { reason: event.reason, message: event.message };
-    case 'provider.deferred':
-      return event.message === undefined
-        ? { interactionId: event.interactionId }
-        : { interactionId: event.interactionId, message: event.message };
+    case 'provider.deferred': {
+      const data: { interactionId: string; message?: string; quorum?: unknown } = {
+        interactionId: event.interactionId,
+      };
+      if (event.message !== undefined) data.message = event.message;
+      // A quorum the provider's route set: recorded where it starts to count.
+      if (event.quorum !== undefined) data.quorum = event.quorum;
+      return data;
+    }
     case 'abort':
       return { message: event.message };
     case 'deadline':

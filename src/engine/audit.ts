@@ -2,6 +2,7 @@
 import type { StateValueFrom } from 'xstate';
 import {
   type AskMachine,
+  type AskMachineQuorum,
   type AskMachineRefusalReason,
   askMachine,
 } from '../../machines/ask.machine.js';
@@ -77,7 +78,11 @@ export type AskAuditEvent =
   | Transition<'provider.progress', { answered: number; total: number; answers: AuditedAnswers }>
   | Transition<'provider.cancelled' | 'cancel', { reason: string; message?: string }>
   | Transition<'provider.failed', { reason: 'invalid-answer' | 'provider-error'; message: string }>
-  | Transition<'provider.deferred', { interactionId: string; message?: string }>
+  /** `quorum`: the rule a provider's route set with the deferral (`ctx.setQuorum`). */
+  | Transition<
+      'provider.deferred',
+      { interactionId: string; message?: string; quorum?: AskMachineQuorum }
+    >
   | Transition<'abort', { message: string }>
   | Transition<'deadline', { at: number }>
   /** An answer, resume, restore or provider result that met an ask whose outcome was fixed. */

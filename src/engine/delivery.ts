@@ -5,7 +5,13 @@
  */
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
-import { type QuorumProgress, quorumProgress } from '../rules/quorum.js';
+import { UserInteractionError } from '../rules/errors.js';
+import {
+  type QuorumOption,
+  type QuorumProgress,
+  quorumProgress,
+  readQuorumOption,
+} from '../rules/quorum.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { OutboxEntry } from '../stores/ask-store.js';
 import { answerCheck, exitCause, failureEvent, providerEvent, respondEvent } from './ask-events.js';
@@ -91,8 +97,12 @@ export class Delivery {
       }
       event = respondEvent(event.answers, event.answeredBy, this.#host.now());
     }
-    const { outbox } = open;
+    const { outbox, routedQuorum } = open;
     open.outbox = undefined;
+    open.routedQuorum = undefined;
+    if (event.type === 'provider.deferred' && routedQuorum !== undefined) {
+      event = { ...event, quorum: routedQuorum };
+    }
     await this.#settle(open, event, this.#host.commit(open, event, outbox));
   }
 
@@ -166,6 +176,19 @@ class DeliveryContext implements AskProviderContext {
   get quorum(): QuorumProgress | undefined {
     const { quorum, responses } = this.#open.state.context;
     return quorum === undefined ? undefined : quorumProgress(quorum, responses);
+  }
+
+  setQuorum(quorum: QuorumOption): void {
+    const open = this.#open;
+    if (open.state.context.quorum !== undefined) {
+      throw new UserInteractionError(
+        'INVALID_REQUEST',
+        `Ask ${open.id} was started with a quorum of its own; a provider cannot set another.`,
+        { askId: open.id },
+      );
+    }
+    const rule = readQuorumOption(quorum, open.questions);
+    if (open.delivering) open.routedQuorum = rule;
   }
 
   queueOutbox(entries: readonly OutboxEntry[]): void {

@@ -3,7 +3,7 @@
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
-import type { QuorumProgress } from '../rules/quorum.js';
+import type { QuorumOption, QuorumProgress } from '../rules/quorum.js';
 import type { OutboxEntry } from '../stores/ask-store.js';
 
 /** What a provider is told of the ask it delivers, besides the request itself. */
@@ -38,6 +38,14 @@ export interface AskProviderContext {
    * (a test calling a provider directly) may not.
    */
   queueOutbox?(entries: readonly OutboxEntry[]): void;
+  /**
+   * Several people decide this ask from the provider's deferral on (a provider that routes the
+   * question to them, as the notify provider's `route` may): `quorum` is checked like
+   * `service.start`'s (throws `INVALID_REQUEST` naming the field) and written with the
+   * deferral; a later call replaces an earlier one. Throws `INVALID_REQUEST` for an ask started
+   * with a quorum of its own. The service always gives it; a context made by hand may not.
+   */
+  setQuorum?(quorum: QuorumOption): void;
 }
 
 /**

@@ -30,6 +30,7 @@ export type {
   NotifyProviderOptions,
   NotifyReminders,
   NotifyRoute,
+  NotifyRouteResult,
 } from './notify-options.js';
 export { createNotifyProvider, type NotifyProvider } from './notify-provider.js';
 export { createWebhookChannel } from './webhook-channel.js';

@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '../engine/clock.js';
 import type { AskProviderContext } from '../engine/provider.js';
 import { storeOf } from '../engine/store-of.js';
 import { describe } from '../rules/describe.js';
+import type { QuorumOption } from '../rules/quorum.js';
 import type { AskStore } from '../stores/ask-store.js';
 import type { AnswerAppLinks } from '../web/answer-app.js';
 import type { NotifyChannel } from './channel.js';
@@ -13,7 +14,16 @@ import type { NotificationRecipient } from './notification.js';
 export type NotifyRoute = (
   request: AskUserRequest,
   ctx: AskProviderContext,
-) => readonly NotificationRecipient[] | Promise<readonly NotificationRecipient[]>;
+) => NotifyRouteResult | Promise<NotifyRouteResult>;
+
+/**
+ * Whom to tell: the recipients, or (from the provider's `route` only) the recipients and the
+ * quorum they decide by (`service.start`'s `quorum`: `required` of them must respond through
+ * their links; `from` names the recipient ids that may). The quorum is set with the deferral.
+ */
+export type NotifyRouteResult =
+  | readonly NotificationRecipient[]
+  | { recipients: readonly NotificationRecipient[]; quorum?: QuorumOption };
 
 /** Reminders to the first recipients while nobody answered. */
 export interface NotifyReminders {

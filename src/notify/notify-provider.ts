@@ -2,10 +2,12 @@
 import type { AskProvider } from '../engine/provider.js';
 import { compileCheck } from '../rules/compiled-check.js';
 import { describe } from '../rules/describe.js';
+import type { QuorumOption } from '../rules/quorum.js';
 import { type NotificationRecipient, NotificationRecipientSchema } from './notification.js';
 import {
   type NotifyProviderOptions,
   type NotifyRoute,
+  type NotifyRouteResult,
   type ResolvedNotifyOptions,
   resolveNotifyOptions,
 } from './notify-options.js';
@@ -56,15 +58,26 @@ export function createNotifyProvider(options: NotifyProviderOptions): NotifyProv
         );
       }
       const at = resolved.clock.now();
-      const linked = (route: NotifyRoute, what: string) =>
-        recipientsOf(resolved, route, what, request, ctx);
-      const recipients = await linked(resolved.route, '`route`');
+      const linked = async (route: NotifyRoute, what: string) =>
+        recipientsOf(resolved, await routed(route, what, request, ctx), what, ctx.askId);
+      const first = await routed(resolved.route, '`route`', request, ctx, true);
+      const recipients = await recipientsOf(resolved, first, '`route`', ctx.askId);
       if (recipients.length === 0) {
         return {
           status: 'cancelled',
           reason: 'unavailable',
           message: 'The notify route named nobody to ask.',
         };
+      }
+      // The people decide by a quorum: set with the deferral (checked like start's option).
+      const quorum = Array.isArray(first) ? undefined : (first as { quorum?: QuorumOption }).quorum;
+      if (quorum !== undefined) {
+        if (typeof ctx.setQuorum !== 'function') {
+          throw new TypeError(
+            'The notify route returned a quorum, but this context cannot set one: register the provider with an interaction service.',
+          );
+        }
+        ctx.setQuorum(quorum);
       }
       const escalations = [];
       for (const [index, step] of resolved.escalation.entries()) {
@@ -100,19 +113,41 @@ export function createNotifyProvider(options: NotifyProviderOptions): NotifyProv
   };
 }
 
-/** The recipients a route names, checked, each with their own signed link. */
-async function recipientsOf(
-  options: ResolvedNotifyOptions,
+/**
+ * What a route returned: an array of recipients, or (the provider's own route only,
+ * `withQuorum`) `{ recipients, quorum? }`.
+ */
+async function routed(
   route: NotifyRoute,
   what: string,
-  ...args: Parameters<NotifyRoute>
-): Promise<LinkedRecipient[]> {
-  const named = await route(...args);
-  if (!Array.isArray(named)) {
+  request: Parameters<NotifyRoute>[0],
+  ctx: Parameters<NotifyRoute>[1],
+  withQuorum = false,
+): Promise<NotifyRouteResult> {
+  const result = await route(request, ctx);
+  if (Array.isArray(result)) return result;
+  const shaped =
+    withQuorum &&
+    typeof result === 'object' &&
+    result !== null &&
+    Array.isArray((result as { recipients?: unknown }).recipients) &&
+    Object.keys(result).every((key) => key === 'recipients' || key === 'quorum');
+  if (!shaped) {
     throw new TypeError(
-      `Expected ${what} to return an array of { id, channel, address }, got ${describe(named)}.`,
+      `Expected ${what} to return an array of { id, channel, address }${withQuorum ? ' or { recipients, quorum? }' : ''}, got ${describe(result)}.`,
     );
   }
+  return result;
+}
+
+/** The recipients a route named, checked, each with their own signed link. */
+async function recipientsOf(
+  options: ResolvedNotifyOptions,
+  result: NotifyRouteResult,
+  what: string,
+  askId: string,
+): Promise<LinkedRecipient[]> {
+  const named = Array.isArray(result) ? result : (result as { recipients: unknown[] }).recipients;
   const seen = new Set<string>();
   const linked: LinkedRecipient[] = [];
   for (const value of named as unknown[]) {
@@ -131,7 +166,7 @@ async function recipientsOf(
     if (seen.has(recipient.id)) continue;
     seen.add(recipient.id);
     const by = { recipient: recipient.id, channel: recipient.channel };
-    const link = await options.server.linkFor(args[1].askId, by);
+    const link = await options.server.linkFor(askId, by);
     // Their inbox too (every open ask they were told of), when the server makes such links.
     const inboxLink = options.server.inboxLinkFor?.(by);
     linked.push(

@@ -52,6 +52,11 @@ const events: AskMachineEvent[] = [
   { type: 'provider.answered', answers: text, answeredBy: { recipient: 'ana' } },
   { type: 'provider.deferred', interactionId: 'chat-1', message: 'in chat' },
   { type: 'provider.deferred', interactionId: 'chat-2' },
+  {
+    type: 'provider.deferred',
+    interactionId: 'routed',
+    quorum: { required: 2, from: ['ana', 'ben'], agree: 'same' },
+  },
   { type: 'provider.failed', reason: 'provider-error', message: 'boom' },
   { type: 'provider.cancelled', reason: 'unavailable' },
   { type: 'abort', cause: { name: 'Error', message: 'gone' }, message: 'gone' },

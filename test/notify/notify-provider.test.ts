@@ -244,6 +244,59 @@ describe('createNotifyProvider', () => {
     ]);
   });
 
+  it('takes the quorum from the route: set with the deferral, audited, counted through the links', async () => {
+    const people = ['ana', 'ben', 'cy'];
+    const { service, smtp } = await setUp({
+      route: () => ({
+        recipients: people.map((id) => ({ id, channel: 'email', address: `${id}@example.com` })),
+        quorum: { required: 2, from: people },
+      }),
+      escalation: [],
+    });
+    const handle = service.start(
+      { questions: [{ question: 'Wire 40,000 EUR?', options: ['Approve', 'Deny'] }] },
+      { timeoutMs: 60_000 },
+    );
+    await handle.outcome;
+    const deferral = (await history(service, handle.id)).find(
+      (event) => event.type === 'provider.deferred',
+    );
+    expect(deferral?.data).toMatchObject({ quorum: { required: 2, from: people, agree: 'same' } });
+    expect((await service.get(handle.id))?.quorum).toMatchObject({ required: 2, needed: 2 });
+    const mailTo = (id: string) =>
+      smtp.received.find((m) => m.rcptTo.includes(`${id}@example.com`));
+    await until(() => people.every((id) => mailTo(id) !== undefined), 'the three mails');
+    const link = (id: string) => linkIn(mailTo(id)?.mail.text);
+    expect((await answerThroughLink(link('ben'), 1)).status).toBe(200);
+    expect((await service.get(handle.id))?.state).toBe('deferred');
+    expect((await answerThroughLink(link('ana'), 1)).status).toBe(200);
+    expect((await service.get(handle.id))?.outcome).toMatchObject({
+      status: 'answered',
+      responses: [{ by: 'ben' }, { by: 'ana' }],
+    });
+  });
+
+  it('refuses a route quorum that does not fit the questions, and one for an ask with its own', async () => {
+    const { service } = await setUp({
+      route: () => ({
+        recipients: [{ id: 'ana', channel: 'email', address: 'ana@example.com' }],
+        quorum: { required: 1, veto: ['Nope'] },
+      }),
+      escalation: [],
+    });
+    const outcome = await service.ask(
+      { questions: [{ question: 'Wire it?', options: ['Approve', 'Deny'] }] },
+      { timeoutMs: 60_000 },
+    );
+    expect(outcome).toMatchObject({ status: 'cancelled', reason: 'provider-error' });
+    expect(outcome.status === 'cancelled' && outcome.message).toMatch(/quorum\.veto.*"Nope"/);
+    const own = await service.ask(
+      { questions: [{ question: 'Wire it?', options: ['Approve', 'Deny'] }] },
+      { timeoutMs: 60_000, quorum: { required: 1 } },
+    );
+    expect(own.status === 'cancelled' && own.message).toMatch(/started with a quorum of its own/);
+  });
+
   it('sends no reminder or escalation once the ask settled first', async () => {
     const { service, smtp } = await setUp();
     const handle = service.start(
