@@ -26,6 +26,7 @@ import {
   startPostgresCluster,
 } from '../support/postgres-cluster.js';
 import { manualProvider } from './helpers.js';
+import { mulberry32 } from './store-races.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ask-quorum-races-'));
 let cluster: PostgresCluster | undefined;
@@ -79,23 +80,11 @@ const pick = (title: string) => [
   { questionId: 'q1', response: { kind: 'selection' as const, selections: [title] } },
 ];
 
-/** A small seeded PRNG, so a failing seed replays the same race. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe.each(pairs)('quorum responses racing on two hosts (%s store)', (_name, pair) => {
   it.each([1, 2, 3])(
     'gives each ask one outcome and records every response once (seed %i)',
     async (seed) => {
-      const random = seeded(seed);
+      const random = mulberry32(seed);
       const stores = pair();
       const hosts = stores.map((store) => {
         const service = createInteractionService({ store });

@@ -147,7 +147,7 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Pro
 }
 
 /** A small seeded PRNG, so a failing seed replays the same race. */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
