@@ -19,6 +19,35 @@ import { startSmtpReceiver } from './smtp-receiver.js';
 
 let cluster: PostgresCluster;
 
+/**
+ * One host: a PostgreSQL store on `schema`, its service, web answer server and notify provider
+ * (mail to alice, reminded every 200 ms, escalated to the lead), all sending to `smtp`.
+ */
+async function startHost(
+  smtp: Awaited<ReturnType<typeof startSmtpReceiver>>,
+  schema: string,
+  { reminders, escalationAfterMs }: { reminders: number; escalationAfterMs: number },
+) {
+  const store = createPostgresAskStore({ connectionString: cluster.url }, { schema, max: 4 });
+  const service = createInteractionService({ store });
+  const server = await createWebAnswerServer({ service, secret: 'e'.repeat(32) });
+  const provider = createNotifyProvider({
+    server,
+    channels: [createEmailChannel({ transport: smtp.transport, from: 'approvals@example.com' })],
+    route: () => [{ id: 'alice', channel: 'email', address: 'alice@example.com' }],
+    reminders: { afterMs: 200, everyMs: 200, max: reminders },
+    escalation: [
+      {
+        afterMs: escalationAfterMs,
+        route: () => [{ id: 'lead', channel: 'email', address: 'lead@example.com' }],
+      },
+    ],
+    delivery: { pollMs: 20 },
+  });
+  service.registerProvider(provider);
+  return { store, service, server, provider };
+}
+
 describe.skipIf(postgresMissing !== undefined)(
   'the notify provider on two PostgreSQL hosts',
   () => {
@@ -31,29 +60,10 @@ describe.skipIf(postgresMissing !== undefined)(
 
     it('reminds, escalates, and still takes the answer through the link of the recipient escalated away from', async () => {
       const smtp = await startSmtpReceiver();
-      const store = createPostgresAskStore(
-        { connectionString: cluster.url },
-        { schema: 'end_to_end', max: 4 },
-      );
-      const service = createInteractionService({ store });
-      const server = await createWebAnswerServer({ service, secret: 'e'.repeat(32) });
-      const provider = createNotifyProvider({
-        server,
-        store,
-        channels: [
-          createEmailChannel({ transport: smtp.transport, from: 'approvals@example.com' }),
-        ],
-        route: () => [{ id: 'alice', channel: 'email', address: 'alice@example.com' }],
-        reminders: { afterMs: 200, everyMs: 200, max: 2 },
-        escalation: [
-          {
-            afterMs: 600,
-            route: () => [{ id: 'lead', channel: 'email', address: 'lead@example.com' }],
-          },
-        ],
-        delivery: { pollMs: 20 },
+      const { store, service, server, provider } = await startHost(smtp, 'end_to_end', {
+        reminders: 2,
+        escalationAfterMs: 600,
       });
-      service.registerProvider(provider);
       const mailTo = (to: string) => smtp.received.filter((m) => m.rcptTo.includes(to));
       const waitFor = async (condition: () => boolean, what: string) => {
         const end = Date.now() + 10_000;
@@ -139,32 +149,7 @@ describe.skipIf(postgresMissing !== undefined)(
     it('sends each reminder and the escalation once, though both hosts claim', async () => {
       const smtp = await startSmtpReceiver();
       const hosts = await Promise.all(
-        ['a', 'b'].map(async () => {
-          const store = createPostgresAskStore(
-            { connectionString: cluster.url },
-            { schema: 'hosts', max: 4 },
-          );
-          const service = createInteractionService({ store });
-          const server = await createWebAnswerServer({ service, secret: 'b'.repeat(32) });
-          const provider = createNotifyProvider({
-            server,
-            store,
-            channels: [
-              createEmailChannel({ transport: smtp.transport, from: 'approvals@example.com' }),
-            ],
-            route: () => [{ id: 'alice', channel: 'email', address: 'alice@example.com' }],
-            reminders: { afterMs: 200, everyMs: 200, max: 3 },
-            escalation: [
-              {
-                afterMs: 500,
-                route: () => [{ id: 'lead', channel: 'email', address: 'lead@example.com' }],
-              },
-            ],
-            delivery: { pollMs: 20 },
-          });
-          service.registerProvider(provider);
-          return { store, service, server, provider };
-        }),
+        ['a', 'b'].map(() => startHost(smtp, 'hosts', { reminders: 3, escalationAfterMs: 500 })),
       );
       try {
         const [a] = hosts as [(typeof hosts)[0]];
