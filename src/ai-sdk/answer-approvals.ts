@@ -1,10 +1,9 @@
 /** Human approval for AI SDK tools with `needsApproval`: one Allow / Deny ask per request. */
 import type { ToolApprovalResponse, ToolModelMessage } from 'ai';
-import { agreementKey } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { InteractionService } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
-import type { QuorumOption } from '../rules/quorum.js';
+import { decidedBy, type QuorumOption } from '../rules/quorum.js';
 import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { approvalBindingLine, approvalKey } from './approval-binding.js';
 import { verifyApprovalSignature } from './approval-signature.js';
@@ -217,13 +216,10 @@ function decide(outcome: AskOutcome, response: Respond): ToolApprovalResponse {
 }
 
 /** Who decided: the user, the approvers of a quorum, or whoever vetoed. */
-function deciders(outcome: Extract<AskOutcome, { status: 'answered' }>): string {
-  if (outcome.vetoedBy !== undefined) return `${outcome.vetoedBy} (a veto)`;
-  if (outcome.responses === undefined) return 'the user';
-  const agreed = outcome.responses.filter(
-    (response) => agreementKey(response.answers) === agreementKey(outcome.answers),
-  );
-  return agreed.map((response) => response.by).join(', ');
+function deciders(outcome: AskOutcome): string {
+  const decided = decidedBy(outcome);
+  if (decided?.kind === 'veto') return `${decided.names[0]} (a veto)`;
+  return decided?.kind === 'quorum' ? decided.names.join(', ') : 'the user';
 }
 
 function readApprovalRequests(parts: readonly unknown[]): ApprovalRequest[] {

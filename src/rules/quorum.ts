@@ -9,6 +9,7 @@ import {
   type AskMachineQuorumResponse,
   largestAgreement,
 } from '../../machines/ask.machine.js';
+import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { readPersonName } from './answered-by.js';
 import { describe } from './describe.js';
@@ -151,6 +152,35 @@ export function describeQuorum(progress: QuorumProgress): [rule: string, standin
   const more =
     needed === 0 ? '' : ` ${needed} more ${needed === 1 ? 'response' : 'responses'} needed.`;
   return [`Needs ${people}${among}${same}${vetoes}.`, `${so}${more}`];
+}
+
+/**
+ * Who decided an ask, read from its outcome (names only, never what they answered): the person
+ * who answered, whoever vetoed, the people whose responses made the quorum, or, for `no-quorum`,
+ * those who responded without reaching it. `undefined` when no person decided (a timeout, a
+ * cancel, an abort, an answer nobody was named for).
+ */
+export type DecidedBy =
+  | { kind: 'answer'; answeredBy: AnsweredBy }
+  | { kind: 'veto'; names: readonly [string] }
+  | { kind: 'quorum' | 'no-quorum'; names: readonly string[] };
+
+export function decidedBy(outcome: AskOutcome | undefined): DecidedBy | undefined {
+  if (outcome?.status === 'cancelled' && outcome.reason === 'no-quorum') {
+    return { kind: 'no-quorum', names: responders(outcome.responses) };
+  }
+  if (outcome?.status !== 'answered') return undefined;
+  if (outcome.vetoedBy !== undefined) return { kind: 'veto', names: [outcome.vetoedBy] };
+  if (outcome.responses !== undefined) {
+    return { kind: 'quorum', names: responders(outcome.responses) };
+  }
+  return outcome.answeredBy === undefined
+    ? undefined
+    : { kind: 'answer', answeredBy: outcome.answeredBy };
+}
+
+function responders(responses: readonly { by: string }[] | undefined): string[] {
+  return (responses ?? []).map((response) => response.by);
 }
 
 function readNames(value: unknown, field: string, what: string): string[] {

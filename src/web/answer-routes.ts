@@ -8,7 +8,7 @@ import { buildAskUserForm } from '../form/build-form.js';
 import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
 import { formatTime } from '../notify/notification-wording.js';
 import { isUserInteractionError } from '../rules/errors.js';
-import { describeQuorum, type QuorumProgress } from '../rules/quorum.js';
+import { decidedBy, describeQuorum, type QuorumProgress } from '../rules/quorum.js';
 import {
   type PostedValues,
   renderAnswerPage,
@@ -303,17 +303,16 @@ function quorumNoticeTitle(reason: 'duplicate' | 'not-allowed'): string {
 function settledPage(ask: AskInfo): string {
   const { outcome } = ask;
   const when = formatTime(ask.updatedAt);
-  const responders = (responses: readonly { by: string }[] | undefined) =>
-    (responses ?? []).map((response) => response.by).join(', ');
+  const decided = decidedBy(outcome);
   let by = '';
-  if (outcome?.status === 'answered' && outcome.vetoedBy !== undefined) {
-    by = ` It was ended by a veto from ${outcome.vetoedBy} on ${when}.`;
-  } else if (outcome?.status === 'answered' && outcome.responses !== undefined) {
-    by = ` It was decided by the responses of ${responders(outcome.responses)} on ${when}.`;
-  } else if (outcome?.status === 'answered' && outcome.answeredBy !== undefined) {
-    by = ` It was answered by ${outcome.answeredBy.recipient}${outcome.answeredBy.channel === undefined ? '' : ` (via ${outcome.answeredBy.channel})`} on ${when}.`;
-  } else if (outcome?.status === 'cancelled' && outcome.reason === 'no-quorum') {
-    by = ` Everyone who may respond did (${responders(outcome.responses)}) without reaching the quorum.`;
+  if (decided?.kind === 'veto') by = ` It was ended by a veto from ${decided.names[0]} on ${when}.`;
+  else if (decided?.kind === 'quorum') {
+    by = ` It was decided by the responses of ${decided.names.join(', ')} on ${when}.`;
+  } else if (decided?.kind === 'no-quorum') {
+    by = ` Everyone who may respond did (${decided.names.join(', ')}) without reaching the quorum.`;
+  } else if (decided?.kind === 'answer') {
+    const { recipient, channel } = decided.answeredBy;
+    by = ` It was answered by ${recipient}${channel === undefined ? '' : ` (via ${channel})`} on ${when}.`;
   }
   return renderNoticePage(
     'Nothing left to answer',

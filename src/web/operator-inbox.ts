@@ -6,6 +6,7 @@
  */
 import { ASK_STATES, type AskState, isAskState } from '../engine/audit.js';
 import type { AskInfo } from '../engine/service-contract.js';
+import { decidedBy } from '../rules/quorum.js';
 import type { AskListResult } from '../stores/ask-query.js';
 import { OPEN_STATES } from './ask-state.js';
 import { type Html, html, shownText } from './html.js';
@@ -129,7 +130,7 @@ ${section.page.items.length === 0 ? html`<p class="empty">None.</p>` : ''}${more
 }
 
 function inboxRow(ask: AskInfo, query: string): Html {
-  const answeredBy = decidedBy(ask.outcome);
+  const answeredBy = decidedByText(ask.outcome);
   return html`<tr data-ask="${ask.askId}"><td><a href="asks/${encodeURIComponent(ask.askId)}${query}">${ask.askId}</a></td><td class="ask-state">${ask.state}</td><td class="questions">${ask.questions.map((question, i) => html`${i === 0 ? '' : ', '}${shownText(question.question)}`)}</td><td>${ask.agent === undefined ? '–' : shownText(ask.agent)}</td>${timeCell(ask.createdAt)}${timeCell(ask.updatedAt, 'updated')}${ask.deadlineAt === undefined ? html`<td>–</td>` : timeCell(ask.deadlineAt)}<td class="answered-by">${answeredBy === undefined ? '–' : shownText(answeredBy)}</td></tr>`;
 }
 
@@ -137,13 +138,11 @@ function inboxRow(ask: AskInfo, query: string): Html {
  * Who decided an ask, as the inbox shows it: who answered, who vetoed, or whose responses made
  * the quorum (names only, never what they answered).
  */
-function decidedBy(outcome: AskInfo['outcome']): string | undefined {
-  if (outcome?.status !== 'answered') return undefined;
-  if (outcome.vetoedBy !== undefined) return `${outcome.vetoedBy} (veto)`;
-  if (outcome.responses !== undefined) {
-    return outcome.responses.map((response) => response.by).join(', ');
-  }
-  return outcome.answeredBy === undefined ? undefined : answeredByText(outcome.answeredBy);
+function decidedByText(outcome: AskInfo['outcome']): string | undefined {
+  const decided = decidedBy(outcome);
+  if (decided === undefined || decided.kind === 'no-quorum') return undefined;
+  if (decided.kind === 'answer') return answeredByText(decided.answeredBy);
+  return decided.kind === 'veto' ? `${decided.names[0]} (veto)` : decided.names.join(', ');
 }
 
 /** `alice@example.com (email)`: the recipient and, when known, the channel. */
