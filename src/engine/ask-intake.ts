@@ -7,7 +7,7 @@ import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import { UserInteractionError } from '../rules/errors.js';
-import { normalizeAskUserRequest } from '../rules/normalize.js';
+import { readAskRequest } from '../rules/normalize.js';
 import { readQuorumOption } from '../rules/quorum.js';
 import { checkTimeoutMs, deadlineFrom } from '../rules/timeout.js';
 import type { StoredAsk } from '../stores/ask-store.js';
@@ -41,7 +41,7 @@ export function intakeAsk(
   ) => AskTraceContext | undefined,
 ): OpenAsk {
   checkAskOptions(options);
-  const normalized = normalizeAskUserRequest(request, { allowIds: true });
+  const normalized = readAskRequest(request, { allowIds: true });
   if (!normalized.ok) throw normalized.error;
   const { questions, agent, hints, timeoutMs: requestTimeout } = normalized.value;
   // Kept per pending ask: a literal, not a rest copy (see createAskContext on hidden classes).

@@ -111,17 +111,23 @@ function compileAction(action: unknown, where: string): CompiledAction {
   const assign =
     typeof assignment === 'function'
       ? (assignment as CompiledAction['assign'])
-      : (args: Args, actionParams: unknown) => {
-          const partial: Record<string, unknown> = {};
-          for (const [key, value] of Object.entries(assignment as Record<string, unknown>)) {
-            partial[key] =
-              typeof value === 'function'
-                ? (value as (args: Args, params: unknown) => unknown)(args, actionParams)
-                : value;
-          }
-          return partial as Partial<AskMachineContext>;
-        };
+      : assignProperties(assignment as Record<string, unknown>);
   return { name: type, assign, params };
+}
+
+/** An `assign({ key: value or (args, params) => value })`: its entries read once, at load. */
+function assignProperties(assignment: Record<string, unknown>): CompiledAction['assign'] {
+  const entries = Object.entries(assignment);
+  return (args, actionParams) => {
+    const partial: Record<string, unknown> = {};
+    for (const [key, value] of entries) {
+      partial[key] =
+        typeof value === 'function'
+          ? (value as (args: Args, params: unknown) => unknown)(args, actionParams)
+          : value;
+    }
+    return partial as Partial<AskMachineContext>;
+  };
 }
 
 function compileState(node: StateNodeLike): Record<string, CompiledTransition[]> {
@@ -212,9 +218,14 @@ export function stepAsk(
     const { guard } = transition;
     if (guard !== undefined && !guard.check(args, paramsOf(guard.params, args))) continue;
     let context = from.context;
-    for (const action of transition.actions) {
-      const actionArgs: Args = { context, event };
-      context = { ...context, ...action.assign(actionArgs, paramsOf(action.params, actionArgs)) };
+    if (transition.actions.length > 0) {
+      // One copy per step; each action sees what the ones before it assigned, as in XState.
+      const next = { ...context };
+      const actionArgs: Args = { context: next, event };
+      for (const action of transition.actions) {
+        Object.assign(next, action.assign(actionArgs, paramsOf(action.params, actionArgs)));
+      }
+      context = next;
     }
     return transition.final
       ? persisted('done', transition.target, context, output({ context, event }))

@@ -43,7 +43,7 @@ export function redacts(snapshot: PersistedAskState): boolean {
 /** The first write of a new ask: its row at version 1 and its `start` event. */
 export function startWrite(ask: AskBasis, at: number, owner: string | undefined): AskWrite {
   const row = rowOf(ask, ask.snapshot, 1, at, owner);
-  return deepFreeze({ ask: row, event: firstEvent(ask, 'start', 1) });
+  return { ask: deepFreeze(row), event: deepFreeze(firstEvent(ask, 'start', 1)) };
 }
 
 /** Taking an ask over: the same snapshot, one version on, this service its owner. */
@@ -57,7 +57,7 @@ export function restoreWrite(ask: AskBasis, at: number, owner: string): AskWrite
     to: row.state,
     data: { version: row.version },
   };
-  return deepFreeze({ ask: row, event });
+  return { ask: deepFreeze(row), event: deepFreeze(event) };
 }
 
 /**

@@ -112,7 +112,12 @@ export function createServiceParts(
     report,
   );
   const commands = new AskCommands(store, replica, commits, trail, quoteInput);
-  const unsubscribe = store.subscribe((change) => replica.onChange(change));
+  // A memory store of the service's own has no other writer (the sweeper's writes reach the
+  // replica directly): news of its changes would only repeat this service's own writes.
+  const unsubscribe =
+    options.store === undefined
+      ? doNothing
+      : store.subscribe((change) => replica.onChange(change));
   const sweeper = new StoreSweeper(
     store,
     clock,
@@ -147,3 +152,5 @@ export function createServiceParts(
     report,
   };
 }
+
+function doNothing(): void {}

@@ -74,6 +74,19 @@ export function normalizeAskUserRequest(
   input: unknown,
   options: NormalizeAskUserRequestOptions = {},
 ): NormalizeAskUserRequestResult {
+  const result = readAskRequest(input, options);
+  if (result.ok && result.value !== input) normalizedRequests.add(result.value);
+  return result;
+}
+
+/**
+ * `normalizeAskUserRequest` for a caller that keeps only the parts of the result (the service's
+ * intake): the result is not remembered as normalized, which costs a weak-set entry per ask.
+ */
+export function readAskRequest(
+  input: unknown,
+  options: NormalizeAskUserRequestOptions = {},
+): NormalizeAskUserRequestResult {
   const normalized = isNormalizedAskRequest(input);
   if (normalized && options.agent === undefined) return { ok: true, value: input };
   try {
@@ -86,7 +99,6 @@ export function normalizeAskUserRequest(
         'the name of the asking agent',
       );
     }
-    normalizedRequests.add(value);
     return { ok: true, value };
   } catch (error) {
     if (isUserInteractionError(error)) return { ok: false, error };
