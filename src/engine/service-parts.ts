@@ -115,9 +115,7 @@ export function createServiceParts(
   // A memory store of the service's own has no other writer (the sweeper's writes reach the
   // replica directly): news of its changes would only repeat this service's own writes.
   const unsubscribe =
-    options.store === undefined
-      ? doNothing
-      : store.subscribe((change) => replica.onChange(change));
+    options.store === undefined ? doNothing : store.subscribe((change) => replica.onChange(change));
   const sweeper = new StoreSweeper(
     store,
     clock,
