@@ -93,7 +93,8 @@ export class AskCommits implements Committer {
         if (open.handedOut) return;
         deliver = false;
       }
-      await this.#settlement.hold(open, signal);
+      const held = this.#settlement.hold(open, signal);
+      if (held !== undefined) await held;
       if (deliver && !open.handedOut) this.#delivery.start(open);
     } catch (error) {
       this.#replica.remove(open);
@@ -183,7 +184,8 @@ export class AskCommits implements Committer {
         if (attempt >= MAX_WRITE_ATTEMPTS) throw this.#gaveUp(open, attempt);
       }
       this.#replica.add(open);
-      await this.#settlement.hold(open, undefined);
+      const held = this.#settlement.hold(open, undefined);
+      if (held !== undefined) await held;
       if (open.handedOut) return;
       if (deliversIn(open.state.value)) this.#delivery.start(open);
       else this.#settlement.handOut(open);

@@ -103,7 +103,12 @@ export class Delivery {
     if (event.type === 'provider.deferred' && routedQuorum !== undefined) {
       event = { ...event, quorum: routedQuorum };
     }
-    await this.#settle(open, event, this.#host.commit(open, event, outbox));
+    try {
+      if (!(await this.#host.commit(open, event, outbox)))
+        await this.#host.recordAttempt(open, event);
+    } catch (error) {
+      open.fail(error);
+    }
   }
 
   async #failed(open: OpenAsk, error: unknown): Promise<void> {

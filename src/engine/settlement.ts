@@ -125,27 +125,25 @@ export class Settlement {
   /**
    * The ask is held here from now on: inspected, and wired to its deadline and the caller's
    * abort signal. Runs inside the ask's write queue: a deadline already passed (a restored ask)
-   * or a signal already aborted ends the ask here, before any provider is asked.
+   * or a signal already aborted ends the ask here, before any provider is asked. Returns that
+   * write to wait for, or `undefined` when there is none (the usual case: no promise to await).
    */
-  async hold(open: OpenAsk, signal: AbortSignal | undefined): Promise<void> {
+  hold(open: OpenAsk, signal: AbortSignal | undefined): Promise<boolean> | undefined {
     if (this.#inspection !== undefined && open.actorRef === undefined) {
       open.actorRef = this.#inspection.actorOf(open.id, () => restoreAskSnapshot(open.state));
     }
     const { deadlineAt } = open.state.context;
     if (deadlineAt !== undefined) {
       const now = this.#clock.now();
-      if (deadlineAt <= now) {
-        await this.#committer().commitNow(open, { type: 'deadline', at: now });
-        return;
-      }
+      if (deadlineAt <= now)
+        return this.#committer().commitNow(open, { type: 'deadline', at: now });
       open.deadlineAt = deadlineAt;
       this.#scheduler.add(open);
     }
-    if (signal === undefined) return;
+    if (signal === undefined) return undefined;
     if (signal.aborted) {
       open.localCause = signal.reason;
-      await this.#committer().commitNow(open, abortEvent(signal.reason));
-      return;
+      return this.#committer().commitNow(open, abortEvent(signal.reason));
     }
     const abort = () => {
       this.abort(open, signal.reason).catch((error) => open.fail(error));
@@ -153,6 +151,7 @@ export class Settlement {
     open.signal = signal;
     open.onAbort = abort;
     signal.addEventListener('abort', abort, { once: true });
+    return undefined;
   }
 
   /** Ends the ask as `aborted`; the caller here gets `cause` itself, the store a JSON copy. */

@@ -56,7 +56,8 @@ export function validateAskUserAnswers(
   if (!Array.isArray(answers)) {
     throw invalid(`Expected answers to be an array, got ${shown(answers)}.`);
   }
-  const byId = new Map<string, AskUserQuestionAnswer>();
+  // By question position: an ask has at most a few questions, so a scan beats a map.
+  const byQuestion: (AskUserQuestionAnswer | undefined)[] = new Array(questions.length);
   for (let index = 0; index < answers.length; index++) {
     const answer: unknown = answers[index];
     if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
@@ -69,22 +70,24 @@ export function validateAskUserAnswers(
     if (typeof questionId !== 'string') {
       throw invalid(`Answer ${index + 1} has no string questionId, got ${shown(questionId)}.`);
     }
-    if (!questions.some((question) => question.id === questionId)) {
+    const position = questionPosition(questions, questionId);
+    if (position < 0) {
       throw invalid(
         `Answer ${index + 1} is for unknown question ${shown(questionId)}; the questions are ${questions.map((q) => describe(q.id)).join(', ')}.`,
       );
     }
-    if (byId.has(questionId)) {
+    if (byQuestion[position] !== undefined) {
       throw invalid(`Question "${questionId}" is answered twice; send one answer per question.`);
     }
-    byId.set(questionId, answer as AskUserQuestionAnswer);
+    byQuestion[position] = answer as AskUserQuestionAnswer;
   }
 
   const isWizard = questions.length > 1;
   const result: AskUserQuestionAnswer[] = [];
   let answered = 0;
-  for (const question of questions) {
-    const answer = byId.get(question.id);
+  for (let position = 0; position < questions.length; position++) {
+    const question = questions[position] as AskUserQuestion;
+    const answer = byQuestion[position];
     if (answer === undefined) {
       if (partial) continue;
       throw invalid(
@@ -106,6 +109,13 @@ export function validateAskUserAnswers(
   }
   if (answered === 0 && !partial) throw everySkipped();
   return result;
+}
+
+function questionPosition(questions: readonly AskUserQuestion[], id: string): number {
+  for (let position = 0; position < questions.length; position++) {
+    if ((questions[position] as AskUserQuestion).id === id) return position;
+  }
+  return -1;
 }
 
 /** The error for a wizard whose every question was skipped. */

@@ -343,7 +343,8 @@ class MemoryAskStore implements AskStore {
     this.#fanout.close();
   }
 
-  #apply(entry: Entry, { ask, event, outbox }: AskWrite): void {
+  #apply(entry: Entry, write: AskWrite): void {
+    const { ask, event } = write;
     const previous = entry.row;
     if (previous.interactionId !== undefined && previous.interactionId !== ask.interactionId) {
       this.#unindex(previous);
@@ -352,13 +353,15 @@ class MemoryAskStore implements AskStore {
     this.#schedule(entry);
     if (ask.interactionId !== undefined) this.#index(ask);
     record(entry, event);
-    this.#queue({ ask, event, ...(outbox === undefined ? {} : { outbox }) });
+    this.#queue(write);
     this.#changed(ask);
     if (ask.final) this.#settled.push(ask.askId);
   }
 
   /** Stores a write's outbox entries; a final write settles the ask's waiting ones. */
   #queue(write: AskWrite): void {
+    // Most writes carry no outbox and settle nothing: no lookup for them.
+    if (write.outbox === undefined && !write.ask.final) return;
     const { askId } = write.ask;
     let ids = this.#outboxByAsk.get(askId);
     if (write.ask.final && ids !== undefined) {
