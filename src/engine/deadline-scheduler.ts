@@ -1,6 +1,6 @@
 /** One timer for every deadline of a service: a min-heap keyed by absolute time. */
 import type { Clock } from './clock.js';
-import { afterEventLoopTurn, cancelEventLoopTurn, startSlice } from './event-loop.js';
+import { afterEventLoopTurn, cancelEventLoopTurn, TurnSlicer } from './event-loop.js';
 
 export interface Scheduled {
   deadlineAt: number;
@@ -23,6 +23,7 @@ export class DeadlineScheduler<T extends Scheduled> {
   /** The timer is an event-loop turn between two slices, not a clock timer. */
   #sliced = false;
   #armedFor = Number.POSITIVE_INFINITY;
+  readonly #slicer = new TurnSlicer();
 
   constructor(clock: Clock, onDue: (entry: T, now: number) => void) {
     this.#clock = clock;
@@ -63,9 +64,9 @@ export class DeadlineScheduler<T extends Scheduled> {
     this.#armedFor = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
     let head = this.#heap[0];
-    const slice = startSlice();
+    this.#slicer.begin();
     while (head !== undefined && head.deadlineAt <= now) {
-      if (slice.spent()) {
+      if (this.#slicer.full()) {
         // A storm of deadlines is settled in slices, so the event loop keeps turning.
         this.#armedFor = head.deadlineAt;
         this.#timer = afterEventLoopTurn(this.#fire);
@@ -76,6 +77,7 @@ export class DeadlineScheduler<T extends Scheduled> {
       this.#onDue(head, now);
       head = this.#heap[0];
     }
+    this.#slicer.end();
     if (this.#heap.length > 0) this.#arm();
   };
 

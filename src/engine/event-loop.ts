@@ -19,9 +19,7 @@ export function eventLoopTurn(): Promise<void> {
 
 /**
  * Work done in one turn before yielding, in ms. Counted in time, not items: on a loaded machine
- * an item costs several times more, and the loop must keep turning all the same. The
- * promise continuations an item starts run before the turn ends too, so this is about half a
- * turn's length.
+ * an item costs several times more, and the loop must keep turning all the same.
  */
 export const SLICE_MS = 4;
 
@@ -49,10 +47,53 @@ export function startBusyTimer(): () => number {
   return () => eventLoopUtilization(start).active;
 }
 
-/** A time budget for one slice of work. */
-export function startSlice(): { spent(): boolean } {
-  const start = performance.now();
-  return { spent: () => performance.now() - start > SLICE_MS };
+/** Items the first slice of a run may take, before any turn was measured. */
+const FIRST_SLICE_ITEMS = 16;
+
+/**
+ * Sizes slices of work by whole turns of the event loop. An item's synchronous part is only
+ * some of its cost: the promise continuations it starts (a store's write returning, a caller's
+ * `await` resuming) run before the turn ends as well. So each slice's cost is read at the start
+ * of the next one (everything the turn ran, continuations and collections included), and the
+ * next slice takes as many items as fit in `SLICE_MS` at that cost. A slice also ends once its
+ * own synchronous part spent `SLICE_MS`.
+ */
+export class TurnSlicer {
+  /** Time per item of the slices so far (a moving average), including their continuations. */
+  #perItemMs: number | undefined;
+  #start = 0;
+  #taken = 0;
+  #limit = FIRST_SLICE_ITEMS;
+  /** True while a run of slices goes on: the time between two slices is then theirs. */
+  #running = false;
+
+  /** Starts a slice (each turn of a run, before its first item). */
+  begin(): void {
+    const now = performance.now();
+    if (this.#running && this.#taken > 0) {
+      const perItem = (now - this.#start) / this.#taken;
+      this.#perItemMs = this.#perItemMs === undefined ? perItem : (this.#perItemMs + perItem) / 2;
+    }
+    this.#running = true;
+    this.#start = now;
+    this.#taken = 0;
+    this.#limit =
+      this.#perItemMs === undefined
+        ? FIRST_SLICE_ITEMS
+        : Math.max(1, Math.floor(SLICE_MS / this.#perItemMs));
+  }
+
+  /** True once this slice has taken its share; else counts one more item as taken. */
+  full(): boolean {
+    if (this.#taken >= this.#limit || performance.now() - this.#start > SLICE_MS) return true;
+    this.#taken++;
+    return false;
+  }
+
+  /** The run is over (nothing left to do): the idle time until the next run is not measured. */
+  end(): void {
+    this.#running = false;
+  }
 }
 
 /**
@@ -72,11 +113,13 @@ export async function forEachSliced<T>(
   const settled = () => {
     if (--remaining === 0) done();
   };
-  let slice = startSlice();
+  const slicer = new TurnSlicer();
+  slicer.begin();
   for (const item of items) {
-    if (slice.spent()) {
+    if (slicer.full()) {
       await eventLoopTurn();
-      slice = startSlice();
+      slicer.begin();
+      slicer.full();
     }
     const pending = fn(item);
     if (pending === undefined) continue;
