@@ -67,7 +67,7 @@ export function checkQuestionCount(count: number): void {
  * `n` is the question's 1-based position; `note` says where the options came from.
  */
 export function checkOptionTitles(options: readonly AskUserOption[], n: number, note = ''): void {
-  const seen = new Map<string, number>();
+  const seen = new KeyPositions(options.length);
   for (let index = 0; index < options.length; index++) {
     const title = options[index]!.title;
     if (!hasVisibleCharacter(title)) {
@@ -76,16 +76,39 @@ export function checkOptionTitles(options: readonly AskUserOption[], n: number, 
       );
     }
     const key = titleKey(title);
-    const first = seen.get(key);
+    const first = seen.find(key);
     if (first !== undefined) {
       const other = options[first]!.title;
       throw invalid(
         `Options ${first + 1} and ${index + 1} of question ${n}${note} have titles that look the same (${other === title ? describe(title) : `${describe(other)} and ${describe(title)}`}; titles are compared as people see them, ignoring case and invisible characters); give each option a distinct title.`,
       );
     }
-    seen.set(key, index);
+    seen.add(key, index);
   }
 }
+
+/** Where keys were seen: a scan while there are few (no map to build), a map beyond. */
+class KeyPositions {
+  readonly #keys: string[] = [];
+  readonly #map: Map<string, number> | undefined;
+
+  constructor(size: number) {
+    this.#map = size > SCANNED_KEYS ? new Map() : undefined;
+  }
+
+  find(key: string): number | undefined {
+    if (this.#map !== undefined) return this.#map.get(key);
+    const index = this.#keys.indexOf(key);
+    return index < 0 ? undefined : index;
+  }
+
+  /** Adds `key`, seen at `index` (keys are added in index order). */
+  add(key: string, index: number): void {
+    if (this.#map !== undefined) this.#map.set(key, index);
+    else this.#keys.push(key);
+  }
+}
+const SCANNED_KEYS = 8;
 
 /** `LIMIT_EXCEEDED` for a multi-select question with more than `MAX_MULTI_SELECT_OPTIONS` options. */
 export function checkMultiSelectLimit(n: number, questionId: string, optionCount: number): void {
@@ -135,25 +158,26 @@ export function resolvePlanReview(
 
 /** Refuses two questions with the same id, or that ask the same thing as people see it. */
 export function checkDistinctQuestions(questions: readonly AskUserQuestion[]): void {
-  const ids = new Map<string, number>();
-  const texts = new Map<string, number>();
+  if (questions.length < 2) return;
+  const ids = new KeyPositions(questions.length);
+  const texts = new KeyPositions(questions.length);
   for (let index = 0; index < questions.length; index++) {
     const { id, question } = questions[index]!;
-    const sameId = ids.get(id);
+    const sameId = ids.find(id);
     if (sameId !== undefined) {
       throw invalid(
         `Questions ${sameId + 1} and ${index + 1} have the same id ${describe(id)}; ids must be unique.`,
       );
     }
-    ids.set(id, index);
+    ids.add(id, index);
     const key = titleKey(question);
-    const sameText = texts.get(key);
+    const sameText = texts.find(key);
     if (sameText !== undefined) {
       throw invalid(
         `Questions ${sameText + 1} and ${index + 1} ask the same thing (${describe(question)}); ask each question once.`,
       );
     }
-    texts.set(key, index);
+    texts.add(key, index);
   }
 }
 
