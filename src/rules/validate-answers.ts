@@ -83,7 +83,9 @@ export function validateAskUserAnswers(
   }
 
   const isWizard = questions.length > 1;
-  const result: AskUserQuestionAnswer[] = [];
+  // Sized up front: these arrays are kept with the ask, and one grown by `push` keeps spare room.
+  const result: AskUserQuestionAnswer[] = new Array(questions.length);
+  let kept = 0;
   let answered = 0;
   for (let position = 0; position < questions.length; position++) {
     const question = questions[position] as AskUserQuestion;
@@ -101,13 +103,17 @@ export function validateAskUserAnswers(
           `Question "${question.id}" was skipped, but only a question of a wizard can be skipped; cancel the ask instead.`,
         );
       }
-      result.push({ questionId: question.id, response: null });
+      result[kept++] = { questionId: question.id, response: null };
       continue;
     }
-    result.push({ questionId: question.id, response: validateResponse(question, response, quote) });
+    result[kept++] = {
+      questionId: question.id,
+      response: validateResponse(question, response, quote),
+    };
     answered++;
   }
   if (answered === 0 && !partial) throw everySkipped();
+  result.length = kept;
   return result;
 }
 
@@ -178,7 +184,7 @@ export function validateResponse(
   if (!question.allowMultiple && selections.length > 1) {
     throw fail('selection', `${where} allows one selection, got ${selections.length}.`);
   }
-  const chosen: string[] = [];
+  const chosen: string[] = new Array(selections.length);
   for (let at = 0; at < selections.length; at++) {
     const selection: unknown = selections[at];
     const title = typeof selection === 'string' ? optionTitle(question, selection) : undefined;
@@ -194,7 +200,7 @@ export function validateResponse(
         quote ? `${where} selects ${describe(title)} twice.` : `${where} selects one option twice.`,
       );
     }
-    chosen.push(title);
+    chosen[at] = title;
   }
   if (comment === undefined) return { kind: 'selection', selections: chosen };
   if (!question.allowComment) {
