@@ -43,8 +43,9 @@ export class AuditTrail {
     }
     if (open !== undefined && !first) {
       if (!open.handedOut) {
-        open.trail ??= [];
-        open.trail.push(event);
+        // A literal, not `[]` and a push: an ask's trail mostly holds one event.
+        if (open.trail === undefined) open.trail = [event];
+        else open.trail.push(event);
       }
       if (open.listeners !== undefined) {
         for (const listener of open.listeners) listener.next(event);
