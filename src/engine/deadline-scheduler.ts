@@ -23,6 +23,8 @@ export class DeadlineScheduler<T extends Scheduled> {
   /** The timer is an event-loop turn between two slices, not a clock timer. */
   #sliced = false;
   #armedFor = Number.POSITIVE_INFINITY;
+  /** The timer is armed with nothing scheduled, and unreferenced (see `#rest`). */
+  #idle = false;
   readonly #slicer = new TurnSlicer();
 
   constructor(clock: Clock, onDue: (entry: T, now: number) => void) {
@@ -36,6 +38,10 @@ export class DeadlineScheduler<T extends Scheduled> {
   }
 
   add(entry: T): void {
+    if (this.#idle) {
+      this.#idle = false;
+      (this.#timer as { ref?: () => void }).ref?.();
+    }
     entry.heapIndex = this.#heap.length;
     this.#heap.push(entry);
     this.#up(entry.heapIndex);
@@ -54,12 +60,25 @@ export class DeadlineScheduler<T extends Scheduled> {
       this.#up(last.heapIndex);
     }
     // The timer stays armed for a removed earliest deadline: firing early is harmless
-    // (nothing is due, it re-arms), and it saves a clear + set on every answered ask.
-    if (this.#heap.length === 0) this.#disarm();
+    // (nothing is due, it re-arms), and it saves a clear + set on every answered ask. With no
+    // deadline left it no longer keeps the process alive (the next `add` takes it back).
+    if (this.#heap.length === 0) this.#rest();
+  }
+
+  /** Nothing is scheduled: the timer stays, unreferenced, where the clock's timers allow it. */
+  #rest(): void {
+    const timer = this.#timer as { unref?: () => void } | undefined;
+    if (timer === undefined || this.#sliced || typeof timer.unref !== 'function') {
+      this.#disarm();
+      return;
+    }
+    timer.unref();
+    this.#idle = true;
   }
 
   #fire = (): void => {
     this.#timer = undefined;
+    this.#idle = false;
     this.#sliced = false;
     this.#armedFor = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
@@ -96,6 +115,7 @@ export class DeadlineScheduler<T extends Scheduled> {
   }
 
   #clear(): void {
+    this.#idle = false;
     if (this.#timer === undefined) return;
     if (this.#sliced) cancelEventLoopTurn(this.#timer);
     else this.#clock.clearTimeout(this.#timer);
