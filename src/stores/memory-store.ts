@@ -430,6 +430,8 @@ class MemoryAskStore implements AskStore {
   }
 
   #changed(ask: StoredAsk): void {
+    // No news to build while nobody listens (a service's own store has no listener).
+    if (!this.#fanout.active) return;
     this.#fanout.emit({ type: 'changed', askId: ask.askId, version: ask.version });
   }
 
