@@ -593,9 +593,13 @@ class PostgresAskStore implements AskStore {
       for (const column of EVENT_COLUMNS) record[`e_${column.column}`] = column.write(event);
       return record;
     });
+    // The limit tells the planner how many rows the recordset holds (it assumes 100; a plan
+    // kept for a prepared statement assumes 10 for a limit it cannot see, so a single write's
+    // is written out): a write then finds its ask by the key, never by a scan of every ask.
     const applied = await sql`
       with w as (
         select * from jsonb_to_recordset(${sql.json(json(rows))}::jsonb) as w(${this.#writeTypes})
+        ${rows.length === 1 ? sql`limit 1` : sql`limit ${rows.length}`}
       ), updated as (
         update ${this.#asks} a set ${this.#askAssignments}, claim = null, claimed_until = null
         from w
