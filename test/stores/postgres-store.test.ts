@@ -259,10 +259,10 @@ describe.skipIf(postgresMissing !== undefined)(
       await store.update(answered(start.ask), 1);
       await nextChange(heard, (change) => JSON.stringify(change).includes('"version":2'));
       // The probes' notifications may still be arriving; they are not what this test is about.
-      expect(heard.filter((change) => !isProbe(change))).toEqual([
-        { type: 'changed', askId: 'a1', version: 1 },
-        { type: 'changed', askId: 'a1', version: 2 },
-      ]);
+      // Both writes' news can arrive in one turn, which tells each ask once, at its latest.
+      const v1 = { type: 'changed', askId: 'a1', version: 1 };
+      const v2 = { type: 'changed', askId: 'a1', version: 2 };
+      expect([[v1, v2], [v2]]).toContainEqual(heard.filter((change) => !isProbe(change)));
       await nextChange(heardHere, (change) => JSON.stringify(change).includes('"version":2'));
     });
 
