@@ -115,7 +115,8 @@ export class StoreSweeper {
       return;
     }
     this.#msPerAsk = this.#msPerAsk === undefined ? perAsk : (this.#msPerAsk + perAsk) / 2;
-    const budget = wallMs > 2 * busyMs ? SLICE_MS * NETWORK_SLICES : SLICE_MS;
+    const remote = this.#store.remote === true || wallMs > 2 * busyMs;
+    const budget = remote ? SLICE_MS * NETWORK_SLICES : SLICE_MS;
     const fits = Math.floor(budget / this.#msPerAsk);
     // Grows at most twofold per round, so one fast round after slow ones is not trusted alone.
     this.#claim = Math.max(MIN_CLAIM, Math.min(MAX_CLAIM, limit * 2, fits));
@@ -132,7 +133,7 @@ export class StoreSweeper {
         // Asks this service times out itself are left to its timers; the next sweep comes.
         if (this.#ownDeadlinesDue(now)) break;
         const limit = this.#claim;
-        const busy = startBusyTimer();
+        const busy = this.#store.remote === true ? startCpuTimer() : startBusyTimer();
         const started = performance.now();
         const applied = await this.#store.claimDue(now, limit, (ask) => this.#timeout(ask, now));
         polled = true;
@@ -154,4 +155,27 @@ export class StoreSweeper {
       this.#sweeping = false;
     }
   }
+}
+
+/**
+ * Measures this process's CPU time from now on, in ms, where the runtime tells it (Node's
+ * `process.cpuUsage`), else the event loop's busy time. On a busy machine a socket write can
+ * wake the database and hand it this process's CPU until its reply: the event loop then reads
+ * as busy while this process did no work of its own.
+ */
+function startCpuTimer(): () => number {
+  const cpuUsage = (
+    globalThis as { process?: { cpuUsage?: (since?: CpuUsage) => CpuUsage } }
+  ).process?.cpuUsage?.bind(globalThis.process);
+  if (cpuUsage === undefined) return startBusyTimer();
+  const start = cpuUsage();
+  return () => {
+    const used = cpuUsage(start);
+    return (used.user + used.system) / 1_000;
+  };
+}
+
+interface CpuUsage {
+  user: number;
+  system: number;
 }

@@ -205,6 +205,12 @@ export interface AskStore {
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]>;
   /**
+   * True for a store whose `claimDue` mostly waits for another process (a database server).
+   * The sweeper then sizes its rounds by this process's own CPU time: the time a round waits,
+   * for a reply or for the CPU a busy machine gives the database meanwhile, is not its work.
+   */
+  readonly remote?: boolean;
+  /**
    * Claims up to `limit` outbox entries of `channels` that are due at `now`, not sent, and not
    * leased to another sender, earliest first, and leases them until `now + leaseMs`: two
    * services claiming at the same moment get different entries. An entry whose sender died is

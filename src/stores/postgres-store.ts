@@ -131,6 +131,8 @@ export function createPostgresAskStore(
 }
 
 class PostgresAskStore implements AskStore {
+  /** A sweep waits on the database server: the sweeper sizes its rounds by CPU time. */
+  readonly remote = true;
   readonly #sql: Sql;
   readonly #ownsClient: boolean;
   readonly #schema: string;
@@ -416,12 +418,14 @@ class PostgresAskStore implements AskStore {
     // claim is one statement that locks due rows with SKIP LOCKED and leases them for a few
     // seconds, so concurrent sweepers take disjoint rows; each write is still applied only at
     // the version read, so a lease that outlived its sweeper can never time an ask out twice.
+    // The rows are leased by their `ctid` (a row locked by the inner select keeps it until the
+    // statement ends): a TID scan, instead of a primary key lookup per row.
     const token = globalThis.crypto.randomUUID();
     const rows = await sql`
       update ${this.#asks} a
       set claim = ${token}, claimed_until = clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval
-      where a.id = any(array(
-        select id from ${this.#asks}
+      where a.ctid = any(array(
+        select ctid from ${this.#asks}
         where not final and deadline_at <= ${now}
           and (claimed_until is null or claimed_until < clock_timestamp())
         order by deadline_at limit ${limit}
@@ -589,9 +593,13 @@ class PostgresAskStore implements AskStore {
       for (const column of EVENT_COLUMNS) record[`e_${column.column}`] = column.write(event);
       return record;
     });
+    // The limit tells the planner how many rows the recordset holds (it assumes 100; a plan
+    // kept for a prepared statement assumes 10 for a limit it cannot see, so a single write's
+    // is written out): a write then finds its ask by the key, never by a scan of every ask.
     const applied = await sql`
       with w as (
         select * from jsonb_to_recordset(${sql.json(json(rows))}::jsonb) as w(${this.#writeTypes})
+        ${rows.length === 1 ? sql`limit 1` : sql`limit ${rows.length}`}
       ), updated as (
         update ${this.#asks} a set ${this.#askAssignments}, claim = null, claimed_until = null
         from w
