@@ -47,6 +47,29 @@ export function startBusyTimer(): () => number {
   return () => eventLoopUtilization(start).active;
 }
 
+/**
+ * Measures this process's CPU time from now on, in ms, where the runtime tells it (Node's
+ * `process.cpuUsage`), else the event loop's busy time. On a busy machine a socket write can
+ * wake the database and hand it this process's CPU until its reply: the event loop then reads
+ * as busy while this process did no work of its own.
+ */
+export function startCpuTimer(): () => number {
+  const cpuUsage = (
+    globalThis as { process?: { cpuUsage?: (since?: CpuUsage) => CpuUsage } }
+  ).process?.cpuUsage?.bind(globalThis.process);
+  if (cpuUsage === undefined) return startBusyTimer();
+  const start = cpuUsage();
+  return () => {
+    const used = cpuUsage(start);
+    return (used.user + used.system) / 1_000;
+  };
+}
+
+interface CpuUsage {
+  user: number;
+  system: number;
+}
+
 /** Items the first slice of a run may take, before any turn was measured. */
 const FIRST_SLICE_ITEMS = 16;
 

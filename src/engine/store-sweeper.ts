@@ -15,7 +15,7 @@ import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
 import type { AskObserver } from './ask-observer.js';
 import { basisOf, nextAskWrite } from './ask-write.js';
 import type { Clock } from './clock.js';
-import { eventLoopTurn, SLICE_MS, startBusyTimer } from './event-loop.js';
+import { eventLoopTurn, SLICE_MS, startBusyTimer, startCpuTimer } from './event-loop.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
 /** At most this many due asks are claimed per round. */
@@ -155,27 +155,4 @@ export class StoreSweeper {
       this.#sweeping = false;
     }
   }
-}
-
-/**
- * Measures this process's CPU time from now on, in ms, where the runtime tells it (Node's
- * `process.cpuUsage`), else the event loop's busy time. On a busy machine a socket write can
- * wake the database and hand it this process's CPU until its reply: the event loop then reads
- * as busy while this process did no work of its own.
- */
-function startCpuTimer(): () => number {
-  const cpuUsage = (
-    globalThis as { process?: { cpuUsage?: (since?: CpuUsage) => CpuUsage } }
-  ).process?.cpuUsage?.bind(globalThis.process);
-  if (cpuUsage === undefined) return startBusyTimer();
-  const start = cpuUsage();
-  return () => {
-    const used = cpuUsage(start);
-    return (used.user + used.system) / 1_000;
-  };
-}
-
-interface CpuUsage {
-  user: number;
-  system: number;
 }
