@@ -26,6 +26,8 @@ const MIN_CLAIM = 8;
 const NETWORK_SLICES = 4;
 /** The first round's batch (its code is not optimized yet); later ones are sized from the time per ask so far. */
 const FIRST_CLAIM = MIN_CLAIM;
+/** A remote store's first batch: its rounds cost round trips, which a small batch multiplies. */
+const FIRST_REMOTE_CLAIM = 64;
 
 export class StoreSweeper {
   readonly #store: AskStore;
@@ -66,7 +68,9 @@ export class StoreSweeper {
     this.#intervalMs = intervalMs;
     this.#applied = applied;
     this.#report = report;
-    this.#arm();
+    if (store.remote === true) this.#claim = FIRST_REMOTE_CLAIM;
+    // The first sweep comes at once: asks may have come due while no service was up.
+    this.#arm(0);
   }
 
   stop(): void {
@@ -74,13 +78,13 @@ export class StoreSweeper {
     clearTimeout(this.#timer);
   }
 
-  #arm(): void {
+  #arm(delayMs = this.#intervalMs): void {
     if (this.#stopped || !Number.isFinite(this.#intervalMs)) return;
     // Real time, not the service's clock: the sweep is a poll of the store, and the clock's
     // timers are the asks' own deadlines. It alone never keeps a process alive.
     this.#timer = setTimeout(() => {
       void this.#sweep().finally(() => this.#arm());
-    }, this.#intervalMs);
+    }, delayMs);
     this.#timer.unref?.();
   }
 
