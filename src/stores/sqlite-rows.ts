@@ -264,6 +264,21 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
 ];
 
 /**
+ * The columns an update writes: a transition never changes what the row was created with (its
+ * id, questions, key, creation time, session and agent), so an update leaves those columns, and
+ * their indexes, as they are.
+ */
+const FIXED_AT_CREATE = new Set(['id', 'questions', '"key"', 'created_at', 'session_id', 'agent']);
+export const UPDATED_COLUMNS: readonly Column<StoredAsk>[] = ASK_COLUMNS.filter(
+  (column) => !FIXED_AT_CREATE.has(column.column),
+);
+
+/** The values bound for `UPDATED_COLUMNS`, in order. */
+export function updateParams(ask: StoredAsk): SqliteValue[] {
+  return UPDATED_COLUMNS.map((column) => column.write(ask) as SqliteValue);
+}
+
+/**
  * What `list` reads: the columns of a row but its snapshot, and the session and agent
  * columns as fields of their own.
  */
