@@ -57,6 +57,7 @@ import {
   readClaimedAsk,
   readEvent,
   readListed,
+  startDataOf,
   UPDATED_COLUMNS,
   updateParams,
 } from './sqlite-rows.js';
@@ -280,6 +281,9 @@ class SqliteAskStore implements AskStore {
     // One read: events appended while the caller iterates belong to a later read.
     const rows = statements.history.all(askId) as Record<string, unknown>[];
     for (const row of rows) {
+      // A start event written with its ask's first row is read from the ask (see `eventParams`).
+      if (row.type === 'start' && row.data === null)
+        row.start_data = this.#startData(statements, askId);
       const event = this.#readEvent(row, askId);
       if (event !== undefined) yield event;
     }
@@ -465,6 +469,17 @@ class SqliteAskStore implements AskStore {
         `The SQLite ask store ${this.#where} stayed locked by another connection for longer than busyTimeoutMs (${this.#busyTimeoutMs} ms): ${error.message}`,
         { cause: error },
       );
+    }
+  }
+
+  /** The start event's data the ask's row stands for, or undefined if the row cannot be read. */
+  #startData(statements: Statements, askId: string): Record<string, unknown> | undefined {
+    try {
+      const row = statements.byId.get(askId) as AskRow | undefined;
+      return row === undefined ? undefined : startDataOf(readAsk(row));
+    } catch (error) {
+      if (!(error instanceof CorruptAskRowError)) throw error;
+      return undefined;
     }
   }
 
