@@ -493,7 +493,7 @@ describe('the SQLite store', () => {
       expect(duePlan).not.toMatch(/TEMP B-TREE/);
     });
 
-    it('sweeps 1,000,000 asks by one range of the due index, from its cursor to now', async () => {
+    it('sweeps 1,000,000 asks by one range of the due index, and looks one up by one index search', async () => {
       // In memory: the plan depends on the schema and its statistics, not on the disk.
       const db = new Database(':memory:');
       handles.push(db);
@@ -534,6 +534,37 @@ describe('the SQLite store', () => {
           /^SEARCH asks USING INDEX asks_due \(deadline_at>\? AND deadline_at<\?\)$/m,
         );
         expect(plan, `${values}`).not.toMatch(/TEMP B-TREE|^SCAN asks/m);
+      }
+      // Looked up by id, by key and by interaction id: one search of the index for each.
+      const lookups: [RegExp, unknown[], RegExp][] = [
+        [/FROM asks WHERE id = \?$/, ['ask-500000'], /^SEARCH asks USING INDEX \S+ \(id=\?\)$/m],
+        [
+          /FROM asks WHERE "key" = \?$/,
+          ['key-300000'],
+          /^SEARCH asks USING INDEX asks_key \(key=\?\)$/m,
+        ],
+        [
+          /FROM asks WHERE interaction_id = \? ORDER BY/,
+          ['thread-700000'],
+          /^SEARCH asks USING INDEX asks_(open_)?interaction \(interaction_id=\?\)$/m,
+        ],
+        // A claimed batch is written row by row through the row number, never by a scan.
+        [
+          /^UPDATE asks SET .* FROM json_each/s,
+          ['[]'],
+          /^SEARCH asks USING INTEGER PRIMARY KEY \(rowid=\?\)$/m,
+        ],
+      ];
+      for (const [shape, values, index] of lookups) {
+        const sql = statements.find((each) => shape.test(each));
+        expect(sql, String(shape)).toBeDefined();
+        const plan = planOf(db, sql as string, values);
+        expect(plan, `${sql}\n${plan}`).toMatch(index);
+        // The asks sharing one interaction id (one open, a few settled) are sorted, no others.
+        const sorted = shape.source.includes('interaction_id');
+        expect(plan, `${sql}\n${plan}`).not.toMatch(
+          sorted ? /^SCAN asks/m : /TEMP B-TREE|^SCAN asks/m,
+        );
       }
       expectNoFullScan(db, statements);
     });
