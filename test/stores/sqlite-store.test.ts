@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AskStore } from 'ask-engine';
+import { type AskStore, createInteractionService } from 'ask-engine';
 import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -341,6 +341,67 @@ describe('the SQLite store', () => {
         db.exec('ROLLBACK');
       }
       expect(await store.update(answerWrite(start.ask), 1)).toEqual({ ok: true });
+    });
+  });
+
+  describe('statements per write', () => {
+    it('writes a durable ask with statements prepared once: no read, no pragma, no re-prepare', async () => {
+      const db = raw();
+      const executed: string[] = [];
+      let prepared = 0;
+      const counting: SqliteDatabase = {
+        exec: (sql) => {
+          executed.push(sql);
+          return db.exec(sql);
+        },
+        prepare: (sql) => {
+          prepared++;
+          const statement = db.prepare(sql);
+          const text = sql.replace(/\s+/g, ' ').trim();
+          return {
+            run: (...params) => {
+              executed.push(text);
+              return statement.run(...params);
+            },
+            get: (...params) => {
+              executed.push(text);
+              return statement.get(...params);
+            },
+            all: (...params) => {
+              executed.push(text);
+              return statement.all(...params);
+            },
+          };
+        },
+      };
+      // The poll for other connections' writes waits a minute: whatever runs here, a write ran.
+      const store = createSqliteAskStore({ database: counting }, { pollIntervalMs: 60_000 });
+      stores.push(store);
+      const service = createInteractionService({ store, sweepIntervalMs: 60_000 });
+      service.registerProvider({ ask: () => new Promise(() => undefined) });
+      const durableAsk = async () => {
+        const handle = service.start(
+          { question: 'Deploy?', options: [{ title: 'Yes' }, { title: 'No' }] },
+          { timeoutMs: 60_000 },
+        );
+        await service.answer(handle.id, [
+          { questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } },
+        ]);
+      };
+      await durableAsk();
+      executed.length = 0;
+      prepared = 0;
+      for (let n = 0; n < 5; n++) await durableAsk();
+      await service.close();
+      expect(prepared).toBe(0);
+      expect(executed.filter((sql) => /^(SELECT|PRAGMA)\b/i.test(sql))).toEqual([]);
+      // Per ask: the row and its start event, then the answer and its event (and the outbox
+      // entries a final write settles), each in one transaction.
+      expect(executed.filter((sql) => sql === 'BEGIN IMMEDIATE')).toHaveLength(10);
+      expect(executed.filter((sql) => /^INSERT INTO asks\b/.test(sql))).toHaveLength(5);
+      expect(executed.filter((sql) => /^UPDATE asks\b/.test(sql))).toHaveLength(5);
+      expect(executed.filter((sql) => /^INSERT INTO ask_events\b/.test(sql))).toHaveLength(10);
+      expect(executed).toHaveLength(50);
     });
   });
 
