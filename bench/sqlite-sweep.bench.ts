@@ -9,7 +9,7 @@
  *
  * ASK_ENGINE_BENCH_STORED and ASK_ENGINE_BENCH_DUE change the counts.
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, fsyncSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -35,6 +35,9 @@ try {
   const filled = performance.now();
   await fill(path);
   copyFileSync(path, floorPath);
+  // The file was filled without syncing: its first checkpoint's fsync would flush all of it
+  // inside a sweep round, a stall of the fill's, not of the sweep's.
+  for (const file of [path, floorPath]) syncFile(file);
   const fillS = (performance.now() - filled) / 1000;
   const floorMs = plainSqlSweep(floorPath);
   gc();
@@ -63,6 +66,15 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(process.exitCode ?? 0);
+
+function syncFile(file: string): void {
+  const fd = openSync(file, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * Writes one ask of each kind through a service whose clock is an hour behind, then copies
