@@ -555,12 +555,13 @@ function prepare(db: SqliteDatabase): Statements {
        WHERE asks.seq = b.value ->> 0 AND asks.version = b.value ->> 1
        RETURNING asks.seq AS seq`,
     ),
-    // Each element: [ask row number, ...EVENT_COLUMNS' values]; ids are returned in order.
+    // Each element: [ask row number, ...EVENT_COLUMNS' values], one event per ask; each id is
+    // returned with its ask (RETURNING promises no order).
     insertEventBatch: db.prepare(
       `INSERT INTO ask_events (ask, ${eventColumns})
        SELECT ${['ask', ...EVENT_COLUMNS].map((_, index) => `value ->> ${index}`).join(', ')}
        FROM json_each(?) ORDER BY key
-       RETURNING id`,
+       RETURNING id, ask`,
     ),
     // The ask's row number by its id, in the same statement: nothing is appended to an unknown ask.
     insertEvent: db.prepare(
@@ -689,7 +690,11 @@ function applyBatch(
     updated.size === batch.length ? batch : batch.filter(({ seq }) => updated.has(seq));
   if (applied.length === 0) return [];
   const events = applied.map(({ seq, write }) => [seq, ...eventParams(write.event, write.ask)]);
-  const ids = statements.insertEventBatch.all(JSON.stringify(events)) as { id: number }[];
+  const ids = new Map(
+    (statements.insertEventBatch.all(JSON.stringify(events)) as { id: number; ask: number }[]).map(
+      (row) => [Number(row.ask), Number(row.id)],
+    ),
+  );
   const settled = applied.filter(({ write }) => write.ask.final);
   if (settled.length > 0) {
     statements.outboxDropOpenBatch.run(JSON.stringify(settled.map(({ write }) => write.ask.askId)));
@@ -697,9 +702,9 @@ function applyBatch(
       JSON.stringify(settled.map(({ write }) => [write.ask.askId, write.ask.updatedAt])),
     );
   }
-  return applied.map(({ write }, index) => {
+  return applied.map(({ seq, write }) => {
     for (const row of outboxRowsOf(write)) insertOutbox(statements, row);
-    return { write, eventId: ids[index] === undefined ? undefined : Number(ids[index].id) };
+    return { write, eventId: ids.get(seq) };
   });
 }
 

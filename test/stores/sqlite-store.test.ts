@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AskStore, createInteractionService } from 'ask-engine';
+import { type AskStore, createInteractionService, type StoredAsk } from 'ask-engine';
 import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -432,6 +432,33 @@ describe('the SQLite store', () => {
           { type: 'changed', askId: 'ask-1', version: 2 },
           { type: 'changed', askId: 'ask-2', version: 1 },
           { type: 'changed', askId: 'ask-1', version: 3 },
+        ]),
+      );
+    });
+
+    it('tells a swept batch once, and still hears another connection written after it', async () => {
+      const store = open();
+      const other = createSqliteAskStore({ database: raw() });
+      stores.push(other);
+      for (let n = 0; n < 6; n++)
+        await other.create(startWrite({ askId: `due-${n}`, deadlineAt: 5 }));
+      await other.create(startWrite({ askId: 'later' }));
+      await store.get('due-0');
+      const changes: unknown[] = [];
+      store.subscribe((change) => changes.push(change));
+      const swept = await store.claimDue(10, 6, (ask) => timeoutWrite(ask, 10));
+      expect(swept).toHaveLength(6);
+      // The other connection writes before this store's next poll: the poll reads the events
+      // since, tells the other's once, and none of this store's own (told when written).
+      const later = (await other.get('later')) as StoredAsk;
+      await other.update(progressWrite(later, 'other'), 1);
+      await waitUntil(() => changes.length >= 7, 'the other connection’s write');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(changes).toHaveLength(7);
+      expect(changes).toEqual(
+        expect.arrayContaining([
+          ...swept.map(({ ask }) => ({ type: 'changed', askId: ask.askId, version: 2 })),
+          { type: 'changed', askId: 'later', version: 2 },
         ]),
       );
     });
