@@ -35,7 +35,12 @@ const OUTPUT = 16;
 const EMPTY_HISTORY_VALUE = 32;
 const EMPTY_CHILDREN = 64;
 const CONTEXT_QUESTIONS = 128;
-const KNOWN_BITS = 255;
+// Schema version 7: the machine's status (`done` exactly when the row is final), its state
+// value (the row's state) and an empty `progress` list.
+const STATUS = 256;
+const VALUE = 512;
+const EMPTY_PROGRESS = 1024;
+const KNOWN_BITS = 2047;
 
 interface Packed {
   ask: StoredAsk;
@@ -78,7 +83,9 @@ function pack(ask: StoredAsk): Packed {
               ? CONTEXT_OUTCOME
               : key === 'questions' && value === ask.questions
                 ? CONTEXT_QUESTIONS
-                : 0;
+                : key === 'progress' && Array.isArray(value) && value.length === 0
+                  ? EMPTY_PROGRESS
+                  : 0;
     if (bit === 0) leanContext[key] = value;
     else bits |= bit;
   }
@@ -88,13 +95,17 @@ function pack(ask: StoredAsk): Packed {
     const bit =
       key === 'context'
         ? -1
-        : key === 'output' && value !== undefined && value === ask.outcome
-          ? OUTPUT
-          : key === 'historyValue' && isEmptyObject(value)
-            ? EMPTY_HISTORY_VALUE
-            : key === 'children' && isEmptyObject(value)
-              ? EMPTY_CHILDREN
-              : 0;
+        : key === 'status' && value === (ask.final ? 'done' : 'active')
+          ? STATUS
+          : key === 'value' && value === ask.state
+            ? VALUE
+            : key === 'output' && value !== undefined && value === ask.outcome
+              ? OUTPUT
+              : key === 'historyValue' && isEmptyObject(value)
+                ? EMPTY_HISTORY_VALUE
+                : key === 'children' && isEmptyObject(value)
+                  ? EMPTY_CHILDREN
+                  : 0;
     if (bit === -1) lean[key] = leanContext;
     else if (bit === 0) lean[key] = value;
     else bits |= bit;
@@ -113,11 +124,14 @@ function unpack(ask: StoredAsk, bits: number): void {
   const context: Record<string, unknown> = {};
   if (bits & CONTEXT_ASK_ID) context.askId = ask.askId;
   if (bits & CONTEXT_CREATED_AT) context.createdAt = ask.createdAt;
+  if (bits & EMPTY_PROGRESS) context.progress = [];
   Object.assign(context, stored);
   if (bits & CONTEXT_DEADLINE_AT) context.deadlineAt = ask.deadlineAt;
   if (bits & CONTEXT_QUESTIONS) context.questions = ask.questions;
   if (bits & CONTEXT_OUTCOME) context.outcome = ask.outcome;
   const snapshot: Record<string, unknown> = {};
+  if (bits & STATUS) snapshot.status = ask.final ? 'done' : 'active';
+  if (bits & VALUE) snapshot.value = ask.state;
   for (const key in lean) {
     if (key === 'context') {
       if (bits & EMPTY_HISTORY_VALUE) snapshot.historyValue = {};
@@ -264,6 +278,21 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
 ];
 
 /**
+ * The columns an update writes: a transition never changes what the row was created with (its
+ * id, questions, key, creation time, session and agent), so an update leaves those columns, and
+ * their indexes, as they are.
+ */
+const FIXED_AT_CREATE = new Set(['id', 'questions', '"key"', 'created_at', 'session_id', 'agent']);
+export const UPDATED_COLUMNS: readonly Column<StoredAsk>[] = ASK_COLUMNS.filter(
+  (column) => !FIXED_AT_CREATE.has(column.column),
+);
+
+/** The values bound for `UPDATED_COLUMNS`, in order. */
+export function updateParams(ask: StoredAsk): SqliteValue[] {
+  return UPDATED_COLUMNS.map((column) => column.write(ask) as SqliteValue);
+}
+
+/**
  * What `list` reads: the columns of a row but its snapshot, and the session and agent
  * columns as fields of their own.
  */
@@ -302,10 +331,20 @@ export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
     type: 'TEXT',
     field: 'data',
     write: (event) => JSON.stringify(event.data),
-    // NULL: `{ answers, answeredBy? }` of the ask's outcome (see `eventParams`); the history
-    // reads `outcome`.
+    // NULL: what the row stands for (see `eventParams`): a start event's data is the ask's own
+    // (the history reads it as `start_data`), a deadline's is its time, and an answer's is
+    // `{ answers, answeredBy? }` of the ask's outcome (the history reads `outcome`).
     read: (value, other) => {
       if (value !== null) return readJson(value, 'object', true);
+      const type = other('type');
+      if (type === 'start') {
+        const data = other('start_data');
+        if (data === undefined) {
+          throw new ColumnFault('empty, and its ask cannot be read to stand for it', null);
+        }
+        return data;
+      }
+      if (type === 'deadline') return { at: readTime(other('at')) };
       const outcome = readJson(other('outcome'), 'object', true) as {
         answers?: unknown;
         answeredBy?: unknown;
@@ -329,6 +368,7 @@ export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
 ];
 
 const DATA = EVENT_COLUMNS.findIndex((column) => column.column === 'data');
+const DATA_COLUMN = EVENT_COLUMNS[DATA]!;
 
 /** Column names as SQLite keys a row's values (`key` for `"key"`). */
 const BARE_NAMES = new Map(
@@ -344,26 +384,57 @@ export function askParams(ask: StoredAsk): SqliteValue[] {
 }
 
 /**
- * The values bound for `EVENT_COLUMNS`, in order. An event written with the final row whose
- * outcome holds the very answers and answerer it records (`answer`, `resume`,
- * `provider.answered`, not redacted) leaves `data` empty: they are stored once, in the outcome.
+ * The values bound for `EVENT_COLUMNS`, in order. `data` is left empty where the row it is
+ * written with holds it already: a start event's data, when it is exactly what the service
+ * derives from the new row (`startDataOf`); a deadline's `{ at }`, its own time; and the answers
+ * and answerer of an event written with the final row whose outcome holds the very same
+ * (`answer`, `resume`, `provider.answered`, not redacted).
  */
 export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[] {
-  const params = EVENT_COLUMNS.map((column) => column.write(event) as SqliteValue);
-  if (ask?.final === true && ask.outcome?.status === 'answered') {
-    const { data } = event as { data: Record<string, unknown> };
-    const { answers, answeredBy } = ask.outcome;
-    let keys = 0;
-    for (const _ in data) keys++;
-    if (
-      keys === (answeredBy === undefined ? 1 : 2) &&
-      data.answers === answers &&
-      data.answeredBy === answeredBy
-    ) {
-      params[DATA] = null;
-    }
-  }
+  const params = EVENT_COLUMNS.map((column) =>
+    column === DATA_COLUMN ? null : (column.write(event) as SqliteValue),
+  );
+  if (!dataStandsFor(event, ask)) params[DATA] = DATA_COLUMN.write(event) as SqliteValue;
   return params;
+}
+
+function dataStandsFor(event: AskAuditEvent, ask: StoredAsk | undefined): boolean {
+  const data = event.data as Record<string, unknown>;
+  if (event.type === 'deadline') return sameData(data, { at: event.at });
+  if (ask === undefined) return false;
+  if (event.type === 'start') return ask.version === 1 && sameData(data, startDataOf(ask));
+  if (ask.final && ask.outcome?.status === 'answered') {
+    const { answers, answeredBy } = ask.outcome;
+    return sameData(data, answeredBy === undefined ? { answers } : { answers, answeredBy });
+  }
+  return false;
+}
+
+/**
+ * A start event's data as the service writes it for `ask` (engine/ask-write.ts), from what the
+ * row keeps for good: its questions, key and the machine's input in the snapshot's context.
+ */
+export function startDataOf(ask: StoredAsk): Record<string, unknown> {
+  const context = (ask.snapshot.context ?? {}) as Record<string, unknown>;
+  const data: Record<string, unknown> = { questions: ask.questions.length };
+  if (context.deadlineAt !== undefined) data.deadlineAt = context.deadlineAt;
+  if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId;
+  if (context.sessionId !== undefined) data.sessionId = context.sessionId;
+  if (ask.key !== undefined) data.key = ask.key;
+  if (context.traceparent !== undefined) data.traceparent = context.traceparent;
+  return data;
+}
+
+/** The same keys with the very same (`===`) values. */
+function sameData(data: Record<string, unknown>, expected: Record<string, unknown>): boolean {
+  if (typeof data !== 'object' || data === null) return false;
+  let keys = 0;
+  for (const key in data) {
+    if (data[key] !== expected[key]) return false;
+    keys++;
+  }
+  for (const _ in expected) keys--;
+  return keys === 0;
 }
 
 /** What a claim reads of an outbox entry's ask (`ClaimedOutboxEntry.ask`). */

@@ -184,6 +184,14 @@ const migrations: readonly Migration[] = [
       CREATE INDEX ask_events_recipient ON ask_events (recipient, ask) WHERE recipient IS NOT NULL;
     `,
   },
+  {
+    // Leaner rows (issue 20), no new column: a snapshot may leave out the machine's status, its
+    // state value and an empty progress list (`packed` bits 256, 512, 1024), and an event's
+    // `data` is NULL where its row stands for it (a start event's data, a deadline's time). A
+    // build before this version would refuse such rows, so the version says a file has them.
+    version: 7,
+    sql: '',
+  },
 ];
 
 /** The schema version this build writes and reads. */

@@ -57,6 +57,9 @@ import {
   readClaimedAsk,
   readEvent,
   readListed,
+  startDataOf,
+  UPDATED_COLUMNS,
+  updateParams,
 } from './sqlite-rows.js';
 import { migrate } from './sqlite-schema.js';
 
@@ -115,6 +118,12 @@ interface Statements {
   openHolder: SqliteStatement;
   insertAsk: SqliteStatement;
   updateAsk: SqliteStatement;
+  /** `updateAsk` for a batch of rows, given as one JSON array (see `applyBatch`). */
+  updateBatch: SqliteStatement;
+  /** `insertEvent` for a batch of events of asks given by row number. */
+  insertEventBatch: SqliteStatement;
+  outboxSettledBatch: SqliteStatement;
+  outboxDropOpenBatch: SqliteStatement;
   insertEvent: SqliteStatement;
   insertOwner: SqliteStatement;
   history: SqliteStatement;
@@ -225,7 +234,7 @@ class SqliteAskStore implements AskStore {
       try {
         this.#owner(statements, ask, named);
         changes = Number(
-          statements.updateAsk.run(...askParams(ask), ask.askId, expectedVersion).changes,
+          statements.updateAsk.run(...updateParams(ask), ask.askId, expectedVersion).changes,
         );
       } catch (error) {
         if (!isOpenInteractionConflict(error)) throw error;
@@ -272,6 +281,9 @@ class SqliteAskStore implements AskStore {
     // One read: events appended while the caller iterates belong to a later read.
     const rows = statements.history.all(askId) as Record<string, unknown>[];
     for (const row of rows) {
+      // A start event written with its ask's first row is read from the ask (see `eventParams`).
+      if (row.type === 'start' && row.data === null)
+        row.start_data = this.#startData(statements, askId);
       const event = this.#readEvent(row, askId);
       if (event !== undefined) yield event;
     }
@@ -290,13 +302,13 @@ class SqliteAskStore implements AskStore {
     const corrupt: unknown[] = [];
     const applied = this.#write(opened.db, () => {
       const writes: AskWrite[] = [];
-      let claimed = 0;
       // A cursor (deadline, deadline, row number) past rows that cannot be read or that `settle`
       // declines, so they never block the ones after them.
       let after: SqliteValue[] = [-Number.MAX_VALUE, -Number.MAX_VALUE, 0];
-      while (claimed < limit) {
-        const wanted = limit - claimed;
+      while (writes.length < limit) {
+        const wanted = limit - writes.length;
         const rows = statements.due.all(now, ...after, wanted) as (AskRow & { seq: number })[];
+        const batch: SettledRow[] = [];
         for (const row of rows) {
           after = [row.deadline_at as number, row.deadline_at as number, row.seq];
           let current: StoredAsk;
@@ -311,20 +323,13 @@ class SqliteAskStore implements AskStore {
           const write = settle(current);
           if (write === undefined) continue;
           this.#owner(statements, write.ask, named);
-          const { changes } = statements.updateAsk.run(
-            ...askParams(write.ask),
-            current.askId,
-            current.version,
-          );
-          if (Number(changes) === 0) continue;
-          claimed++;
-          queue(statements, write);
-          eventIds.push(
-            rowId(
-              statements.insertEvent.run(...eventParams(write.event, write.ask), current.askId),
-            ),
-          );
+          batch.push({ seq: Number(row.seq), version: current.version, write });
+        }
+        // The rows were read under this transaction's write lock, so every version check
+        // holds; the writes go in one statement per batch all the same, checked as `update`'s.
+        for (const { write, eventId } of applyBatch(statements, batch)) {
           writes.push(write);
+          eventIds.push(eventId);
         }
         if (rows.length < wanted) break;
       }
@@ -467,6 +472,17 @@ class SqliteAskStore implements AskStore {
     }
   }
 
+  /** The start event's data the ask's row stands for, or undefined if the row cannot be read. */
+  #startData(statements: Statements, askId: string): Record<string, unknown> | undefined {
+    try {
+      const row = statements.byId.get(askId) as AskRow | undefined;
+      return row === undefined ? undefined : startDataOf(readAsk(row));
+    } catch (error) {
+      if (!(error instanceof CorruptAskRowError)) throw error;
+      return undefined;
+    }
+  }
+
   /**
    * One event of a history, or undefined for one that does not parse: it is reported to
    * `onError` and left out, so one bad row never hides the rest of the history.
@@ -509,7 +525,7 @@ function prepare(db: SqliteDatabase): Statements {
   const columns = columnList(ASK_COLUMNS);
   const selected = selectList(ASK_COLUMNS);
   const placeholders = placeholderList(ASK_COLUMNS);
-  const assignments = ASK_COLUMNS.map(
+  const assignments = UPDATED_COLUMNS.map(
     (column) => `${column.column} = ${column.placeholder ?? '?'}`,
   ).join(', ');
   const eventColumns = columnList(EVENT_COLUMNS);
@@ -529,6 +545,24 @@ function prepare(db: SqliteDatabase): Statements {
       `INSERT INTO asks (${columns}) VALUES (${placeholders}) ON CONFLICT DO NOTHING`,
     ),
     updateAsk: db.prepare(`UPDATE asks SET ${assignments} WHERE id = ? AND version = ?`),
+    // Each element of the array: [row number, expected version, ...UPDATED_COLUMNS' values].
+    updateBatch: db.prepare(
+      `UPDATE asks SET ${UPDATED_COLUMNS.map(
+        (column, index) =>
+          `${column.column} = ${(column.placeholder ?? '?').replace('?', `b.value ->> ${index + 2}`)}`,
+      ).join(', ')}
+       FROM json_each(?) AS b
+       WHERE asks.seq = b.value ->> 0 AND asks.version = b.value ->> 1
+       RETURNING asks.seq AS seq`,
+    ),
+    // Each element: [ask row number, ...EVENT_COLUMNS' values], one event per ask; each id is
+    // returned with its ask (RETURNING promises no order).
+    insertEventBatch: db.prepare(
+      `INSERT INTO ask_events (ask, ${eventColumns})
+       SELECT ${['ask', ...EVENT_COLUMNS].map((_, index) => `value ->> ${index}`).join(', ')}
+       FROM json_each(?) ORDER BY key
+       RETURNING id, ask`,
+    ),
     // The ask's row number by its id, in the same statement: nothing is appended to an unknown ask.
     insertEvent: db.prepare(
       `INSERT INTO ask_events (ask, ${eventColumns}) SELECT seq, ${eventPlaceholders} FROM asks WHERE id = ?`,
@@ -559,6 +593,15 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     outboxDropOpen: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL',
+    ),
+    // Each element: [ask id, settled at].
+    outboxSettledBatch: db.prepare(
+      `UPDATE ask_outbox SET due_at = b.value ->> 1 FROM json_each(?) AS b
+       WHERE ask_outbox.ask_id = b.value ->> 0 AND due_at IS NULL AND done_at IS NULL`,
+    ),
+    outboxDropOpenBatch: db.prepare(
+      `DELETE FROM ask_outbox WHERE ask_id IN (SELECT value FROM json_each(?))
+         AND while_open = 1 AND done_at IS NULL`,
     ),
     outboxAnyDue: db.prepare(
       `SELECT 1 FROM ask_outbox
@@ -603,19 +646,66 @@ function queue(statements: Statements, write: AskWrite): void {
     statements.outboxDropOpen.run(ask.askId);
     statements.outboxSettled.run(ask.updatedAt, ask.askId);
   }
-  for (const row of outboxRowsOf(write)) {
-    statements.insertOutbox.run(
-      row.deliveryId,
-      row.askId,
-      row.channel,
-      row.dueAt ?? null,
-      row.whileOpen ? 1 : 0,
-      JSON.stringify(row.payload),
-      row.lease === undefined ? 0 : 1,
-      row.lease?.until ?? 0,
-      row.lease?.sender ?? null,
+  for (const row of outboxRowsOf(write)) insertOutbox(statements, row);
+}
+
+function insertOutbox(statements: Statements, row: ReturnType<typeof outboxRowsOf>[number]): void {
+  statements.insertOutbox.run(
+    row.deliveryId,
+    row.askId,
+    row.channel,
+    row.dueAt ?? null,
+    row.whileOpen ? 1 : 0,
+    JSON.stringify(row.payload),
+    row.lease === undefined ? 0 : 1,
+    row.lease?.until ?? 0,
+    row.lease?.sender ?? null,
+  );
+}
+
+/** A due row `settle` wrote anew: its row number, the version it was read at, the write. */
+interface SettledRow {
+  seq: number;
+  version: number;
+  write: AskWrite;
+}
+
+/**
+ * Inside a write: applies a batch of writes in one statement per table (the rows, their events,
+ * their outbox entries), each row under the same version check as `update`. Returns the writes
+ * that applied, each with the id of the event it appended.
+ */
+function applyBatch(
+  statements: Statements,
+  batch: readonly SettledRow[],
+): { write: AskWrite; eventId: number | undefined }[] {
+  if (batch.length === 0) return [];
+  const rows = batch.map(({ seq, version, write }) => [seq, version, ...updateParams(write.ask)]);
+  const updated = new Set(
+    (statements.updateBatch.all(JSON.stringify(rows)) as { seq: number }[]).map((row) =>
+      Number(row.seq),
+    ),
+  );
+  const applied =
+    updated.size === batch.length ? batch : batch.filter(({ seq }) => updated.has(seq));
+  if (applied.length === 0) return [];
+  const events = applied.map(({ seq, write }) => [seq, ...eventParams(write.event, write.ask)]);
+  const ids = new Map(
+    (statements.insertEventBatch.all(JSON.stringify(events)) as { id: number; ask: number }[]).map(
+      (row) => [Number(row.ask), Number(row.id)],
+    ),
+  );
+  const settled = applied.filter(({ write }) => write.ask.final);
+  if (settled.length > 0) {
+    statements.outboxDropOpenBatch.run(JSON.stringify(settled.map(({ write }) => write.ask.askId)));
+    statements.outboxSettledBatch.run(
+      JSON.stringify(settled.map(({ write }) => [write.ask.askId, write.ask.updatedAt])),
     );
   }
+  return applied.map(({ seq, write }) => {
+    for (const row of outboxRowsOf(write)) insertOutbox(statements, row);
+    return { write, eventId: ids.get(seq) };
+  });
 }
 
 /** An outbox row selected with its ask's `CLAIMED_ASK_COLUMNS`. */

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AskStore } from 'ask-engine';
+import { type AskStore, createInteractionService, type StoredAsk } from 'ask-engine';
 import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -151,10 +151,10 @@ describe('the SQLite store', () => {
         data: { recipient: 'bob', channel: 'email', deliveryId: 'd-1', kind: 'created' },
       });
       await before.close();
-      // The file as a build before the filters' step (the latest) left it.
+      // The file as a build before the filters' step (version 6) left it.
       raw().exec(`DROP INDEX asks_answered_by; DROP INDEX ask_events_recipient;
         ALTER TABLE asks DROP COLUMN answered_by; ALTER TABLE ask_events DROP COLUMN recipient;
-        DELETE FROM ask_schema_version WHERE version = ${SQLITE_SCHEMA_VERSION};`);
+        DELETE FROM ask_schema_version WHERE version >= 6;`);
       const after = open();
       const ids = async (filter: Parameters<AskStore['list']>[0]) =>
         (await after.list(filter)).items.map((ask) => ask.askId);
@@ -344,6 +344,67 @@ describe('the SQLite store', () => {
     });
   });
 
+  describe('statements per write', () => {
+    it('writes a durable ask with statements prepared once: no read, no pragma, no re-prepare', async () => {
+      const db = raw();
+      const executed: string[] = [];
+      let prepared = 0;
+      const counting: SqliteDatabase = {
+        exec: (sql) => {
+          executed.push(sql);
+          return db.exec(sql);
+        },
+        prepare: (sql) => {
+          prepared++;
+          const statement = db.prepare(sql);
+          const text = sql.replace(/\s+/g, ' ').trim();
+          return {
+            run: (...params) => {
+              executed.push(text);
+              return statement.run(...params);
+            },
+            get: (...params) => {
+              executed.push(text);
+              return statement.get(...params);
+            },
+            all: (...params) => {
+              executed.push(text);
+              return statement.all(...params);
+            },
+          };
+        },
+      };
+      // The poll for other connections' writes waits a minute: whatever runs here, a write ran.
+      const store = createSqliteAskStore({ database: counting }, { pollIntervalMs: 60_000 });
+      stores.push(store);
+      const service = createInteractionService({ store, sweepIntervalMs: 60_000 });
+      service.registerProvider({ ask: () => new Promise(() => undefined) });
+      const durableAsk = async () => {
+        const handle = service.start(
+          { question: 'Deploy?', options: [{ title: 'Yes' }, { title: 'No' }] },
+          { timeoutMs: 60_000 },
+        );
+        await service.answer(handle.id, [
+          { questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } },
+        ]);
+      };
+      await durableAsk();
+      executed.length = 0;
+      prepared = 0;
+      for (let n = 0; n < 5; n++) await durableAsk();
+      await service.close();
+      expect(prepared).toBe(0);
+      expect(executed.filter((sql) => /^(SELECT|PRAGMA)\b/i.test(sql))).toEqual([]);
+      // Per ask: the row and its start event, then the answer and its event (and the outbox
+      // entries a final write settles), each in one transaction.
+      expect(executed.filter((sql) => sql === 'BEGIN IMMEDIATE')).toHaveLength(10);
+      expect(executed.filter((sql) => /^INSERT INTO asks\b/.test(sql))).toHaveLength(5);
+      expect(executed.filter((sql) => /^UPDATE asks\b/.test(sql))).toHaveLength(5);
+      expect(executed.filter((sql) => /^INSERT INTO ask_events\b/.test(sql))).toHaveLength(10);
+      expect(executed).toHaveLength(50);
+    });
+  });
+
   describe('change feed', () => {
     it('tells its own writes once, whether or not another connection writes', async () => {
       const store = open();
@@ -371,6 +432,33 @@ describe('the SQLite store', () => {
           { type: 'changed', askId: 'ask-1', version: 2 },
           { type: 'changed', askId: 'ask-2', version: 1 },
           { type: 'changed', askId: 'ask-1', version: 3 },
+        ]),
+      );
+    });
+
+    it('tells a swept batch once, and still hears another connection written after it', async () => {
+      const store = open();
+      const other = createSqliteAskStore({ database: raw() });
+      stores.push(other);
+      for (let n = 0; n < 6; n++)
+        await other.create(startWrite({ askId: `due-${n}`, deadlineAt: 5 }));
+      await other.create(startWrite({ askId: 'later' }));
+      await store.get('due-0');
+      const changes: unknown[] = [];
+      store.subscribe((change) => changes.push(change));
+      const swept = await store.claimDue(10, 6, (ask) => timeoutWrite(ask, 10));
+      expect(swept).toHaveLength(6);
+      // The other connection writes before this store's next poll: the poll reads the events
+      // since, tells the other's once, and none of this store's own (told when written).
+      const later = (await other.get('later')) as StoredAsk;
+      await other.update(progressWrite(later, 'other'), 1);
+      await waitUntil(() => changes.length >= 7, 'the other connection’s write');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(changes).toHaveLength(7);
+      expect(changes).toEqual(
+        expect.arrayContaining([
+          ...swept.map(({ ask }) => ({ type: 'changed', askId: ask.askId, version: 2 })),
+          { type: 'changed', askId: 'later', version: 2 },
         ]),
       );
     });
@@ -493,7 +581,7 @@ describe('the SQLite store', () => {
       expect(duePlan).not.toMatch(/TEMP B-TREE/);
     });
 
-    it('sweeps 1,000,000 asks by one range of the due index, from its cursor to now', async () => {
+    it('sweeps 1,000,000 asks by one range of the due index, and looks one up by one index search', async () => {
       // In memory: the plan depends on the schema and its statistics, not on the disk.
       const db = new Database(':memory:');
       handles.push(db);
@@ -534,6 +622,37 @@ describe('the SQLite store', () => {
           /^SEARCH asks USING INDEX asks_due \(deadline_at>\? AND deadline_at<\?\)$/m,
         );
         expect(plan, `${values}`).not.toMatch(/TEMP B-TREE|^SCAN asks/m);
+      }
+      // Looked up by id, by key and by interaction id: one search of the index for each.
+      const lookups: [RegExp, unknown[], RegExp][] = [
+        [/FROM asks WHERE id = \?$/, ['ask-500000'], /^SEARCH asks USING INDEX \S+ \(id=\?\)$/m],
+        [
+          /FROM asks WHERE "key" = \?$/,
+          ['key-300000'],
+          /^SEARCH asks USING INDEX asks_key \(key=\?\)$/m,
+        ],
+        [
+          /FROM asks WHERE interaction_id = \? ORDER BY/,
+          ['thread-700000'],
+          /^SEARCH asks USING INDEX asks_(open_)?interaction \(interaction_id=\?\)$/m,
+        ],
+        // A claimed batch is written row by row through the row number, never by a scan.
+        [
+          /^UPDATE asks SET .* FROM json_each/s,
+          ['[]'],
+          /^SEARCH asks USING INTEGER PRIMARY KEY \(rowid=\?\)$/m,
+        ],
+      ];
+      for (const [shape, values, index] of lookups) {
+        const sql = statements.find((each) => shape.test(each));
+        expect(sql, String(shape)).toBeDefined();
+        const plan = planOf(db, sql as string, values);
+        expect(plan, `${sql}\n${plan}`).toMatch(index);
+        // The asks sharing one interaction id (one open, a few settled) are sorted, no others.
+        const sorted = shape.source.includes('interaction_id');
+        expect(plan, `${sql}\n${plan}`).not.toMatch(
+          sorted ? /^SCAN asks/m : /TEMP B-TREE|^SCAN asks/m,
+        );
       }
       expectNoFullScan(db, statements);
     });
