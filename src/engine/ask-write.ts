@@ -11,7 +11,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskWrite, StoredAsk } from '../stores/ask-store.js';
 import { type PersistedAskState, stepAsk } from './ask-table.js';
-import type { AskAuditEvent, AskState } from './audit.js';
+import { type AskAuditEvent, type AskState, startDataOf } from './audit.js';
 import { deepFreeze } from './outcome-copy.js';
 import { REDACTED } from './redact.js';
 
@@ -106,21 +106,13 @@ export function firstEvent(
       data: { version },
     };
   }
-  const data: Extract<AskAuditEvent, { type: 'start' }>['data'] = {
-    questions: ask.questions.length,
-  };
-  if (context.deadlineAt !== undefined) data.deadlineAt = context.deadlineAt;
-  if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId;
-  if (context.sessionId !== undefined) data.sessionId = context.sessionId;
-  if (ask.key !== undefined) data.key = ask.key;
-  if (context.traceparent !== undefined) data.traceparent = context.traceparent;
   return {
     askId: ask.askId,
     type: 'start',
     at: context.createdAt,
     from: null,
     to: 'pending',
-    data,
+    data: startDataOf(ask),
   };
 }
 

@@ -158,3 +158,26 @@ const STATE_SET: ReadonlySet<string> = new Set(ASK_STATES);
 export function isAskState(value: unknown): value is AskState {
   return typeof value === 'string' && STATE_SET.has(value);
 }
+
+/** What a `start` event records of its ask. */
+export type AskStartData = Extract<AskAuditEvent, { type: 'start' }>['data'];
+
+/**
+ * A `start` event's data, from what its ask keeps for good: the number of questions, the key,
+ * and the machine's input in the snapshot's context. The one derivation: the service writes it
+ * (engine/ask-write.ts), and the SQLite store rebuilds a start event's data from its row with it.
+ */
+export function startDataOf(ask: {
+  readonly questions: readonly unknown[];
+  readonly key?: string | undefined;
+  readonly snapshot: { readonly context?: unknown };
+}): AskStartData {
+  const context = (ask.snapshot.context ?? {}) as Record<string, unknown>;
+  const data: AskStartData = { questions: ask.questions.length };
+  if (context.deadlineAt !== undefined) data.deadlineAt = context.deadlineAt as number;
+  if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId as string;
+  if (context.sessionId !== undefined) data.sessionId = context.sessionId as string;
+  if (ask.key !== undefined) data.key = ask.key;
+  if (context.traceparent !== undefined) data.traceparent = context.traceparent as string;
+  return data;
+}

@@ -5,7 +5,7 @@
  * `packed` says what was left out, so the row reads back exactly as written. A column that does
  * not parse is refused with an error naming the ask and the column.
  */
-import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
+import { type AskAuditEvent, isAskState, isAuditEventType, startDataOf } from '../engine/audit.js';
 import { notifiedRecipientOf, QUERY_VALUES } from './ask-query.js';
 import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
 import { claimedAskColumns } from './outbox.js';
@@ -408,21 +408,6 @@ function dataStandsFor(event: AskAuditEvent, ask: StoredAsk | undefined): boolea
     return sameData(data, answeredBy === undefined ? { answers } : { answers, answeredBy });
   }
   return false;
-}
-
-/**
- * A start event's data as the service writes it for `ask` (engine/ask-write.ts), from what the
- * row keeps for good: its questions, key and the machine's input in the snapshot's context.
- */
-export function startDataOf(ask: StoredAsk): Record<string, unknown> {
-  const context = (ask.snapshot.context ?? {}) as Record<string, unknown>;
-  const data: Record<string, unknown> = { questions: ask.questions.length };
-  if (context.deadlineAt !== undefined) data.deadlineAt = context.deadlineAt;
-  if (context.toolCallId !== undefined) data.toolCallId = context.toolCallId;
-  if (context.sessionId !== undefined) data.sessionId = context.sessionId;
-  if (ask.key !== undefined) data.key = ask.key;
-  if (context.traceparent !== undefined) data.traceparent = context.traceparent;
-  return data;
 }
 
 /** The same keys with the very same (`===`) values. */

@@ -1,5 +1,5 @@
 /** The embedded durable store: asks and their histories in one SQLite file, shared by processes. */
-import type { AskAuditEvent } from '../engine/audit.js';
+import { type AskAuditEvent, startDataOf } from '../engine/audit.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -57,7 +57,6 @@ import {
   readClaimedAsk,
   readEvent,
   readListed,
-  startDataOf,
   UPDATED_COLUMNS,
   updateParams,
 } from './sqlite-rows.js';
