@@ -490,6 +490,15 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
           expect(await peer.get('ask-1')).toBeUndefined();
           const changes: unknown[] = [];
           peer.subscribe((change) => changes.push(change));
+          // A feed hears writes once it listens (PostgreSQL: once its LISTEN is up, which takes a
+          // while on a loaded machine): written to until the peer hears a write, first.
+          const heard = () =>
+            changes.some((change) => (change as { askId?: string }).askId !== undefined);
+          for (let probe = 0; !heard(); probe++) {
+            if (probe >= 200) throw new Error('The peer never heard of a write.');
+            await started({ askId: `probe-${probe}` });
+            await new Promise((resolve) => setTimeout(resolve, 25));
+          }
           const row = await started({ askId: 'ask-1', key: 'shared-key' });
           const answered = await applied(answerWrite(row));
           await waitUntil(
