@@ -8,15 +8,14 @@ const LISTEN_RETRY_MS = [250, 10_000] as const;
 
 /**
  * Listens on `channel` while it has subscribers: every `askId:version` notification becomes a
- * `changed`, and every LISTEN after the first (the client re-listens after a reconnect, and we
- * retry one that failed) becomes a `missed`, since writes made meanwhile were not heard.
+ * `changed`, and every LISTEN that comes up becomes a `missed`. Writes made before it was up were
+ * not heard: on the first LISTEN, those made since `subscribe()` (a subscriber may already hold
+ * asks it read or wrote); after a reconnect or a retry, those made while it was down.
  */
 export class PostgresChangeFeed {
   readonly #sql: Sql;
   readonly #channel: string;
   readonly #onError: (error: unknown) => void;
-  /** True once the store wrote: a write made before the first LISTEN may have gone unheard. */
-  readonly #wroteBeforeListening: () => boolean;
   /** This store's own write of an ask under way, whose news waits for it to settle. */
   readonly #writing: (askId: string) => Promise<unknown> | undefined;
   readonly #fanout: ChangeFanout;
@@ -27,13 +26,11 @@ export class PostgresChangeFeed {
     sql: Sql,
     channel: string,
     onError: (error: unknown) => void,
-    wroteBeforeListening: () => boolean,
     writing: (askId: string) => Promise<unknown> | undefined,
   ) {
     this.#sql = sql;
     this.#channel = channel;
     this.#onError = onError;
-    this.#wroteBeforeListening = wroteBeforeListening;
     this.#writing = writing;
     this.#fanout = new ChangeFanout(onError);
   }
@@ -58,7 +55,6 @@ export class PostgresChangeFeed {
     const listening: Listening = {
       ready: Promise.resolve(undefined),
       stopped: false,
-      listens: 0,
       retry: undefined,
     };
     const start = (attempt: number) => {
@@ -70,11 +66,7 @@ export class PostgresChangeFeed {
           },
           () => {
             // Runs on the first LISTEN and again after every reconnect.
-            if (listening.stopped) return;
-            listening.listens++;
-            if (listening.listens > 1 || attempt > 0 || this.#wroteBeforeListening()) {
-              this.#emit({ type: 'missed' });
-            }
+            if (!listening.stopped) this.#emit({ type: 'missed' });
           },
         )
         .then(
@@ -135,7 +127,5 @@ interface Listening {
   /** The current LISTEN attempt: its handle, or undefined when it failed. */
   ready: Promise<ListenMeta | undefined>;
   stopped: boolean;
-  /** How many times the LISTEN was (re-)established. */
-  listens: number;
   retry: ReturnType<typeof setTimeout> | undefined;
 }

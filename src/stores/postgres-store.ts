@@ -157,8 +157,6 @@ class PostgresAskStore implements AskStore {
   readonly #changes: PostgresChangeFeed;
   readonly #list: ListDialect;
   #ready: Promise<void> | undefined;
-  /** Set once this store wrote: a write made before the first LISTEN may have been answered unheard. */
-  #wrote = false;
   /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
   readonly #reported = new Set<string>();
   /** This store's writes under way, by ask (see `#track`). */
@@ -198,7 +196,6 @@ class PostgresAskStore implements AskStore {
       sql,
       this.#channel,
       onError,
-      () => this.#wrote,
       (askId) => this.#writing(askId),
     );
   }
@@ -214,7 +211,6 @@ class PostgresAskStore implements AskStore {
   async #create(write: AskWrite): Promise<AskCreateResult> {
     const { ask, event } = write;
     const sql = await this.#open();
-    this.#wrote = true;
     const [inserted] = await refuseNul(
       ask.askId,
       sql`
@@ -258,7 +254,6 @@ class PostgresAskStore implements AskStore {
 
   async #update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
     const sql = await this.#open();
-    this.#wrote = true;
     const { ask } = write;
     for (;;) {
       try {
@@ -412,7 +407,6 @@ class PostgresAskStore implements AskStore {
     claimed: (askId: string) => void,
   ): Promise<{ claimed: number; applied: AskWrite[] }> {
     const sql = await this.#open();
-    this.#wrote = true;
     // Not an interactive transaction (postgres 3.4.9 crashes the process when a transaction's
     // connection is cut: it writes ROLLBACK to a closed socket, porsager/postgres#1208): the
     // claim is one statement that locks due rows with SKIP LOCKED and leases them for a few
