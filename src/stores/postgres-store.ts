@@ -192,11 +192,8 @@ class PostgresAskStore implements AskStore {
         .join(', '),
     );
     this.#list = postgresListDialect(schema);
-    this.#changes = new PostgresChangeFeed(
-      sql,
-      this.#channel,
-      onError,
-      (askId) => this.#writing(askId),
+    this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, (askId) =>
+      this.#writing(askId),
     );
   }
 
