@@ -4,7 +4,9 @@
  * away) and claims them, so they time out as long as any service shares the store.
  *
  * A sweep is sliced: each round claims a batch sized so that it takes about one slice of the
- * event loop (`SLICE_MS`), and rounds follow each other an event-loop turn apart. The stores
+ * event loop (`SLICE_MS`), and rounds follow each other an event-loop turn apart. A local
+ * store's round also ends once it has run for a slice (an ask can suddenly cost far more than
+ * the ones it was sized from); the asks it left are the next round's. The stores
  * find due asks by deadline (a heap, an index range), so a sweep with nothing due costs the
  * same with 10 or 1,000,000 asks pending. A service does not sweep while its own deadline
  * timers have due work (a storm they are settling, a deadline write in flight): every due ask
@@ -137,16 +139,26 @@ export class StoreSweeper {
         // Asks this service times out itself are left to its timers; the next sweep comes.
         if (this.#ownDeadlinesDue(now)) break;
         const limit = this.#claim;
-        const busy = this.#store.remote === true ? startCpuTimer() : startBusyTimer();
+        const remote = this.#store.remote === true;
+        const busy = remote ? startCpuTimer() : startBusyTimer();
         const started = performance.now();
-        const applied = await this.#store.claimDue(now, limit, (ask) => this.#timeout(ask, now));
+        // A local store's round ends once it has run for a slice, whatever slowed it (code
+        // deoptimized, a collection, a busy machine): the asks left stay due for the next round.
+        let ended = false;
+        const enough = remote ? undefined : () => (ended = performance.now() - started > SLICE_MS);
+        const applied = await this.#store.claimDue(
+          now,
+          limit,
+          (ask) => this.#timeout(ask, now),
+          enough,
+        );
         polled = true;
         claimed += applied.length;
         for (const write of applied) this.#applied(write);
         if (applied.length > 0) {
           this.#resize(limit, applied.length, busy(), performance.now() - started);
         }
-        if (applied.length < limit || this.#stopped) break;
+        if ((applied.length < limit && !ended) || this.#stopped) break;
         await eventLoopTurn();
       }
       // A sweep left to this service's own timers polled nothing: it is not counted.

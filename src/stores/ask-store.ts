@@ -198,11 +198,18 @@ export interface AskStore {
    * `settle` (synchronous, pure) and applies the write it returns as `update` would (same
    * version check), until `limit` writes are applied; an ask `settle` declines (returns
    * `undefined` for) does not count towards `limit`. Returns the writes that were applied.
+   *
+   * `enough`, when given, is asked before each further ask once one write is applied: when it
+   * returns true, the claim ends there and the asks not yet settled stay due, as they are (the
+   * sweeper ends a round that ran past its slice of the event loop, whatever slowed it). A store
+   * may ignore it; the memory and SQLite stores honor it, the PostgreSQL store leases its batch
+   * before settling it and settles the whole batch.
    */
   claimDue(
     now: number,
     limit: number,
     settle: (ask: StoredAsk) => AskWrite | undefined,
+    enough?: () => boolean,
   ): Promise<AskWrite[]>;
   /**
    * True for a store whose `claimDue` mostly waits for another process (a database server).

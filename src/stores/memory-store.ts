@@ -166,6 +166,7 @@ class MemoryAskStore implements AskStore {
     now: number,
     limit: number,
     settle: (ask: StoredAsk) => AskWrite | undefined,
+    enough?: () => boolean,
   ): Promise<AskWrite[]> {
     this.#open();
     const applied: AskWrite[] = [];
@@ -173,6 +174,7 @@ class MemoryAskStore implements AskStore {
     // they are taken out while this sweep reads past them, and put back at its end.
     const declined: Entry[] = [];
     while (applied.length < limit) {
+      if (applied.length > 0 && enough?.() === true) break;
       const entry = this.#deadlines.popDue(now);
       if (entry === undefined) break;
       const write = settle(entry.row);

@@ -292,6 +292,7 @@ class SqliteAskStore implements AskStore {
     now: number,
     limit: number,
     settle: (ask: StoredAsk) => AskWrite | undefined,
+    enough?: () => boolean,
   ): Promise<AskWrite[]> {
     const { opened, statements } = await this.#open();
     const eventIds: (number | undefined)[] = [];
@@ -308,7 +309,12 @@ class SqliteAskStore implements AskStore {
         const wanted = limit - writes.length;
         const rows = statements.due.all(now, ...after, wanted) as (AskRow & { seq: number })[];
         const batch: SettledRow[] = [];
+        let ended = false;
         for (const row of rows) {
+          if (writes.length + batch.length > 0 && enough?.() === true) {
+            ended = true;
+            break;
+          }
           after = [row.deadline_at as number, row.deadline_at as number, row.seq];
           let current: StoredAsk;
           try {
@@ -330,7 +336,7 @@ class SqliteAskStore implements AskStore {
           writes.push(write);
           eventIds.push(eventId);
         }
-        if (rows.length < wanted) break;
+        if (ended || rows.length < wanted) break;
       }
       return writes;
     });

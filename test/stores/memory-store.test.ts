@@ -11,4 +11,5 @@ describeAskStoreContract('the memory store', {
   },
   // Services in one process share one memory store: the peer is the same instance.
   connect: async () => shared,
+  endsClaimsEarly: true,
 });

@@ -27,6 +27,7 @@ describe.skipIf(postgresMissing !== undefined)(
     describeAskStoreContract('the PostgreSQL store', {
       create: async () => storeOn(`contract_${++schemas}`),
       connect: async () => storeOn(`contract_${schemas}`),
+      endsClaimsEarly: false,
     });
   },
 );

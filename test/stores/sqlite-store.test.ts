@@ -32,6 +32,7 @@ describeAskStoreContract('the SQLite store on a file', {
     createSqliteAskStore({ path: join(freshDir(), 'asks.db') }, { pollIntervalMs: 5 }),
   connect: async () => createSqliteAskStore({ path: join(dir, 'asks.db') }, { pollIntervalMs: 5 }),
   cleanup: removeDir,
+  endsClaimsEarly: true,
 });
 
 /**
@@ -72,6 +73,7 @@ describeAskStoreContract('the SQLite store on a minimal { database } handle', {
     }
     await removeDir();
   },
+  endsClaimsEarly: true,
 });
 
 describe('the SQLite store', () => {

@@ -1,0 +1,91 @@
+/**
+ * A sweep round is sized from the time per ask so far, but an ask can suddenly cost far more
+ * (code deoptimized, a collection, a busy machine): a round sized at the old cost would block
+ * the loop many times its slice. The sweeper ends a local store's round once it has run for a
+ * slice, and the sweep goes on with the next round at once, not at the next interval.
+ */
+import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
+import { SLICE_MS } from '../../src/engine/event-loop.js';
+import { type AskStore, createInteractionService, createMemoryAskStore } from '../../src/index.js';
+import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
+
+const DUE = 1_200;
+/** Asks in this range of claims cost SLOW_MS each to settle; the others cost FAST_MS. */
+const SLOW = { from: 400, to: 600 };
+const SLOW_MS = 2;
+const FAST_MS = 0.02;
+
+function spin(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+/** A memory store whose settling costs FAST_MS per ask, then SLOW_MS for a stretch of asks. */
+function storeWithASlowStretch(inner: AskStore) {
+  const rounds: { limit: number; applied: number; ms: number }[] = [];
+  let settled = 0;
+  const store = Object.fromEntries(
+    ASK_STORE_METHODS.map((method) => [method, inner[method].bind(inner)]),
+  ) as unknown as AskStore;
+  store.claimDue = async (now, limit, settle, enough) => {
+    const started = performance.now();
+    const writes = await inner.claimDue(
+      now,
+      limit,
+      (ask) => {
+        settled++;
+        spin(settled >= SLOW.from && settled < SLOW.to ? SLOW_MS : FAST_MS);
+        return settle(ask);
+      },
+      enough,
+    );
+    rounds.push({ limit, applied: writes.length, ms: performance.now() - started });
+    return writes;
+  };
+  return { store, rounds };
+}
+
+async function dueAsks(store: AskStore): Promise<void> {
+  const clock = new SimulatedClock();
+  clock.set(Date.now() - 60_000);
+  const creator = createInteractionService({ store, clock, sweepIntervalMs: Infinity });
+  creator.registerProvider({ ask: () => new Promise(() => {}) });
+  const handles = Array.from({ length: DUE }, () =>
+    creator.start(
+      { questions: [{ question: 'Ship it?', options: ['Yes', 'No'] }] },
+      { timeoutMs: 1_000 },
+    ),
+  );
+  await Promise.all(handles.map((handle) => handle.stored));
+  await creator.close();
+}
+
+describe('a sweep round on a local store', () => {
+  it('ends once it has run for a slice, and the sweep goes on at once', async () => {
+    const inner = createMemoryAskStore();
+    await dueAsks(inner);
+    const { store, rounds } = storeWithASlowStretch(inner);
+    // One sweep only (at creation): asks left by a round that ended early must not wait for
+    // the next interval, an hour away.
+    const sweeper = createInteractionService({ store, sweepIntervalMs: 3_600_000 });
+    try {
+      for (let waited = 0; ; waited += 20) {
+        const open = await inner.list({ state: ['pending'] }, { limit: 1 });
+        if (open.items.length === 0) break;
+        if (waited > 30_000) throw new Error('the due asks were not swept within 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await sweeper.close();
+    }
+    expect(rounds.reduce((sum, round) => sum + round.applied, 0)).toBe(DUE);
+    // Rounds grew while asks were cheap; the slow stretch ended rounds before their limit.
+    expect(rounds.some((round) => round.limit >= 64)).toBe(true);
+    expect(rounds.some((round) => round.applied < round.limit && round.applied > 0)).toBe(true);
+    // Without the cut, a round sized at the cheap cost meets the slow stretch: 64 asks or more
+    // at 2 ms each, over 128 ms. With it, a round ends a slice and one slow ask past its start.
+    const longest = Math.max(...rounds.map((round) => round.ms));
+    expect(longest).toBeLessThan(SLICE_MS + SLOW_MS + 30);
+  });
+});
