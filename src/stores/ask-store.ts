@@ -283,10 +283,7 @@ export interface AskStore {
    * its latest version. With `options.writer`, news of the subscriber's own writes is left out
    * (see `AskSubscribeOptions`). Returns the unsubscribe function.
    */
-  subscribe(
-    listener: (change: AskStoreChange) => void,
-    options?: AskSubscribeOptions,
-  ): () => void;
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void;
   /** Releases the store's connections and timers; the data stays. */
   close(): Promise<void>;
 }

@@ -334,10 +334,7 @@ class MemoryAskStore implements AskStore {
     return purged;
   }
 
-  subscribe(
-    listener: (change: AskStoreChange) => void,
-    options?: AskSubscribeOptions,
-  ): () => void {
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     this.#open();
     return this.#fanout.subscribe(listener, subscriberWriter(options));
   }

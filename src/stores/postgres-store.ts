@@ -562,10 +562,7 @@ class PostgresAskStore implements AskStore {
     `;
   }
 
-  subscribe(
-    listener: (change: AskStoreChange) => void,
-    options?: AskSubscribeOptions,
-  ): () => void {
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     if (this.#closed) throw new Error('The PostgreSQL ask store is closed.');
     return this.#changes.subscribe(listener, subscriberWriter(options));
   }

@@ -437,10 +437,7 @@ class SqliteAskStore implements AskStore {
     });
   }
 
-  subscribe(
-    listener: (change: AskStoreChange) => void,
-    options?: AskSubscribeOptions,
-  ): () => void {
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
     return this.#feed.subscribe(listener, subscriberWriter(options));
   }
