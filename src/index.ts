@@ -78,6 +78,7 @@ export type {
   AskListResult,
   AskStore,
   AskStoreChange,
+  AskSubscribeOptions,
   AskTimeRange,
   AskUpdateResult,
   AskWrite,

@@ -64,7 +64,7 @@ export class AskCommits implements Committer {
 
   /** Writes a new ask; events wait for the write. On a key that exists, attaches to that ask. */
   create(open: OpenAsk, deliver: boolean, signal: AbortSignal | undefined): void {
-    const write = startWrite(open, this.#clock.now(), this.#serviceId);
+    const write = startWrite(open, this.#clock.now(), this.#serviceId, this.#serviceId);
     const created = this.#store.create(write);
     open.stored = created;
     open.ready = this.#created(open, write, created, deliver, signal);
@@ -130,16 +130,20 @@ export class AskCommits implements Committer {
         event,
         this.#clock.now(),
         open.owner ? this.#serviceId : undefined,
+        this.#serviceId,
       );
       if (write === undefined) return false;
       const expected = open.version;
       open.writing = write.ask.version;
       const result = await this.#store.update(
-        outbox === undefined ? write : { ask: write.ask, event: write.event, outbox },
+        outbox === undefined
+          ? write
+          : { ask: write.ask, event: write.event, outbox, writer: this.#serviceId },
         expected,
       );
       open.writing = 0;
       if (result.ok) {
+        this.#replica.wrote(open, write.ask.version);
         this.#settlement.adopt(open, write.next, write.ask, event, write.event);
         return true;
       }
@@ -172,6 +176,7 @@ export class AskCommits implements Committer {
         const write = restoreWrite(open, this.#clock.now(), this.#serviceId);
         const result = await this.#store.update(write, expected);
         if (result.ok) {
+          this.#replica.wrote(open, write.ask.version);
           this.#replica.cache(open, write.ask);
           this.#trail.publish(open, write.event, true);
           break;

@@ -97,10 +97,21 @@ export class AskReplica {
       return;
     }
     const open = this.#open.get(change.askId);
-    // A store may tell this service of its own write before the write has returned here.
+    // A store may tell this service of its own write (one that ignores `writer`), even before
+    // the write has returned here.
     if (open !== undefined && change.version > open.version && change.version !== open.writing) {
       this.refresh(open, change.version);
     }
+  }
+
+  /**
+   * This service wrote `version` of the ask through `open`. The store leaves a writer's own
+   * writes out of its news, so another copy of the ask held here (opened while `open`, a
+   * one-off read for an answer, was writing) would never hear of it: it reads the ask again.
+   */
+  wrote(open: OpenAsk, version: number): void {
+    const held = this.#open.get(open.id);
+    if (held !== undefined && held !== open && held.version < version) this.refresh(held, version);
   }
 
   /** Reads the ask again once the store has a version newer than `version - 1`. */

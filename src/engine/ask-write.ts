@@ -40,13 +40,21 @@ export function redacts(snapshot: PersistedAskState): boolean {
   return snapshot.context.redact === true;
 }
 
-/** The first write of a new ask: its row at version 1 and its `start` event. */
-export function startWrite(ask: AskBasis, at: number, owner: string | undefined): AskWrite {
+/**
+ * The first write of a new ask: its row at version 1 and its `start` event. `writer` is the
+ * id of the service that writes it (see `AskWrite.writer`), here and in the builders below.
+ */
+export function startWrite(
+  ask: AskBasis,
+  at: number,
+  owner: string | undefined,
+  writer: string,
+): AskWrite {
   const row = rowOf(ask, ask.snapshot, 1, at, owner);
-  return { ask: deepFreeze(row), event: deepFreeze(firstEvent(ask, 'start', 1)) };
+  return { ask: deepFreeze(row), event: deepFreeze(firstEvent(ask, 'start', 1)), writer };
 }
 
-/** Taking an ask over: the same snapshot, one version on, this service its owner. */
+/** Taking an ask over: the same snapshot, one version on, this service (`owner`) its writer. */
 export function restoreWrite(ask: AskBasis, at: number, owner: string): AskWrite {
   const row = rowOf(ask, ask.snapshot, ask.version + 1, at, owner);
   const event: AskAuditEvent = {
@@ -57,18 +65,19 @@ export function restoreWrite(ask: AskBasis, at: number, owner: string): AskWrite
     to: row.state,
     data: { version: row.version },
   };
-  return { ask: deepFreeze(row), event: deepFreeze(event) };
+  return { ask: deepFreeze(row), event: deepFreeze(event), writer: owner };
 }
 
 /**
  * The write of `event` on `ask`, or `undefined` when the machine does not take the event in
- * the ask's state. `owner` is the owner the new row names.
+ * the ask's state. `owner` is the owner the new row names, `writer` the service that writes.
  */
 export function nextAskWrite(
   ask: AskBasis,
   event: AskMachineEvent,
   at: number,
   owner: string | undefined,
+  writer: string,
 ): AskWriteOf | undefined {
   const from = ask.snapshot;
   // The compiled table (ask-table.ts): the same step as XState's, on the persisted snapshot.
@@ -86,7 +95,7 @@ export function nextAskWrite(
     data,
   };
   // The row holds `next` itself: frozen with it.
-  return { ask: deepFreeze(row), event: deepFreeze(audit as AskAuditEvent), next };
+  return { ask: deepFreeze(row), event: deepFreeze(audit as AskAuditEvent), writer, next };
 }
 
 /** The `start` or `restore` event of an ask, as its first write (or a late subscriber) has it. */

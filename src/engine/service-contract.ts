@@ -124,7 +124,11 @@ export interface AskHandle {
  * service sharing the store can answer, resume or cancel it. Made by `createInteractionService`.
  */
 export interface InteractionService {
-  /** This service's id, recorded as the owner of the asks it delivers. */
+  /**
+   * This service's id, recorded as the owner of the asks it delivers; it also names this
+   * service as the writer of its store writes (`AskWrite.writer`), so the store leaves them out
+   * of the news it tells this service.
+   */
   readonly id: string;
   /** Registers the one provider; a second active one throws `DUPLICATE_PROVIDER`. Returns dispose. */
   registerProvider(provider: AskProvider): () => void;

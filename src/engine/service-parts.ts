@@ -113,11 +113,15 @@ export function createServiceParts(
   );
   const commands = new AskCommands(store, replica, commits, trail, quoteInput);
   // A memory store of the service's own has no other writer (the sweeper's writes reach the
-  // replica directly): news of its changes would only repeat this service's own writes.
+  // replica directly): news of its changes would only repeat this service's own writes. A
+  // shared store leaves this service's own writes out of its news, as their writer.
   const unsubscribe =
-    options.store === undefined ? doNothing : store.subscribe((change) => replica.onChange(change));
+    options.store === undefined
+      ? doNothing
+      : store.subscribe((change) => replica.onChange(change), { writer: serviceId });
   const sweeper = new StoreSweeper(
     store,
+    serviceId,
     clock,
     options.sweepIntervalMs ?? 250,
     (write: AskWrite) => {

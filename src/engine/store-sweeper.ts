@@ -33,6 +33,7 @@ const FIRST_REMOTE_CLAIM = 64;
 
 export class StoreSweeper {
   readonly #store: AskStore;
+  readonly #writer: string;
   readonly #clock: Clock;
   readonly #intervalMs: number;
   readonly #applied: (write: AskWrite) => void;
@@ -49,13 +50,15 @@ export class StoreSweeper {
   #stopped = false;
 
   /**
-   * `applied` hears of each timeout the store applied; `report` hears of a sweep that failed
+   * `writer` is the id of the service that sweeps (its writes name it); `applied` hears of each
+   * timeout the store applied; `report` hears of a sweep that failed
    * (it is tried again at the next one) and of a due row that fails its check (skipped);
    * `observer` counts the sweeps; `ownDeadlinesDue` says whether this service's own deadline
    * timers have work at a time (the sweep waits for them).
    */
   constructor(
     store: AskStore,
+    writer: string,
     clock: Clock,
     intervalMs: number,
     applied: (write: AskWrite) => void,
@@ -66,6 +69,7 @@ export class StoreSweeper {
     this.#ownDeadlinesDue = ownDeadlinesDue;
     this.#observer = observer;
     this.#store = store;
+    this.#writer = writer;
     this.#clock = clock;
     this.#intervalMs = intervalMs;
     this.#applied = applied;
@@ -100,8 +104,11 @@ export class StoreSweeper {
       return undefined;
     }
     // The sweeper does not take the ask over: the owner stays as stored.
-    const write = nextAskWrite(basisOf(row), { type: 'deadline', at: now }, now, row.owner);
-    return write === undefined ? undefined : { ask: write.ask, event: write.event };
+    const deadline = { type: 'deadline', at: now } as const;
+    const write = nextAskWrite(basisOf(row), deadline, now, row.owner, this.#writer);
+    return write === undefined
+      ? undefined
+      : { ask: write.ask, event: write.event, writer: this.#writer };
   }
 
   /**

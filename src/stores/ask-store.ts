@@ -66,6 +66,13 @@ export interface AskWrite {
    * left as it is, so a retried write never queues a message twice.
    */
   outbox?: readonly OutboxEntry[];
+  /**
+   * Who makes the write: an opaque token (a service writes its own id). The store keeps it only
+   * to leave this writer's subscriber out of the news of it (`AskSubscribeOptions.writer`); it
+   * is not stored with the ask. A store that ignores it still keeps the contract: the writer
+   * then hears of its own writes and ignores them by their version.
+   */
+  writer?: string;
 }
 
 /**
@@ -140,12 +147,26 @@ export type AskUpdateResult =
   | { ok: false; reason: 'interaction-id'; holder: string };
 
 /**
- * What a store tells its subscribers: an ask was written (by any service, this one included),
- * or changes may have been missed (a reconnect) and open asks should be read again.
+ * What a store tells its subscribers: an ask was written (by any service, this one included,
+ * unless it subscribed as that write's writer), or changes may have been missed (a reconnect)
+ * and open asks should be read again.
  */
 export type AskStoreChange =
   | { type: 'changed'; askId: string; version: number }
   | { type: 'missed' };
+
+/** How a subscriber listens (`AskStore.subscribe`). */
+export interface AskSubscribeOptions {
+  /**
+   * The subscriber's own writer token (`AskWrite.writer`): it is not told of an ask whose latest
+   * write in a batch of news it made itself, since it knows that version already (its write was
+   * version-checked). Writes of every other writer, and writes without a writer, are told as
+   * usual, so services sharing one store object still hear each other. Best effort: a store
+   * may still tell of such a write (a subscriber checks versions anyway), never leave out one
+   * of another writer.
+   */
+  writer?: string;
+}
 
 /** The methods of the contract, for checking that an object is a store. */
 export const ASK_STORE_METHODS = [
@@ -266,9 +287,10 @@ export interface AskStore {
   /**
    * Calls `listener` for changes on a later turn of the event loop: news of a write arrives
    * after that write's promise settled, and the changes of one turn are told once per ask, at
-   * its latest version. Returns the unsubscribe function.
+   * its latest version. With `options.writer`, news of the subscriber's own writes is left out
+   * (see `AskSubscribeOptions`). Returns the unsubscribe function.
    */
-  subscribe(listener: (change: AskStoreChange) => void): () => void;
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void;
   /** Releases the store's connections and timers; the data stays. */
   close(): Promise<void>;
 }

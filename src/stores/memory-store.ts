@@ -14,13 +14,14 @@ import type {
   AskCreateResult,
   AskStore,
   AskStoreChange,
+  AskSubscribeOptions,
   AskUpdateResult,
   AskWrite,
   ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
 } from './ask-store.js';
-import { ChangeFanout } from './change-fanout.js';
+import { ChangeFanout, subscriberWriter } from './change-fanout.js';
 import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
 import { checkOutboxClaim, checkOutboxTake, type OutboxRow, outboxRowsOf } from './outbox.js';
 
@@ -105,7 +106,7 @@ class MemoryAskStore implements AskStore {
     if (ask.key !== undefined) this.#byKey.set(ask.key, ask.askId);
     if (ask.interactionId !== undefined) this.#index(ask);
     this.#queue(write);
-    this.#changed(ask);
+    this.#fanout.changed(ask.askId, ask.version, write.writer);
     if (ask.final) this.#settled.push(ask.askId);
     return { created: true };
   }
@@ -335,9 +336,9 @@ class MemoryAskStore implements AskStore {
     return purged;
   }
 
-  subscribe(listener: (change: AskStoreChange) => void): () => void {
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     this.#open();
-    return this.#fanout.subscribe(listener);
+    return this.#fanout.subscribe(listener, subscriberWriter(options));
   }
 
   async close(): Promise<void> {
@@ -356,7 +357,7 @@ class MemoryAskStore implements AskStore {
     if (ask.interactionId !== undefined) this.#index(ask);
     record(entry, event);
     this.#queue(write);
-    this.#changed(ask);
+    this.#fanout.changed(ask.askId, ask.version, write.writer);
     if (ask.final) this.#settled.push(ask.askId);
   }
 
@@ -429,12 +430,6 @@ class MemoryAskStore implements AskStore {
   #unindex(ask: StoredAsk): void {
     const id = ask.interactionId as string;
     if (this.#openByInteraction.get(id) === ask.askId) this.#openByInteraction.delete(id);
-  }
-
-  #changed(ask: StoredAsk): void {
-    // No news to build while nobody listens (a service's own store has no listener).
-    if (!this.#fanout.active) return;
-    this.#fanout.emit({ type: 'changed', askId: ask.askId, version: ask.version });
   }
 
   #open(): void {

@@ -5,12 +5,23 @@ import { ChangeFanout } from './change-fanout.js';
 
 /** Retries of a LISTEN that failed outright: the first after 250 ms, doubling up to 10 s. */
 const LISTEN_RETRY_MS = [250, 10_000] as const;
+/**
+ * Own writes remembered at most while their NOTIFY is on its way. Only a write whose NOTIFY
+ * never comes (committed just before a LISTEN came up) stays longer; past this many, all are
+ * forgotten, which only lets their writers hear of them.
+ */
+const MAX_OWN_WRITES = 10_000;
 
 /**
  * Listens on `channel` while it has subscribers: every `askId:version` notification becomes a
  * `changed`, and every LISTEN that comes up becomes a `missed`. Writes made before it was up were
  * not heard: on the first LISTEN, those made since `subscribe()` (a subscriber may already hold
  * asks it read or wrote); after a reconnect or a retry, those made while it was down.
+ *
+ * The payload stays `askId:version` (stores of older releases read it). A write's writer is
+ * known only to the store that applied it: that store remembers its own writes by the same
+ * `askId:version` (one write per version, by the version check) until their NOTIFY comes back,
+ * and tells that NOTIFY with its writer. Other stores tell it with no writer, to everyone.
  */
 export class PostgresChangeFeed {
   readonly #sql: Sql;
@@ -19,6 +30,8 @@ export class PostgresChangeFeed {
   /** This store's own write of an ask under way, whose news waits for it to settle. */
   readonly #writing: (askId: string) => Promise<unknown> | undefined;
   readonly #fanout: ChangeFanout;
+  /** This store's writes whose NOTIFY has not come back yet: `askId:version` to its writer. */
+  readonly #own = new Map<string, string>();
   #listening: Listening | undefined;
   #unlistening: Promise<void> = Promise.resolve();
 
@@ -35,10 +48,23 @@ export class PostgresChangeFeed {
     this.#fanout = new ChangeFanout(onError);
   }
 
-  subscribe(listener: (change: AskStoreChange) => void): () => void {
-    const unsubscribe = this.#fanout.subscribe(listener, () => this.#stop(true));
+  subscribe(listener: (change: AskStoreChange) => void, writer: string | undefined): () => void {
+    const unsubscribe = this.#fanout.subscribe(listener, writer, () => this.#stop(true));
     this.#listening ??= this.#listen();
     return unsubscribe;
+  }
+
+  /**
+   * This store applied `askId` at `version` for `writer`: the NOTIFY of it is not told to the
+   * subscriber of that writer. Called before the write's promise settles (a NOTIFY waits for
+   * it, see the store's `writing`), so the NOTIFY never comes back before this is known.
+   */
+  wrote(askId: string, version: number, writer: string | undefined): void {
+    if (writer === undefined || this.#listening === undefined || !this.#fanout.listensAs(writer)) {
+      return;
+    }
+    if (this.#own.size >= MAX_OWN_WRITES) this.#own.clear();
+    this.#own.set(`${askId}:${version}`, writer);
   }
 
   /**
@@ -65,8 +91,11 @@ export class PostgresChangeFeed {
             if (!listening.stopped) this.#notified(payload);
           },
           () => {
-            // Runs on the first LISTEN and again after every reconnect.
-            if (!listening.stopped) this.#emit({ type: 'missed' });
+            // Runs on the first LISTEN and again after every reconnect. Own writes made before
+            // it came up never come back: forgotten (one that does is then told to all).
+            if (listening.stopped) return;
+            this.#own.clear();
+            this.#fanout.missed();
           },
         )
         .then(
@@ -95,6 +124,7 @@ export class PostgresChangeFeed {
     if (listening === undefined) return;
     this.#listening = undefined;
     listening.stopped = true;
+    this.#own.clear();
     clearTimeout(listening.retry);
     if (!unlisten) return;
     const unlistened = listening.ready.then((meta) => meta?.unlisten()).catch(this.#onError);
@@ -112,14 +142,17 @@ export class PostgresChangeFeed {
       );
       return;
     }
-    const change: AskStoreChange = { type: 'changed', askId: payload.slice(0, colon), version };
-    const writing = this.#writing(change.askId);
-    if (writing === undefined) this.#emit(change);
-    else void writing.then(() => this.#emit(change));
+    const askId = payload.slice(0, colon);
+    const writing = this.#writing(askId);
+    if (writing === undefined) this.#changed(payload, askId, version);
+    else void writing.then(() => this.#changed(payload, askId, version));
   }
 
-  #emit(change: AskStoreChange): void {
-    this.#fanout.emit(change);
+  /** Tells the NOTIFY `payload` (`askId:version`), with its writer if this store made it. */
+  #changed(payload: string, askId: string, version: number): void {
+    const writer = this.#own.size === 0 ? undefined : this.#own.get(payload);
+    if (writer !== undefined) this.#own.delete(payload);
+    this.#fanout.changed(askId, version, writer);
   }
 }
 

@@ -13,12 +13,14 @@ import type {
   AskCreateResult,
   AskStore,
   AskStoreChange,
+  AskSubscribeOptions,
   AskUpdateResult,
   AskWrite,
   ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
 } from './ask-store.js';
+import { subscriberWriter } from './change-fanout.js';
 import { type ListDialect, listStatement } from './list-sql.js';
 import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
@@ -235,7 +237,10 @@ class PostgresAskStore implements AskStore {
       select count(*)::int from (select pg_notify(${this.#channel}, id || ':' || version) from inserted) n
     `.values(),
     );
-    if (inserted?.[0] === 1) return { created: true };
+    if (inserted?.[0] === 1) {
+      this.#changes.wrote(ask.askId, ask.version, write.writer);
+      return { created: true };
+    }
     const existing = await this.#selectAsk(
       ask.key === undefined
         ? sql`where id = ${ask.askId}`
@@ -557,9 +562,9 @@ class PostgresAskStore implements AskStore {
     `;
   }
 
-  subscribe(listener: (change: AskStoreChange) => void): () => void {
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     if (this.#closed) throw new Error('The PostgreSQL ask store is closed.');
-    return this.#changes.subscribe(listener);
+    return this.#changes.subscribe(listener, subscriberWriter(options));
   }
 
   async close(): Promise<void> {
@@ -617,9 +622,15 @@ class PostgresAskStore implements AskStore {
       )
       select id, pg_notify(${this.#channel}, id || ':' || version) from updated
     `.values();
-    if (applied.length === writes.length) return writes.map(({ write }) => write);
-    const ids = new Set(applied.map((row) => row[0]));
-    return writes.filter(({ write }) => ids.has(write.ask.askId)).map(({ write }) => write);
+    let done: AskWrite[];
+    if (applied.length === writes.length) {
+      done = writes.map(({ write }) => write);
+    } else {
+      const ids = new Set(applied.map((row) => row[0]));
+      done = writes.filter(({ write }) => ids.has(write.ask.askId)).map(({ write }) => write);
+    }
+    for (const { ask, writer } of done) this.#changes.wrote(ask.askId, ask.version, writer);
+    return done;
   }
 
   async #selectAsk(where: ReturnType<Sql>): Promise<StoredAsk | undefined> {

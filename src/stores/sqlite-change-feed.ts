@@ -1,6 +1,7 @@
 /**
- * The SQLite store's change feed. Its own writes are told through the shared fan-out; writes by
- * other connections (other processes, other store instances) are found by polling
+ * The SQLite store's change feed. Its own writes are told through the shared fan-out with their
+ * writer (so the subscriber that made one is not told of it); writes by other connections
+ * (other processes, other store instances, writers unknown) are found by polling
  * `PRAGMA data_version`, which changes only when another connection commits, and then reading
  * the `ask_events` rows added since the last one seen. Nothing is read per write: the poll
  * tells its own events apart by their ids.
@@ -48,23 +49,31 @@ export class SqliteChangeFeed {
       ),
     };
     // Whoever subscribed before the file was open may have missed writes made meanwhile.
-    if (this.#fanout.active) this.#fanout.emit({ type: 'missed' });
+    this.#fanout.missed();
     this.#start();
   }
 
-  subscribe(listener: (change: AskStoreChange) => void): () => void {
-    const unsubscribe = this.#fanout.subscribe(listener, () => this.#stop());
+  subscribe(listener: (change: AskStoreChange) => void, writer: string | undefined): () => void {
+    const unsubscribe = this.#fanout.subscribe(listener, writer, () => this.#stop());
     this.#start();
     return unsubscribe;
   }
 
-  /** This store wrote `askId` at `version`; `eventId` is the event it appended, if known. */
-  written(askId: string, version: number, eventId: number | undefined): void {
+  /**
+   * This store wrote `askId` at `version` for `writer`; `eventId` is the event it appended, if
+   * known.
+   */
+  written(
+    askId: string,
+    version: number,
+    eventId: number | undefined,
+    writer: string | undefined,
+  ): void {
     if (this.#timer !== undefined && eventId !== undefined) {
       this.#own.add(eventId);
       if (eventId > this.#ownMax) this.#ownMax = eventId;
     }
-    this.#fanout.emit({ type: 'changed', askId, version });
+    this.#fanout.changed(askId, version, writer);
   }
 
   close(): void {
@@ -111,9 +120,7 @@ export class SqliteChangeFeed {
           if (this.#own.delete(Number(row.id))) continue;
           latest.set(row.askId, Number(row.version));
         }
-        for (const [askId, version] of latest) {
-          this.#fanout.emit({ type: 'changed', askId, version });
-        }
+        for (const [askId, version] of latest) this.#fanout.changed(askId, version);
         if (rows.length > 0) this.#lastEventId = Number(rows.at(-1)!.id);
       } while (rows.length === PAGE && this.#fanout.active);
       if (this.#ownMax <= this.#lastEventId) this.#own.clear();

@@ -12,6 +12,7 @@ import type {
   AskCreateResult,
   AskStore,
   AskStoreChange,
+  AskSubscribeOptions,
   AskUpdateResult,
   AskWrite,
   ClaimedOutboxAsk,
@@ -19,6 +20,7 @@ import type {
   ListedAsk,
   StoredAsk,
 } from './ask-store.js';
+import { subscriberWriter } from './change-fanout.js';
 import { type ListDialect, listStatement } from './list-sql.js';
 import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import {
@@ -219,7 +221,7 @@ class SqliteAskStore implements AskStore {
     });
     this.#named(named);
     if (existing !== undefined) return { created: false, existing };
-    this.#feed.written(ask.askId, ask.version, eventId);
+    this.#feed.written(ask.askId, ask.version, eventId, write.writer);
     return { created: true };
   }
 
@@ -248,7 +250,7 @@ class SqliteAskStore implements AskStore {
       return { ok: true };
     });
     this.#named(named);
-    if (result.ok) this.#feed.written(ask.askId, ask.version, eventId);
+    if (result.ok) this.#feed.written(ask.askId, ask.version, eventId, write.writer);
     return result;
   }
 
@@ -341,8 +343,8 @@ class SqliteAskStore implements AskStore {
       return writes;
     });
     this.#named(named);
-    applied.forEach(({ ask }, index) => {
-      this.#feed.written(ask.askId, ask.version, eventIds[index]);
+    applied.forEach(({ ask, writer }, index) => {
+      this.#feed.written(ask.askId, ask.version, eventIds[index], writer);
     });
     // Skipped, not fatal: the row stays as it is, and the error names the ask and the column.
     for (const error of corrupt) this.#onError(error);
@@ -441,9 +443,9 @@ class SqliteAskStore implements AskStore {
     });
   }
 
-  subscribe(listener: (change: AskStoreChange) => void): () => void {
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
-    return this.#feed.subscribe(listener);
+    return this.#feed.subscribe(listener, subscriberWriter(options));
   }
 
   async close(): Promise<void> {

@@ -57,6 +57,12 @@ export interface AskStoreContractTarget {
   endsClaimsEarly: boolean;
 }
 
+/** True for news that `askId` changed, at `version`. */
+function isChange(change: unknown, askId: string, version: number): boolean {
+  const told = change as { type?: string; askId?: string; version?: number };
+  return told.type === 'changed' && told.askId === askId && told.version === version;
+}
+
 /** Registers the contract tests for one store implementation under `describe(name)`. */
 export function describeAskStoreContract(name: string, target: AskStoreContractTarget): void {
   describe(`${name} (ask store contract)`, () => {
@@ -77,26 +83,24 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
       return write.ask;
     };
 
-    /**
-     * Writes probe asks until `changes` holds news of one: the feed that fills it is then live.
-     * A feed hears writes once it listens (PostgreSQL: once its LISTEN is up, which takes a
-     * while on a loaded machine); a write before that is told only as 'missed'.
-     */
-    let probes = 0;
-    const untilLive = async (changes: unknown[]) => {
-      const heard = () =>
-        changes.some((change) => (change as { askId?: string }).askId?.startsWith('probe-'));
-      for (let tries = 0; !heard(); tries++) {
-        if (tries >= 200) throw new Error('The feed never told of a write.');
-        await started({ askId: `probe-${probes++}` });
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    };
-
     /** Applies `write` on top of the version before it and returns the new row. */
     const applied = async (write: AskWrite) => {
       expect(await store.update(write, write.ask.version - 1)).toEqual({ ok: true });
       return write.ask;
+    };
+
+    /**
+     * Writes asks `probe-<n>` to the store until `news` tells of one: a feed hears writes once
+     * it listens (PostgreSQL: once its LISTEN is up, which can come after the first writes on a
+     * loaded machine; writes made before are not told, only 'missed').
+     */
+    const untilListening = async (news: readonly unknown[]): Promise<void> => {
+      const told = () => news.some((change) => (change as { type?: string }).type === 'changed');
+      for (let probe = 0; !told(); probe++) {
+        if (probe >= 200) throw new Error('The store never told of a write.');
+        await started({ askId: `probe-${probe}` });
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
     };
 
     beforeEach(async () => {
@@ -474,10 +478,10 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
       it('tells subscribers which ask changed, at its latest version', async () => {
         const changes: unknown[] = [];
         store.subscribe((change) => changes.push(change));
-        await untilLive(changes);
+        await untilListening(changes);
         const row = await started({ askId: 'ask-1' });
         await waitUntil(
-          () => changes.some((change) => (change as { askId?: string }).askId === 'ask-1'),
+          () => changes.some((change) => isChange(change, 'ask-1', 1)),
           'the first change',
         );
         await applied(answerWrite(row));
@@ -491,14 +495,14 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
 
       it('tells of a write only after the write’s promise settled', async () => {
         const order: string[] = [];
-        const heard: unknown[] = [];
+        const news: unknown[] = [];
         store.subscribe((change) => {
-          heard.push(change);
+          news.push(change);
           if (change.type === 'changed' && change.askId === 'ask-1') {
             order.push(`news of ${change.askId} v${change.version}`);
           }
         });
-        await untilLive(heard);
+        await untilListening(news);
         const start = startWrite({ askId: 'ask-1', deadlineAt: 1_000 });
         await store.create(start).then(() => order.push('created'));
         await waitUntil(() => order.length >= 2, 'news of the create');
@@ -535,6 +539,65 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
         expect(dropped).toHaveLength(seen);
       });
 
+      it('leaves a writer’s own writes out of its news, and tells everyone else', async () => {
+        const news = { a: [] as unknown[], b: [] as unknown[], all: [] as unknown[] };
+        store.subscribe((change) => news.a.push(change), { writer: 'service-a' });
+        store.subscribe((change) => news.b.push(change), { writer: 'service-b' });
+        store.subscribe((change) => news.all.push(change));
+        const heard = (list: unknown[], askId: string, version = 1) =>
+          list.some((change) => isChange(change, askId, version));
+        await untilListening(news.all);
+        const byA = (write: AskWrite): AskWrite => ({ ...write, writer: 'service-a' });
+        const byB = (write: AskWrite): AskWrite => ({ ...write, writer: 'service-b' });
+        // ask-1: created by A and answered by B at once (maybe one batch of news); ask-2: created
+        // by B, then timed out by A's sweep; ask-3: created by A, then written with no writer.
+        const first = byA(startWrite({ askId: 'ask-1' }));
+        expect(await store.create(first)).toEqual({ created: true });
+        await applied(byB(answerWrite(first.ask)));
+        const second = byB(startWrite({ askId: 'ask-2', deadlineAt: 1_000 }));
+        expect(await store.create(second)).toEqual({ created: true });
+        await waitUntil(() => heard(news.all, 'ask-2'), 'news of ask-2 v1');
+        const swept = await store.claimDue(2_000, 10, (ask) => byA(timeoutWrite(ask, 2_000)));
+        expect(swept.map((write) => write.ask.askId)).toEqual(['ask-2']);
+        const third = byA(startWrite({ askId: 'ask-3' }));
+        expect(await store.create(third)).toEqual({ created: true });
+        await applied(answerWrite(third.ask));
+        // News comes in the order of the writes: once all have heard of the last, they have
+        // heard of everything they are told.
+        await waitUntil(
+          () =>
+            heard(news.a, 'ask-3', 2) && heard(news.b, 'ask-3', 2) && heard(news.all, 'ask-3', 2),
+          'news of the last write',
+        );
+        const told = (list: unknown[]) =>
+          list
+            .filter((change) => !String((change as { askId?: string }).askId).startsWith('probe-'))
+            .map((change) => {
+              const { askId, version } = change as { askId: string; version: number };
+              return `${askId} v${version}`;
+            });
+        expect(told(news.all)).toEqual(
+          expect.arrayContaining(['ask-1 v2', 'ask-2 v1', 'ask-2 v2', 'ask-3 v2']),
+        );
+        // Each is told of the other's writes and of writes with no writer, never of its own.
+        expect(told(news.a)).toEqual(expect.arrayContaining(['ask-1 v2', 'ask-2 v1', 'ask-3 v2']));
+        expect(told(news.a)).not.toContain('ask-1 v1');
+        expect(told(news.a)).not.toContain('ask-2 v2');
+        expect(told(news.a)).not.toContain('ask-3 v1');
+        expect(told(news.b)).toEqual(expect.arrayContaining(['ask-2 v2', 'ask-3 v2']));
+        expect(told(news.b)).not.toContain('ask-1 v2');
+        expect(told(news.b)).not.toContain('ask-2 v1');
+      });
+
+      it('refuses subscribe options that are not { writer: a non-empty string }', async () => {
+        const listener = () => undefined;
+        expect(() => store.subscribe(listener, { writer: '' })).toThrow(/writer.*""/);
+        expect(() => store.subscribe(listener, { writer: 7 as unknown as string })).toThrow(
+          /writer.*7/,
+        );
+        expect(() => store.subscribe(listener, 'service-a' as never)).toThrow(/subscribe options/);
+      });
+
       it('rejects calls after close and closes twice without error', async () => {
         await started({ askId: 'ask-1' });
         await store.close();
@@ -552,7 +615,7 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
           expect(await peer.get('ask-1')).toBeUndefined();
           const changes: unknown[] = [];
           peer.subscribe((change) => changes.push(change));
-          await untilLive(changes);
+          await untilListening(changes);
           const row = await started({ askId: 'ask-1', key: 'shared-key' });
           const answered = await applied(answerWrite(row));
           await waitUntil(
