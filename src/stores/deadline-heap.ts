@@ -53,6 +53,14 @@ export class DeadlineHeap<T extends HeapSlot> {
     this.#up(last.heapIndex);
   }
 
+  /** The item with the earliest key if it is before `bound`, taken out; else undefined. */
+  popBefore(bound: number): T | undefined {
+    const first = this.#items[0];
+    if (first === undefined || first.heapDeadline >= bound) return undefined;
+    this.delete(first);
+    return first;
+  }
+
   /** The item with the earliest deadline if it is at or before `now`, taken out; else undefined. */
   popDue(now: number): T | undefined {
     const first = this.#items[0];

@@ -60,8 +60,10 @@ export function createMemoryAskStore(options: Record<string, never> = {}): AskSt
 }
 
 /**
- * One ask: its current row, its history (the first event kept bare, most asks have two) and,
- * while it is open with a deadline, its place in the deadline heap.
+ * One ask: its current row, its history (the first event kept bare, most asks have two) and its
+ * place in a heap: while it is open with a deadline, in the deadline heap; once it is final, in
+ * the heap of settled asks by `updatedAt`. Never in both (a final ask has no deadline to keep),
+ * so the two share one slot.
  */
 interface Entry extends HeapSlot {
   row: StoredAsk;
@@ -78,9 +80,8 @@ class MemoryAskStore implements AskStore {
   readonly #fanout = new ChangeFanout();
   /** Open asks with a deadline, earliest first: a sweep reads only the due ones. */
   readonly #deadlines = new DeadlineHeap<Entry>();
-  /** Settled ask ids in the order they settled, from `#settledHead` (what `purge` reads). */
-  #settled: string[] = [];
-  #settledHead = 0;
+  /** Final asks, least recently updated first: `purge` reads only what it deletes. */
+  readonly #settled = new DeadlineHeap<Entry>();
   /** Outbox entries by delivery id, and each ask's delivery ids (for settling and purging). */
   readonly #outbox = new Map<string, OutboxSlot>();
   readonly #outboxByAsk = new Map<string, Set<string>>();
@@ -102,12 +103,11 @@ class MemoryAskStore implements AskStore {
       heapIndex: -1,
     };
     this.#asks.set(ask.askId, entry);
-    this.#schedule(entry);
+    this.#schedule(entry, false);
     if (ask.key !== undefined) this.#byKey.set(ask.key, ask.askId);
     if (ask.interactionId !== undefined) this.#index(ask);
     this.#queue(write);
     this.#fanout.changed(ask.askId, ask.version, write.writer);
-    if (ask.final) this.#settled.push(ask.askId);
     return { created: true };
   }
 
@@ -307,31 +307,12 @@ class MemoryAskStore implements AskStore {
   async purge(finalBefore: number, limit: number): Promise<number> {
     this.#open();
     checkPurge(finalBefore, limit);
-    // Asks settle in about the order of their times: the oldest are at the head. One settled
-    // later but stamped earlier (another service's clock) is found further on.
-    const kept: string[] = [];
     let purged = 0;
-    let index = this.#settledHead;
-    for (; index < this.#settled.length && purged < limit; index++) {
-      const askId = this.#settled[index] as string;
-      const row = this.#asks.get(askId)?.row;
-      if (row === undefined) continue;
-      if (row.updatedAt < finalBefore) {
-        this.#forget(row);
-        purged++;
-      } else {
-        kept.push(askId);
-      }
-    }
-    if (kept.length === 0) {
-      this.#settledHead = index;
-    } else {
-      this.#settled = [...kept, ...this.#settled.slice(index)];
-      this.#settledHead = 0;
-    }
-    if (this.#settledHead > 1024 && this.#settledHead * 2 > this.#settled.length) {
-      this.#settled = this.#settled.slice(this.#settledHead);
-      this.#settledHead = 0;
+    while (purged < limit) {
+      const entry = this.#settled.popBefore(finalBefore);
+      if (entry === undefined) break;
+      this.#forget(entry.row);
+      purged++;
     }
     return purged;
   }
@@ -353,12 +334,11 @@ class MemoryAskStore implements AskStore {
       this.#unindex(previous);
     }
     entry.row = ask;
-    this.#schedule(entry);
+    this.#schedule(entry, previous.final);
     if (ask.interactionId !== undefined) this.#index(ask);
     record(entry, event);
     this.#queue(write);
     this.#fanout.changed(ask.askId, ask.version, write.writer);
-    if (ask.final) this.#settled.push(ask.askId);
   }
 
   /** Stores a write's outbox entries; a final write settles the ask's waiting ones. */
@@ -395,10 +375,17 @@ class MemoryAskStore implements AskStore {
     }
   }
 
-  /** Keeps `entry` in the deadline heap while it is open and has a deadline. */
-  #schedule(entry: Entry): void {
+  /**
+   * Keeps `entry` in the deadline heap while it is open and has a deadline, and in the heap of
+   * settled asks once it is final (out of the first before it goes into the second). `wasFinal`:
+   * the row before was final already, so the slot is the settled heap's.
+   */
+  #schedule(entry: Entry, wasFinal: boolean): void {
     const { row } = entry;
-    if (row.final || row.deadlineAt === undefined) this.#deadlines.delete(entry);
+    // Out of the heap whose slot it held, when it moves between open and final.
+    if (wasFinal !== row.final) (wasFinal ? this.#settled : this.#deadlines).delete(entry);
+    if (row.final) this.#settled.set(entry, row.updatedAt);
+    else if (row.deadlineAt === undefined) this.#deadlines.delete(entry);
     else this.#deadlines.set(entry, row.deadlineAt);
   }
 

@@ -29,6 +29,21 @@ describe('DeadlineHeap', () => {
     expect(drain(heap, 1_000)).toEqual(['i0-50', 'i7-60', 'i4-70']);
   });
 
+  it('pops only what is strictly before a bound with popBefore (what purge deletes)', () => {
+    const heap = new DeadlineHeap<Item>();
+    for (const [name, key] of [
+      ['b', 20],
+      ['a', 10],
+      ['c', 30],
+    ] as const)
+      heap.set(item(name), key);
+    expect(heap.popBefore(10)).toBeUndefined();
+    expect(heap.popBefore(21)?.name).toBe('a');
+    expect(heap.popBefore(21)?.name).toBe('b');
+    expect(heap.popBefore(30)).toBeUndefined();
+    expect(heap.size).toBe(1);
+  });
+
   it('moves and removes items anywhere in the heap, and restores a popped one in its place', () => {
     const heap = new DeadlineHeap<Item>();
     const items = Array.from({ length: 200 }, (_, n) => item(`i${n}`));

@@ -236,6 +236,20 @@ export function describeListAndPurge(context: QueryCaseContext): void {
       expect(await context.store().purge(T0 + 100, 2)).toBe(0);
     });
 
+    it('deletes by the time each ask was last written, whatever order they settled in', async () => {
+      // Settled in the order late, early (another service's clock runs behind).
+      const late = await started({ askId: 'stamped-late', createdAt: T0 + 50 });
+      await applied(answerWrite(late));
+      const early = await started({ askId: 'stamped-early', createdAt: T0 });
+      await applied(answerWrite(early));
+      const cutoff = (await context.store().get('stamped-late'))?.updatedAt as number;
+      expect((await context.store().get('stamped-early'))?.updatedAt).toBeLessThan(cutoff);
+      expect(await context.store().purge(cutoff, 1)).toBe(1);
+      expect(await context.store().get('stamped-early')).toBeUndefined();
+      expect(await context.store().get('stamped-late')).toBeDefined();
+      expect(await context.store().purge(cutoff, 10)).toBe(0);
+    });
+
     it('refuses a bad time or limit', async () => {
       await expect(context.store().purge(Number.NaN, 10)).rejects.toMatchObject({
         code: 'INVALID_REQUEST',
