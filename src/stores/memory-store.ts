@@ -73,9 +73,14 @@ interface Entry extends HeapSlot {
 
 class MemoryAskStore implements AskStore {
   readonly #asks = new Map<string, Entry>();
-  /** Open asks by interaction id (unique), then settled ones (the last to settle wins). */
-  readonly #openByInteraction = new Map<string, string>();
-  readonly #settledByInteraction = new Map<string, string>();
+  /** Each interaction id's ask: the open ask that holds it (unique), else the last to settle. */
+  readonly #byInteraction = new Map<string, string>();
+  /**
+   * The ask that settled last with an interaction id an open ask holds now, to be found again
+   * once that open ask lets the id go (rare: one map, so an ask that settles with its own id,
+   * as most do, leaves both maps as they are instead of moving between two).
+   */
+  readonly #settledBehind = new Map<string, string>();
   readonly #byKey = new Map<string, string>();
   readonly #fanout = new ChangeFanout();
   /** Open asks with a deadline, earliest first: a sweep reads only the due ones. */
@@ -119,8 +124,8 @@ class MemoryAskStore implements AskStore {
       return { ok: false, reason: 'version', current: entry?.row };
     }
     if (ask.interactionId !== undefined && !ask.final) {
-      const holder = this.#openByInteraction.get(ask.interactionId);
-      if (holder !== undefined && holder !== ask.askId) {
+      const holder = this.#byInteraction.get(ask.interactionId);
+      if (holder !== undefined && holder !== ask.askId && !this.#isFinal(holder)) {
         return { ok: false, reason: 'interaction-id', holder };
       }
     }
@@ -144,8 +149,7 @@ class MemoryAskStore implements AskStore {
 
   async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
     this.#open();
-    const askId =
-      this.#openByInteraction.get(interactionId) ?? this.#settledByInteraction.get(interactionId);
+    const askId = this.#byInteraction.get(interactionId);
     return askId === undefined ? undefined : this.#asks.get(askId)?.row;
   }
 
@@ -396,27 +400,47 @@ class MemoryAskStore implements AskStore {
     this.#outboxByAsk.delete(row.askId);
     if (row.key !== undefined && this.#byKey.get(row.key) === row.askId)
       this.#byKey.delete(row.key);
-    if (
-      row.interactionId !== undefined &&
-      this.#settledByInteraction.get(row.interactionId) === row.askId
-    ) {
-      this.#settledByInteraction.delete(row.interactionId);
-    }
+    const id = row.interactionId;
+    if (id === undefined) return;
+    if (this.#byInteraction.get(id) === row.askId) this.#byInteraction.delete(id);
+    else if (this.#settledBehind.get(id) === row.askId) this.#settledBehind.delete(id);
   }
 
+  #isFinal(askId: string): boolean {
+    return this.#asks.get(askId)?.row.final === true;
+  }
+
+  /** Indexes `ask` (just written) under its interaction id. */
   #index(ask: StoredAsk): void {
     const id = ask.interactionId as string;
-    if (ask.final) {
-      if (this.#openByInteraction.get(id) === ask.askId) this.#openByInteraction.delete(id);
-      this.#settledByInteraction.set(id, ask.askId);
-    } else {
-      this.#openByInteraction.set(id, ask.askId);
+    const holder = this.#byInteraction.get(id);
+    if (holder === ask.askId) {
+      // The holder settled: it is the last to settle with the id now.
+      if (ask.final && this.#settledBehind.size > 0) this.#settledBehind.delete(id);
+      return;
     }
+    const holderFinal = holder === undefined || this.#isFinal(holder);
+    if (ask.final && !holderFinal) {
+      this.#settledBehind.set(id, ask.askId);
+      return;
+    }
+    // An open ask takes the id from a settled one, which waits behind it.
+    if (!ask.final && holder !== undefined && holderFinal) this.#settledBehind.set(id, holder);
+    this.#byInteraction.set(id, ask.askId);
   }
 
+  /** `ask` (its row before a write) lets its interaction id go. */
   #unindex(ask: StoredAsk): void {
     const id = ask.interactionId as string;
-    if (this.#openByInteraction.get(id) === ask.askId) this.#openByInteraction.delete(id);
+    // A settled ask stays the last to settle with its id.
+    if (ask.final || this.#byInteraction.get(id) !== ask.askId) return;
+    const behind = this.#settledBehind.get(id);
+    if (behind === undefined) {
+      this.#byInteraction.delete(id);
+    } else {
+      this.#byInteraction.set(id, behind);
+      this.#settledBehind.delete(id);
+    }
   }
 
   #open(): void {

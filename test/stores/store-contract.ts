@@ -255,6 +255,17 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
         expect(await store.findByInteractionId('thread-1')).toEqual(secondTimedOut);
         expect(await store.findByInteractionId('thread-2')).toBeUndefined();
       });
+
+      it('finds the settled ask again once the open one that took its id lets it go', async () => {
+        const first = await applied(deferWrite(await started({ askId: 'ask-1' }), 'thread-1'));
+        const firstAnswered = await applied(answerWrite(first));
+        const second = await applied(deferWrite(await started({ askId: 'ask-2' }), 'thread-1'));
+        expect(await store.findByInteractionId('thread-1')).toEqual(second);
+        // Deferred again, to another thread: thread-1 is the settled ask's again.
+        const moved = await applied(deferWrite(second, 'thread-2'));
+        expect(await store.findByInteractionId('thread-1')).toEqual(firstAnswered);
+        expect(await store.findByInteractionId('thread-2')).toEqual(moved);
+      });
     });
 
     describe('lookups and history', () => {
