@@ -5,9 +5,8 @@
  * each round to a few asks, and 10,000 due asks took hundreds of round trips.
  */
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from 'xstate';
 import { type AskStore, createInteractionService, createMemoryAskStore } from '../../src/index.js';
-import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
+import { delegatingStore, leaveDueAsks, untilNonePending } from './sweep-fixtures.js';
 
 const DUE = 1_500;
 /** How long each claimed ask blocks the thread without using its CPU, as a database would. */
@@ -17,9 +16,7 @@ const blocker = new Int32Array(new SharedArrayBuffer(4));
 /** A memory store whose claims block the thread like a database answering on the same CPU. */
 function storeWaitingOnADatabase(inner: AskStore, remote: boolean) {
   const limits: number[] = [];
-  const store = Object.fromEntries(
-    ASK_STORE_METHODS.map((method) => [method, inner[method].bind(inner)]),
-  ) as unknown as AskStore & { remote: boolean };
+  const store = delegatingStore(inner) as AskStore & { remote: boolean };
   store.remote = remote;
   store.claimDue = async (now, limit, settle) => {
     limits.push(limit);
@@ -31,39 +28,13 @@ function storeWaitingOnADatabase(inner: AskStore, remote: boolean) {
   return { store, limits };
 }
 
-async function dueAsks(store: AskStore): Promise<void> {
-  const clock = new SimulatedClock();
-  clock.set(Date.now() - 60_000);
-  const creator = createInteractionService({
-    store,
-    clock,
-    sweepIntervalMs: Number.POSITIVE_INFINITY,
-  });
-  creator.registerProvider({ ask: () => new Promise(() => {}) });
-  const handles = Array.from({ length: DUE }, () =>
-    creator.start(
-      { questions: [{ question: 'Ship it?', options: ['Yes', 'No'] }] },
-      {
-        timeoutMs: 1_000,
-      },
-    ),
-  );
-  await Promise.all(handles.map((handle) => handle.stored));
-  await creator.close();
-}
-
 async function sweepAll(remote: boolean): Promise<number[]> {
   const inner = createMemoryAskStore();
-  await dueAsks(inner);
+  await leaveDueAsks(inner, DUE);
   const { store, limits } = storeWaitingOnADatabase(inner, remote);
   const sweeper = createInteractionService({ store, sweepIntervalMs: 10 });
   try {
-    for (let waited = 0; ; waited += 20) {
-      const open = await inner.list({ state: ['pending'] }, { limit: 1 });
-      if (open.items.length === 0) break;
-      if (waited > 30_000) throw new Error('the due asks were not swept within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await untilNonePending(inner);
   } finally {
     await sweeper.close();
   }

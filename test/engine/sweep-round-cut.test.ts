@@ -5,10 +5,9 @@
  * slice, and the sweep goes on with the next round at once, not at the next interval.
  */
 import { describe, expect, it } from 'vitest';
-import { SimulatedClock } from 'xstate';
 import { SLICE_MS } from '../../src/engine/event-loop.js';
 import { type AskStore, createInteractionService, createMemoryAskStore } from '../../src/index.js';
-import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
+import { delegatingStore, leaveDueAsks, untilNonePending } from './sweep-fixtures.js';
 
 const DUE = 1_200;
 /** Asks in this range of claims cost SLOW_MS each to settle; the others cost FAST_MS. */
@@ -25,9 +24,7 @@ function spin(ms: number): void {
 function storeWithASlowStretch(inner: AskStore) {
   const rounds: { limit: number; applied: number; ms: number }[] = [];
   let settled = 0;
-  const store = Object.fromEntries(
-    ASK_STORE_METHODS.map((method) => [method, inner[method].bind(inner)]),
-  ) as unknown as AskStore;
+  const store = delegatingStore(inner);
   store.claimDue = async (now, limit, settle, enough) => {
     const started = performance.now();
     const writes = await inner.claimDue(
@@ -46,36 +43,16 @@ function storeWithASlowStretch(inner: AskStore) {
   return { store, rounds };
 }
 
-async function dueAsks(store: AskStore): Promise<void> {
-  const clock = new SimulatedClock();
-  clock.set(Date.now() - 60_000);
-  const creator = createInteractionService({ store, clock, sweepIntervalMs: Infinity });
-  creator.registerProvider({ ask: () => new Promise(() => {}) });
-  const handles = Array.from({ length: DUE }, () =>
-    creator.start(
-      { questions: [{ question: 'Ship it?', options: ['Yes', 'No'] }] },
-      { timeoutMs: 1_000 },
-    ),
-  );
-  await Promise.all(handles.map((handle) => handle.stored));
-  await creator.close();
-}
-
 describe('a sweep round on a local store', () => {
   it('ends once it has run for a slice, and the sweep goes on at once', async () => {
     const inner = createMemoryAskStore();
-    await dueAsks(inner);
+    await leaveDueAsks(inner, DUE);
     const { store, rounds } = storeWithASlowStretch(inner);
     // One sweep only (at creation): asks left by a round that ended early must not wait for
     // the next interval, an hour away.
     const sweeper = createInteractionService({ store, sweepIntervalMs: 3_600_000 });
     try {
-      for (let waited = 0; ; waited += 20) {
-        const open = await inner.list({ state: ['pending'] }, { limit: 1 });
-        if (open.items.length === 0) break;
-        if (waited > 30_000) throw new Error('the due asks were not swept within 30 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await untilNonePending(inner);
     } finally {
       await sweeper.close();
     }
