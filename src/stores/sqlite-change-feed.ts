@@ -30,6 +30,8 @@ export class SqliteChangeFeed {
   /** Ids of events this connection appended since the last poll (already told). */
   #own = new Set<number>();
   #ownMax = 0;
+  /** Writes of this store's own in flight on another connection (`hold`). */
+  #held = 0;
 
   constructor(pollIntervalMs: number, onError: (error: unknown) => void) {
     this.#pollIntervalMs = pollIntervalMs;
@@ -76,6 +78,21 @@ export class SqliteChangeFeed {
     this.#fanout.changed(askId, version, writer);
   }
 
+  /**
+   * Polls wait until the returned release is called: this store is writing on another
+   * connection (its sweep worker), whose commit would read as another process's until the
+   * store has told its writes with `written`.
+   */
+  hold(): () => void {
+    this.#held += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#held -= 1;
+    };
+  }
+
   close(): void {
     this.#stop();
     this.#fanout.close();
@@ -100,6 +117,7 @@ export class SqliteChangeFeed {
   }
 
   #poll(): void {
+    if (this.#held > 0) return;
     try {
       const dataVersion = this.#readDataVersion();
       if (dataVersion === this.#dataVersion) {

@@ -34,6 +34,8 @@ export interface SqliteDatabase {
 export interface OpenedDatabase {
   db: SqliteDatabase;
   close(): void;
+  /** The file, when the store opened one that a second connection can open too (not in memory). */
+  path?: string;
 }
 
 /** Opens `path` with better-sqlite3, imported on first use. */
@@ -51,7 +53,11 @@ export async function openSqliteFile(path: string): Promise<OpenedDatabase> {
   }
   try {
     const db = new Database(path);
-    return { db, close: () => db.close() };
+    return {
+      db,
+      close: () => db.close(),
+      ...(db.memory || db.name === '' ? {} : { path: db.name }),
+    };
   } catch (error) {
     throw new Error(`Cannot open the SQLite ask store at ${path}: ${messageOf(error)}`, {
       cause: error,

@@ -30,6 +30,16 @@ import {
   queryColumns,
   selectList,
 } from './row-columns.js';
+import {
+  applyBatchPlan,
+  type BatchPlan,
+  type BatchResult,
+  type BatchStatements,
+  batchSql,
+  outboxParams,
+  planBatch,
+  type SettledRow,
+} from './sqlite-batch.js';
 import { SqliteChangeFeed } from './sqlite-change-feed.js';
 import {
   configureConnection,
@@ -63,6 +73,31 @@ import {
   updateParams,
 } from './sqlite-rows.js';
 import { migrate } from './sqlite-schema.js';
+import { SqliteSweepWorker } from './sqlite-sweep-worker.js';
+
+/**
+ * A claim of this many due asks or more is written by the store's worker thread (a storm of due
+ * asks); a smaller one, on the store's own connection, costs less than starting a thread.
+ */
+const WORKER_BATCH = 16;
+/** Rows a claim reads, settles and sends to the worker at a time. */
+const WORKER_PART = 64;
+
+/**
+ * Where a claim's reading of due rows stands: past the last row read (deadline, deadline, row
+ * number), so rows that cannot be read or that `settle` declines never block the ones after
+ * them; `done` once the rows ran out or the round ran long enough.
+ */
+interface DueCursor {
+  after: SqliteValue[];
+  /** Writes collected so far, over every part. */
+  settled: number;
+  done: boolean;
+}
+
+function dueCursor(): DueCursor {
+  return { after: [-Number.MAX_VALUE, -Number.MAX_VALUE, 0], settled: 0, done: false };
+}
 
 export type { SqliteAskStoreOptions, SqliteAskStoreSource } from './sqlite-options.js';
 
@@ -112,27 +147,20 @@ export function createSqliteAskStore(
   return new SqliteAskStore(openSqliteFile(source.path), `at ${source.path}`, settings);
 }
 
-interface Statements {
+/** The statements the store runs; those a sweep's batch runs are `BatchStatements`. */
+interface Statements extends BatchStatements {
   byId: SqliteStatement;
   byKey: SqliteStatement;
   byInteraction: SqliteStatement;
   openHolder: SqliteStatement;
   insertAsk: SqliteStatement;
   updateAsk: SqliteStatement;
-  /** `updateAsk` for a batch of rows, given as one JSON array (see `applyBatch`). */
-  updateBatch: SqliteStatement;
-  /** `insertEvent` for a batch of events of asks given by row number. */
-  insertEventBatch: SqliteStatement;
-  outboxSettledBatch: SqliteStatement;
-  outboxDropOpenBatch: SqliteStatement;
   insertEvent: SqliteStatement;
-  insertOwner: SqliteStatement;
   history: SqliteStatement;
   due: SqliteStatement;
   settled: SqliteStatement;
   deleteEvents: SqliteStatement;
   deleteAsk: SqliteStatement;
-  insertOutbox: SqliteStatement;
   outboxSettled: SqliteStatement;
   outboxDropOpen: SqliteStatement;
   outboxAnyDue: SqliteStatement;
@@ -167,13 +195,20 @@ class SqliteAskStore implements AskStore {
   readonly #feed: SqliteChangeFeed;
   readonly #ready: Promise<Connection>;
   #connection: Connection | undefined;
+  readonly #synchronous: Settings['synchronous'];
   /** Owner names in `ask_owners` (a service writes under one name). */
   readonly #owners = new Set<string>();
+  /** Writes large sweep batches beside the event loop (`#sweepWorker`). */
+  #worker: SqliteSweepWorker | undefined;
+  /** Row numbers read by a claim and not yet written by the worker: other claims skip them. */
+  readonly #inFlight = new Set<number>();
+  #workerFailed = false;
   #closed = false;
 
   constructor(opening: Promise<OpenedDatabase>, where: string, settings: Settings) {
     this.#where = where;
     this.#busyTimeoutMs = settings.busyTimeoutMs;
+    this.#synchronous = settings.synchronous;
     this.#onError = settings.onError;
     this.#feed = new SqliteChangeFeed(settings.pollIntervalMs, settings.onError);
     this.#ready = opening.then((opened) => {
@@ -297,58 +332,22 @@ class SqliteAskStore implements AskStore {
     enough?: () => boolean,
   ): Promise<AskWrite[]> {
     const { opened, statements } = await this.#open();
-    const eventIds: (number | undefined)[] = [];
-    const named: string[] = [];
-    // The write lock is taken before reading, so another process claiming at the same moment
-    // waits and then finds these asks final: each due ask is settled once.
     const corrupt: unknown[] = [];
-    const applied = this.#write(opened.db, () => {
-      const writes: AskWrite[] = [];
-      // A cursor (deadline, deadline, row number) past rows that cannot be read or that `settle`
-      // declines, so they never block the ones after them.
-      let after: SqliteValue[] = [-Number.MAX_VALUE, -Number.MAX_VALUE, 0];
-      while (writes.length < limit) {
-        const wanted = limit - writes.length;
-        const rows = statements.due.all(now, ...after, wanted) as (AskRow & { seq: number })[];
-        const batch: SettledRow[] = [];
-        let ended = false;
-        for (const row of rows) {
-          if (writes.length + batch.length > 0 && enough?.() === true) {
-            ended = true;
-            break;
-          }
-          after = [row.deadline_at as number, row.deadline_at as number, row.seq];
-          let current: StoredAsk;
-          try {
-            current = readAsk(row);
-          } catch (error) {
-            corrupt.push(error);
-            continue;
-          }
-          // Only applied writes count towards `limit`: asks `settle` declines must not starve
-          // the ones after them.
-          const write = settle(current);
-          if (write === undefined) continue;
-          this.#owner(statements, write.ask, named);
-          batch.push({ seq: Number(row.seq), version: current.version, write });
-        }
-        // The rows were read under this transaction's write lock, so every version check
-        // holds; the writes go in one statement per batch all the same, checked as `update`'s.
-        for (const { write, eventId } of applyBatch(statements, batch)) {
-          writes.push(write);
-          eventIds.push(eventId);
-        }
-        if (ended || rows.length < wanted) break;
+    try {
+      if (limit >= WORKER_BATCH && opened.path !== undefined && !this.#workerFailed) {
+        return await this.#claimBeside(opened, statements, now, limit, settle, enough, corrupt);
       }
-      return writes;
-    });
-    this.#named(named);
-    applied.forEach(({ ask, writer }, index) => {
-      this.#feed.written(ask.askId, ask.version, eventIds[index], writer);
-    });
-    // Skipped, not fatal: the row stays as it is, and the error names the ask and the column.
-    for (const error of corrupt) this.#onError(error);
-    return applied;
+      // The write lock is taken before reading, so another process claiming at the same
+      // moment waits and then finds these asks final: each due ask is settled once, and
+      // claims at the same time get different asks.
+      return this.#write(opened.db, () => {
+        const batch = this.#collect(statements, now, limit, settle, enough, corrupt);
+        return batch.length === 0 ? [] : this.#applyHere(statements, batch);
+      });
+    } finally {
+      // Skipped, not fatal: the row stays as it is, and the error names the ask and the column.
+      for (const error of corrupt) this.#onError(error);
+    }
   }
 
   async claimOutbox(
@@ -452,6 +451,8 @@ class SqliteAskStore implements AskStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#feed.close();
+    // The worker's batches in flight commit and answer first; its connection closes before ours.
+    await this.#worker?.close();
     const connection = this.#connection;
     this.#connection = undefined;
     connection?.opened.close();
@@ -469,14 +470,198 @@ class SqliteAskStore implements AskStore {
     try {
       return writeTransaction(db, work);
     } catch (error) {
-      if (!(error instanceof Error) || !/database is locked|SQLITE_BUSY/.test(error.message)) {
+      throw this.#lockProblem(error);
+    }
+  }
+
+  /** A lock timeout, said with which store and which setting to look at; other errors as they are. */
+  #lockProblem(error: unknown): unknown {
+    if (!(error instanceof Error) || !/database is locked|SQLITE_BUSY/.test(error.message)) {
+      return error;
+    }
+    return new Error(
+      `The SQLite ask store ${this.#where} stayed locked by another connection for longer than busyTimeoutMs (${this.#busyTimeoutMs} ms): ${error.message}`,
+      { cause: error },
+    );
+  }
+
+  /**
+   * Due rows in deadline order, each settled by `settle`, until `limit` writes, the rows run
+   * out, or `enough` says the round has run long enough. Rows that cannot be read go to
+   * `corrupt`; rows `settle` declines are skipped without counting towards `limit`.
+   */
+  #collect(
+    statements: Statements,
+    now: number,
+    limit: number,
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+    enough: (() => boolean) | undefined,
+    corrupt: unknown[],
+    cursor: DueCursor = dueCursor(),
+  ): SettledRow[] {
+    const batch: SettledRow[] = [];
+    while (batch.length < limit) {
+      const wanted = limit - batch.length;
+      const rows = statements.due.all(now, ...cursor.after, wanted) as (AskRow & {
+        seq: number;
+      })[];
+      for (const row of rows) {
+        // A round ends early only once it has something to write: it always makes progress.
+        if (batch.length + cursor.settled > 0 && enough?.() === true) {
+          cursor.done = true;
+          break;
+        }
+        cursor.after = [row.deadline_at as number, row.deadline_at as number, row.seq];
+        if (this.#inFlight.size > 0 && this.#inFlight.has(Number(row.seq))) continue;
+        let current: StoredAsk;
+        try {
+          current = readAsk(row);
+        } catch (error) {
+          corrupt.push(error);
+          continue;
+        }
+        const write = settle(current);
+        if (write !== undefined) {
+          batch.push({ seq: Number(row.seq), version: current.version, write });
+        }
+      }
+      if (cursor.done || rows.length < wanted) {
+        cursor.done = true;
+        break;
+      }
+    }
+    cursor.settled += batch.length;
+    return batch;
+  }
+
+  /**
+   * A claim on a file another connection can open: the rows are read and settled here without
+   * the lock, a part at a time. A claim of one small part is written here; a larger one (a
+   * storm) by the sweep worker, in one transaction of its own, each part sent as soon as it is
+   * settled so the worker writes it while the next is read. Every row is version-checked where
+   * it is written, so an ask another process settled meanwhile is left as it is, not settled
+   * twice.
+   */
+  async #claimBeside(
+    opened: OpenedDatabase,
+    statements: Statements,
+    now: number,
+    limit: number,
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+    enough: (() => boolean) | undefined,
+    corrupt: unknown[],
+  ): Promise<AskWrite[]> {
+    const cursor = dueCursor();
+    const first = this.#collect(
+      statements,
+      now,
+      Math.min(WORKER_PART, limit),
+      settle,
+      enough,
+      corrupt,
+      cursor,
+    );
+    if (first.length === 0) return [];
+    const worker =
+      cursor.done && first.length < WORKER_BATCH ? undefined : this.#sweepWorker(opened);
+    if (worker === undefined) {
+      return this.#write(opened.db, () => this.#applyHere(statements, first));
+    }
+    const transaction = worker.begin();
+    // Its commit is this store's own write: the feed waits for it to be told (`written`).
+    const release = this.#feed.hold();
+    const parts: { batch: SettledRow[]; plan: BatchPlan }[] = [];
+    try {
+      const owners = new Set<string>();
+      try {
+        let batch = first;
+        let collected = 0;
+        for (;;) {
+          collected += batch.length;
+          const plan = planBatch(batch, this.#newOwners(batch, owners));
+          transaction.apply(plan);
+          parts.push({ batch, plan });
+          for (const { seq } of batch) this.#inFlight.add(seq);
+          if (collected >= limit || cursor.done) break;
+          const wanted = Math.min(WORKER_PART, limit - collected);
+          batch = this.#collect(statements, now, wanted, settle, enough, corrupt, cursor);
+          if (batch.length === 0) break;
+        }
+      } catch (error) {
+        // Until it ends, the worker holds the write lock; what it wrote is not to be kept.
+        await transaction.end(false).catch(() => undefined);
         throw error;
       }
-      throw new Error(
-        `The SQLite ask store ${this.#where} stayed locked by another connection for longer than busyTimeoutMs (${this.#busyTimeoutMs} ms): ${error.message}`,
-        { cause: error },
+      const results = await transaction.end(true);
+      return parts.flatMap(({ batch, plan }, index) =>
+        this.#applied(batch, plan, results[index] as BatchResult),
+      );
+    } catch (error) {
+      throw this.#lockProblem(error);
+    } finally {
+      for (const { batch } of parts) for (const { seq } of batch) this.#inFlight.delete(seq);
+      release();
+    }
+  }
+
+  /** Inside a write transaction: writes `batch` on this connection. */
+  #applyHere(statements: Statements, batch: readonly SettledRow[]): AskWrite[] {
+    const plan = planBatch(batch, this.#newOwners(batch));
+    return this.#applied(batch, plan, applyBatchPlan(statements, plan));
+  }
+
+  /** The owner names of `batch` this store does not know are in `ask_owners` yet. */
+  #newOwners(batch: readonly SettledRow[], planned = new Set<string>()): string[] {
+    const names: string[] = [];
+    for (const { write } of batch) {
+      const { owner } = write.ask;
+      if (owner === undefined || this.#owners.has(owner) || planned.has(owner)) continue;
+      planned.add(owner);
+      names.push(owner);
+    }
+    return names;
+  }
+
+  /** After a batch committed: the writes that applied, in the batch's order, told to the feed. */
+  #applied(batch: readonly SettledRow[], plan: BatchPlan, result: BatchResult): AskWrite[] {
+    this.#named(plan.owners);
+    const updated = new Set(result.updated);
+    const eventIds = new Map(result.eventIds);
+    const writes: AskWrite[] = [];
+    for (const { seq, write } of batch) {
+      if (!updated.has(seq)) continue;
+      writes.push(write);
+      this.#feed.written(write.ask.askId, write.ask.version, eventIds.get(seq), write.writer);
+    }
+    return writes;
+  }
+
+  /**
+   * The worker that writes large sweep batches, started on first use, for a file this store
+   * opened (an in-memory database or a handle given to it has no second connection). A worker
+   * that died is replaced by claims on the store's own connection, after one report.
+   */
+  #sweepWorker(opened: OpenedDatabase): SqliteSweepWorker | undefined {
+    if (opened.path === undefined || this.#closed || this.#workerFailed) return undefined;
+    if (this.#worker === undefined) {
+      this.#worker = new SqliteSweepWorker({
+        path: opened.path,
+        busyTimeoutMs: this.#busyTimeoutMs,
+        synchronous: this.#synchronous,
+      });
+    }
+    const failure = this.#worker.failure;
+    if (failure === undefined) return this.#worker;
+    if (!this.#workerFailed) {
+      this.#workerFailed = true;
+      this.#onError(
+        new Error(
+          `The SQLite ask store ${this.#where} sweeps on its own connection from now on: its sweep worker failed: ${failure.message}`,
+          { cause: failure },
+        ),
       );
     }
+    return undefined;
   }
 
   /** The start event's data the ask's row stands for, or undefined if the row cannot be read. */
@@ -552,29 +737,10 @@ function prepare(db: SqliteDatabase): Statements {
       `INSERT INTO asks (${columns}) VALUES (${placeholders}) ON CONFLICT DO NOTHING`,
     ),
     updateAsk: db.prepare(`UPDATE asks SET ${assignments} WHERE id = ? AND version = ?`),
-    // Each element of the array: [row number, expected version, ...UPDATED_COLUMNS' values].
-    updateBatch: db.prepare(
-      `UPDATE asks SET ${UPDATED_COLUMNS.map(
-        (column, index) =>
-          `${column.column} = ${(column.placeholder ?? '?').replace('?', `b.value ->> ${index + 2}`)}`,
-      ).join(', ')}
-       FROM json_each(?) AS b
-       WHERE asks.seq = b.value ->> 0 AND asks.version = b.value ->> 1
-       RETURNING asks.seq AS seq`,
-    ),
-    // Each element: [ask row number, ...EVENT_COLUMNS' values], one event per ask; each id is
-    // returned with its ask (RETURNING promises no order).
-    insertEventBatch: db.prepare(
-      `INSERT INTO ask_events (ask, ${eventColumns})
-       SELECT ${['ask', ...EVENT_COLUMNS].map((_, index) => `value ->> ${index}`).join(', ')}
-       FROM json_each(?) ORDER BY key
-       RETURNING id, ask`,
-    ),
     // The ask's row number by its id, in the same statement: nothing is appended to an unknown ask.
     insertEvent: db.prepare(
       `INSERT INTO ask_events (ask, ${eventColumns}) SELECT seq, ${eventPlaceholders} FROM asks WHERE id = ?`,
     ),
-    insertOwner: db.prepare('INSERT INTO ask_owners (name) VALUES (?) ON CONFLICT DO NOTHING'),
     history: db.prepare(
       `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
     ),
@@ -590,25 +756,11 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
-    insertOutbox: db.prepare(
-      `INSERT INTO ask_outbox
-         (delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    ),
     outboxSettled: db.prepare(
       'UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND due_at IS NULL AND done_at IS NULL',
     ),
     outboxDropOpen: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL',
-    ),
-    // Each element: [ask id, settled at].
-    outboxSettledBatch: db.prepare(
-      `UPDATE ask_outbox SET due_at = b.value ->> 1 FROM json_each(?) AS b
-       WHERE ask_outbox.ask_id = b.value ->> 0 AND due_at IS NULL AND done_at IS NULL`,
-    ),
-    outboxDropOpenBatch: db.prepare(
-      `DELETE FROM ask_outbox WHERE ask_id IN (SELECT value FROM json_each(?))
-         AND while_open = 1 AND done_at IS NULL`,
     ),
     outboxAnyDue: db.prepare(
       `SELECT 1 FROM ask_outbox
@@ -643,7 +795,17 @@ function prepare(db: SqliteDatabase): Statements {
       'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
     ),
     lists: new Map(),
+    ...prepareAll(db, batchSql()),
   };
+}
+
+function prepareAll<Names extends string>(
+  db: SqliteDatabase,
+  sql: Record<Names, string>,
+): Record<Names, SqliteStatement> {
+  const statements = {} as Record<Names, SqliteStatement>;
+  for (const name of Object.keys(sql) as Names[]) statements[name] = db.prepare(sql[name]);
+  return statements;
 }
 
 /** Inside a write that applied: stores its outbox entries; a final write settles the ask's waiting ones. */
@@ -653,66 +815,7 @@ function queue(statements: Statements, write: AskWrite): void {
     statements.outboxDropOpen.run(ask.askId);
     statements.outboxSettled.run(ask.updatedAt, ask.askId);
   }
-  for (const row of outboxRowsOf(write)) insertOutbox(statements, row);
-}
-
-function insertOutbox(statements: Statements, row: ReturnType<typeof outboxRowsOf>[number]): void {
-  statements.insertOutbox.run(
-    row.deliveryId,
-    row.askId,
-    row.channel,
-    row.dueAt ?? null,
-    row.whileOpen ? 1 : 0,
-    JSON.stringify(row.payload),
-    row.lease === undefined ? 0 : 1,
-    row.lease?.until ?? 0,
-    row.lease?.sender ?? null,
-  );
-}
-
-/** A due row `settle` wrote anew: its row number, the version it was read at, the write. */
-interface SettledRow {
-  seq: number;
-  version: number;
-  write: AskWrite;
-}
-
-/**
- * Inside a write: applies a batch of writes in one statement per table (the rows, their events,
- * their outbox entries), each row under the same version check as `update`. Returns the writes
- * that applied, each with the id of the event it appended.
- */
-function applyBatch(
-  statements: Statements,
-  batch: readonly SettledRow[],
-): { write: AskWrite; eventId: number | undefined }[] {
-  if (batch.length === 0) return [];
-  const rows = batch.map(({ seq, version, write }) => [seq, version, ...updateParams(write.ask)]);
-  const updated = new Set(
-    (statements.updateBatch.all(JSON.stringify(rows)) as { seq: number }[]).map((row) =>
-      Number(row.seq),
-    ),
-  );
-  const applied =
-    updated.size === batch.length ? batch : batch.filter(({ seq }) => updated.has(seq));
-  if (applied.length === 0) return [];
-  const events = applied.map(({ seq, write }) => [seq, ...eventParams(write.event, write.ask)]);
-  const ids = new Map(
-    (statements.insertEventBatch.all(JSON.stringify(events)) as { id: number; ask: number }[]).map(
-      (row) => [Number(row.ask), Number(row.id)],
-    ),
-  );
-  const settled = applied.filter(({ write }) => write.ask.final);
-  if (settled.length > 0) {
-    statements.outboxDropOpenBatch.run(JSON.stringify(settled.map(({ write }) => write.ask.askId)));
-    statements.outboxSettledBatch.run(
-      JSON.stringify(settled.map(({ write }) => [write.ask.askId, write.ask.updatedAt])),
-    );
-  }
-  return applied.map(({ seq, write }) => {
-    for (const row of outboxRowsOf(write)) insertOutbox(statements, row);
-    return { write, eventId: ids.get(seq) };
-  });
+  for (const row of outboxRowsOf(write)) statements.insertOutbox.run(...outboxParams(row));
 }
 
 /** An outbox row selected with its ask's `CLAIMED_ASK_COLUMNS`. */

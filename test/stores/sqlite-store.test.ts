@@ -1,5 +1,6 @@
 /** The SQLite store: the shared contract on a file and on a minimal handle, then what is SQLite's own. */
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite-schema.js';
+import { bundleProgram } from '../support/program-bundle.js';
 import {
   answeredByWrite,
   answerWrite,
@@ -506,6 +508,189 @@ describe('the SQLite store', () => {
       expect(() => store.subscribe(() => undefined)).toThrow(/closed/);
     });
   });
+
+  describe('claims of many due asks (written by the sweep worker)', () => {
+    /** `count` due asks written through a connection of the test's own. */
+    const dueAsks = async (count: number, deadlineAt = 5) => {
+      const writer = createSqliteAskStore({ database: raw() });
+      stores.push(writer);
+      for (let n = 0; n < count; n++) {
+        await writer.create(startWrite({ askId: `due-${String(n).padStart(3, '0')}`, deadlineAt }));
+      }
+      await writer.create(startWrite({ askId: 'later' }));
+    };
+    const settle = (ask: StoredAsk) => timeoutWrite(ask, 10);
+    const deadlines = (db: Database.Database) =>
+      db
+        .prepare(
+          `SELECT a.id AS id, count(e.id) AS n FROM asks a JOIN ask_events e ON e.ask = a.seq
+           WHERE e.type = 'deadline' GROUP BY a.id`,
+        )
+        .all() as { id: string; n: number }[];
+
+    it('writes beside the event loop: a claim waits for a lock held by another connection without blocking the loop', async () => {
+      await dueAsks(200);
+      const store = open({ busyTimeoutMs: 5_000 });
+      await store.get('due-000');
+      const holder = raw();
+      holder.exec('BEGIN IMMEDIATE');
+      // Written on the loop's thread, the claim would wait for the lock there (busy-waiting),
+      // so this timer could never release it.
+      let released = false;
+      setTimeout(() => {
+        holder.exec('COMMIT');
+        released = true;
+      }, 50);
+      const swept = await store.claimDue(10, 256, settle);
+      expect(released).toBe(true);
+      expect(swept).toHaveLength(200);
+      expect(swept.map(({ ask }) => ask.askId)).toEqual(
+        Array.from({ length: 200 }, (_, n) => `due-${String(n).padStart(3, '0')}`),
+      );
+      for (const write of swept.slice(0, 3)) {
+        expect(await store.get(write.ask.askId)).toEqual(write.ask);
+        expect((await collect(store.history(write.ask.askId))).at(-1)).toEqual(write.event);
+      }
+      expect(deadlines(raw())).toHaveLength(200);
+      expect((await store.get('later'))?.state).toBe('pending');
+    });
+
+    it('leaves an ask another connection wrote after it was read, and writes the rest', async () => {
+      await dueAsks(100);
+      const store = open({ busyTimeoutMs: 5_000 });
+      await store.get('due-000');
+      const other = raw();
+      other.exec('BEGIN IMMEDIATE');
+      const claim = store.claimDue(10, 256, settle);
+      // Read by the claim already (it reads without the lock); answered before its worker
+      // gets the lock.
+      other
+        .prepare(
+          "UPDATE asks SET version = version + 1, state = 'answered', final = 1 WHERE id IN ('due-007', 'due-070')",
+        )
+        .run();
+      setTimeout(() => other.exec('COMMIT'), 20);
+      const swept = await claim;
+      expect(swept).toHaveLength(98);
+      expect(swept.map(({ ask }) => ask.askId)).not.toContain('due-007');
+      expect(swept.map(({ ask }) => ask.askId)).not.toContain('due-070');
+      expect(await store.get('due-007')).toMatchObject({ state: 'answered', version: 2 });
+      const timedOut = deadlines(raw());
+      expect(timedOut).toHaveLength(98);
+      expect(timedOut.every(({ n }) => n === 1)).toBe(true);
+    });
+
+    it('settles each due ask once when two connections claim the same storm at once', async () => {
+      await dueAsks(300);
+      const [a, b] = [open(), open()];
+      await Promise.all([a.get('due-000'), b.get('due-000')]);
+      const claimed: string[] = [];
+      const sweep = async (store: AskStore) => {
+        for (;;) {
+          const swept = await store.claimDue(10, 128, settle);
+          claimed.push(...swept.map(({ ask }) => ask.askId));
+          if ((await store.claimDue(10, 1, () => undefined)).length === 0 && swept.length === 0) {
+            const left = raw()
+              .prepare('SELECT count(*) AS n FROM asks WHERE final = 0 AND deadline_at <= 10')
+              .get() as { n: number };
+            if (left.n === 0) return;
+          }
+        }
+      };
+      await Promise.all([sweep(a), sweep(b)]);
+      expect(claimed).toHaveLength(300);
+      expect(new Set(claimed).size).toBe(300);
+      const timedOut = deadlines(raw());
+      expect(timedOut).toHaveLength(300);
+      expect(timedOut.every(({ n }) => n === 1)).toBe(true);
+    });
+
+    it('tells its batch once to its subscribers, never to the writer that swept it, and still hears another connection', async () => {
+      await dueAsks(100);
+      const store = open();
+      const other = createSqliteAskStore({ database: raw() });
+      stores.push(other);
+      await store.get('due-000');
+      const changes: unknown[] = [];
+      const own: unknown[] = [];
+      store.subscribe((change) => changes.push(change));
+      store.subscribe((change) => own.push(change), { writer: 'sweeper' });
+      const swept = await store.claimDue(10, 256, (ask) => ({ ...settle(ask), writer: 'sweeper' }));
+      expect(swept).toHaveLength(100);
+      const later = (await other.get('later')) as StoredAsk;
+      await other.update(progressWrite(later, 'other'), 1);
+      await waitUntil(() => changes.length >= 101, 'the other connection’s write');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(changes).toHaveLength(101);
+      expect(changes).toEqual(
+        expect.arrayContaining([
+          ...swept.map(({ ask }) => ({ type: 'changed', askId: ask.askId, version: 2 })),
+          { type: 'changed', askId: 'later', version: 2 },
+        ]),
+      );
+      await waitUntil(() => own.length >= 1, 'the other write, for the sweeper');
+      expect(own).toEqual([{ type: 'changed', askId: 'later', version: 2 }]);
+    });
+
+    it('finishes a claim in flight before it closes', async () => {
+      await dueAsks(100);
+      const store = open({ busyTimeoutMs: 5_000 });
+      await store.get('due-000');
+      const holder = raw();
+      holder.exec('BEGIN IMMEDIATE');
+      const claim = store.claimDue(10, 256, settle);
+      // The claim is read and sent; its worker waits for the lock while the store closes.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      setTimeout(() => holder.exec('COMMIT'), 30);
+      await store.close();
+      expect(await claim).toHaveLength(100);
+      expect(deadlines(raw())).toHaveLength(100);
+    });
+
+    it('sweeps on its own connection, after one report, once its worker cannot run', async () => {
+      await dueAsks(100);
+      const errors: unknown[] = [];
+      const store = open({ onError: (error: unknown) => errors.push(error) });
+      await store.get('due-000');
+      // The worker opens the file by its path, which no longer names it; this connection keeps
+      // its open file.
+      rmSync(path);
+      await expect(store.claimDue(10, 256, settle)).rejects.toThrow(
+        /cannot open .*asks\.db: unable to open database file \(SQLITE_CANTOPEN\)/,
+      );
+      const swept = await store.claimDue(10, 256, settle);
+      expect(swept.length).toBeGreaterThan(0);
+      expect(errors).toHaveLength(1);
+      expect(String(errors[0])).toMatch(
+        /sweeps on its own connection from now on: its sweep worker failed/,
+      );
+      for (;;) {
+        const more = await store.claimDue(10, 256, settle);
+        swept.push(...more);
+        if (more.length === 0) break;
+      }
+      expect(swept).toHaveLength(100);
+      expect(errors).toHaveLength(1);
+    });
+  });
+
+  it('lets a program whose service swept a storm exit without closing anything', async () => {
+    const program = await bundleProgram('test/fixtures/sqlite-sweep-exit.ts');
+    const started = performance.now();
+    const child = spawnSync(process.execPath, [program, path, '300'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('timed out 300');
+    expect(child.status).toBe(0);
+    // A worker kept alive would have held it until the spawn timeout killed it.
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const rounds = raw()
+      .prepare("SELECT count(*) AS n FROM ask_events WHERE type = 'deadline'")
+      .get() as { n: number };
+    expect(rounds.n).toBe(300);
+  }, 60_000);
 
   describe('query plans', () => {
     it('finds, sweeps, lists, purges and reads histories through indexes, never a full scan', async () => {

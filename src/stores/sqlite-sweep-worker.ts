@@ -1,0 +1,218 @@
+/**
+ * The SQLite store's sweep writer: a worker thread with its own connection to the store's file
+ * that applies large batches of due asks' timeouts (`applyBatchPlan`) in write transactions of
+ * its own, so a storm's statements and commits run beside the event loop instead of on it.
+ * The store reads and settles the due rows; the worker writes them, each under the same version
+ * check as `update`, and answers with what applied once it has committed.
+ *
+ * The worker's program is plain JavaScript built here, with `applyBatchPlan`'s source in it:
+ * the rule that applies a batch lives once, whichever thread runs it.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { applyBatchPlan, type BatchPlan, type BatchResult, batchSql } from './sqlite-batch.js';
+
+/**
+ * The worker's program (CommonJS, as `eval` workers run). A transaction is a run of messages
+ * with one id: the first begins it, each applies one plan, the last commits it (or rolls it
+ * back) and is the only one answered, with every plan's result or the first error.
+ */
+const PROGRAM = `
+const { parentPort, workerData } = require('node:worker_threads');
+const applyBatchPlan = (${applyBatchPlan.toString()});
+const { driver, path, busyTimeoutMs, synchronous, sql } = workerData;
+let db;
+const statements = {};
+try {
+  const Database = require(driver);
+  db = new Database(path, { fileMustExist: true });
+  db.exec('PRAGMA busy_timeout = ' + Number(busyTimeoutMs));
+  if (synchronous !== undefined) db.exec('PRAGMA synchronous = ' + synchronous);
+  for (const name of Object.keys(sql)) statements[name] = db.prepare(sql[name]);
+} catch (error) {
+  // The driver's own error class does not cross threads: its message and code do.
+  const code = error === null || typeof error !== 'object' ? undefined : error.code;
+  const message = error instanceof Error ? error.message : String(error);
+  throw new Error('cannot open ' + path + ': ' + message + (code === undefined ? '' : ' (' + code + ')'));
+}
+let open;
+let results = [];
+let failed;
+const problem = (error) => ({
+  message: error instanceof Error ? error.message : String(error),
+  code: error === null || typeof error !== 'object' ? undefined : error.code,
+});
+const rollback = () => {
+  open = undefined;
+  results = [];
+  try {
+    db.exec('ROLLBACK');
+  } catch {}
+};
+parentPort.on('message', (message) => {
+  if (message.close === true) {
+    if (open !== undefined) rollback();
+    db.close();
+    parentPort.close();
+    return;
+  }
+  const { id } = message;
+  if (failed !== undefined && failed.id === id) {
+    if (message.end !== undefined) {
+      parentPort.postMessage({ id, error: failed.error });
+      failed = undefined;
+    }
+    return;
+  }
+  try {
+    if (open !== id) {
+      if (message.end === 'rollback') {
+        parentPort.postMessage({ id, results: [] });
+        return;
+      }
+      db.exec('BEGIN IMMEDIATE');
+      open = id;
+    }
+    if (message.plan !== undefined) results.push(applyBatchPlan(statements, message.plan));
+    if (message.end === 'commit') {
+      db.exec('COMMIT');
+      const done = results;
+      open = undefined;
+      results = [];
+      parentPort.postMessage({ id, results: done });
+    } else if (message.end === 'rollback') {
+      rollback();
+      parentPort.postMessage({ id, results: [] });
+    }
+  } catch (error) {
+    if (open !== undefined) rollback();
+    if (message.end !== undefined) parentPort.postMessage({ id, error: problem(error) });
+    else failed = { id, error: problem(error) };
+  }
+});
+`;
+
+type Reply =
+  | { id: number; results: BatchResult[] }
+  | { id: number; error: { message: string; code?: string } };
+
+interface Pending {
+  resolve(results: BatchResult[]): void;
+  reject(error: Error): void;
+}
+
+/**
+ * One write transaction of the worker's: `apply` sends it a plan (applied while the caller
+ * prepares the next), `end` commits or rolls back and resolves with every plan's result, in
+ * order, once committed. Every transaction must be ended: until then it holds the write lock.
+ */
+export interface SweepTransaction {
+  apply(plan: BatchPlan): void;
+  end(commit: boolean): Promise<BatchResult[]>;
+}
+
+export interface SweepWorkerOptions {
+  /** The store's file (opened by the store already, so it exists and is migrated). */
+  path: string;
+  busyTimeoutMs: number;
+  synchronous: 'full' | 'normal' | undefined;
+}
+
+export class SqliteSweepWorker {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #next = 0;
+  /** Set once the thread died: every later batch fails with it (the store starts another). */
+  #failure: Error | undefined;
+  #closing = false;
+
+  constructor(options: SweepWorkerOptions) {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.#worker = new Worker(PROGRAM, {
+      eval: true,
+      workerData: {
+        driver,
+        path: options.path,
+        busyTimeoutMs: options.busyTimeoutMs,
+        synchronous: options.synchronous?.toUpperCase(),
+        sql: batchSql(),
+      },
+    });
+    // Idle, it never keeps a process alive; a batch in flight does, until it has committed.
+    this.#worker.unref();
+    this.#worker.on('message', (reply: Reply) => this.#reply(reply));
+    this.#worker.on('error', (error) =>
+      this.#fail(
+        error instanceof Error
+          ? error
+          : new Error(`The SQLite sweep worker failed: ${String(error)}`),
+      ),
+    );
+    this.#worker.on('exit', (code) => {
+      if (!this.#closing) this.#fail(new Error(`The SQLite sweep worker exited (code ${code}).`));
+    });
+  }
+
+  /** Why the thread died, if it did. */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  /** Begins a transaction; it is taken by the worker when the first message arrives. */
+  begin(): SweepTransaction {
+    const id = ++this.#next;
+    let ended = false;
+    let sent = false;
+    return {
+      apply: (plan) => {
+        if (ended) throw new Error('The sweep transaction has ended.');
+        sent = true;
+        if (this.#failure === undefined) this.#worker.postMessage({ id, plan });
+      },
+      end: (commit) => {
+        if (ended) return Promise.reject(new Error('The sweep transaction has ended.'));
+        ended = true;
+        // The worker never heard of it: there is nothing to commit or roll back.
+        if (!sent) return Promise.resolve([]);
+        if (this.#failure !== undefined) return Promise.reject(this.#failure);
+        if (this.#closing) return Promise.reject(new Error('The SQLite sweep worker is closed.'));
+        if (this.#pending.size === 0) this.#worker.ref();
+        return new Promise<BatchResult[]>((resolve, reject) => {
+          this.#pending.set(id, { resolve, reject });
+          this.#worker.postMessage({ id, end: commit ? 'commit' : 'rollback' });
+        });
+      },
+    };
+  }
+
+  /** Closes the worker's connection once the batches in flight have answered. */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    if (this.#failure !== undefined) return;
+    const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
+    // Messages are handled in order: the batches posted before this one answer first.
+    this.#worker.postMessage({ close: true });
+    this.#worker.ref();
+    await exited;
+    this.#fail(new Error('The SQLite sweep worker is closed.'));
+  }
+
+  #reply(reply: Reply): void {
+    const pending = this.#pending.get(reply.id);
+    if (pending === undefined) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0 && !this.#closing) this.#worker.unref();
+    if ('results' in reply) {
+      pending.resolve(reply.results);
+    } else {
+      pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    }
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+}
