@@ -8,6 +8,7 @@ import { type AskStore, createInteractionService, type StoredAsk } from 'ask-eng
 import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UPDATED_COLUMNS } from '../../src/stores/sqlite-rows.js';
 import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite-schema.js';
 import { bundleProgram } from '../support/program-bundle.js';
 import {
@@ -825,8 +826,8 @@ describe('the SQLite store', () => {
         ],
         // A claimed batch is written row by row through the row number, never by a scan.
         [
-          /^UPDATE asks SET .* FROM json_each/s,
-          ['[]'],
+          /^UPDATE asks SET .* WHERE seq = \? AND version = \?$/s,
+          [...UPDATED_COLUMNS.map(() => null), 500_000, 1],
           /^SEARCH asks USING INTEGER PRIMARY KEY \(rowid=\?\)$/m,
         ],
       ];
