@@ -95,8 +95,9 @@ interface DueCursor {
   done: boolean;
 }
 
-function dueCursor(): DueCursor {
-  return { after: [-Number.MAX_VALUE, -Number.MAX_VALUE, 0], settled: 0, done: false };
+/** A cursor from the start of the due rows, or from where a claim in flight stopped. */
+function dueCursor(from?: SqliteValue[]): DueCursor {
+  return { after: from ?? [-Number.MAX_VALUE, -Number.MAX_VALUE, 0], settled: 0, done: false };
 }
 
 export type { SqliteAskStoreOptions, SqliteAskStoreSource } from './sqlite-options.js';
@@ -202,6 +203,11 @@ class SqliteAskStore implements AskStore {
   #worker: SqliteSweepWorker | undefined;
   /** Row numbers read by a claim and not yet written by the worker: other claims skip them. */
   readonly #inFlight = new Set<number>();
+  /**
+   * Where the latest claim still in flight stopped reading: a claim made meanwhile reads on
+   * from there instead of reading (and skipping) the rows in flight again.
+   */
+  #frontier: SqliteValue[] | undefined;
   #workerFailed = false;
   #closed = false;
 
@@ -551,7 +557,7 @@ class SqliteAskStore implements AskStore {
     enough: (() => boolean) | undefined,
     corrupt: unknown[],
   ): Promise<AskWrite[]> {
-    const cursor = dueCursor();
+    const cursor = dueCursor(this.#frontier);
     const first = this.#collect(
       statements,
       now,
@@ -592,6 +598,7 @@ class SqliteAskStore implements AskStore {
         await transaction.end(false).catch(() => undefined);
         throw error;
       }
+      this.#frontier = cursor.after;
       const results = await transaction.end(true);
       return parts.flatMap(({ batch, plan }, index) =>
         this.#applied(batch, plan, results[index] as BatchResult),
@@ -600,6 +607,7 @@ class SqliteAskStore implements AskStore {
       throw this.#lockProblem(error);
     } finally {
       for (const { batch } of parts) for (const { seq } of batch) this.#inFlight.delete(seq);
+      if (this.#inFlight.size === 0) this.#frontier = undefined;
       release();
     }
   }

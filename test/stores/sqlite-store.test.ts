@@ -606,6 +606,27 @@ describe('the SQLite store', () => {
       expect(timedOut.every(({ n }) => n === 1)).toBe(true);
     });
 
+    it('gives two claims in flight at once on one store different asks, each written once', async () => {
+      await dueAsks(300);
+      const store = open();
+      await store.get('due-000');
+      const settled: string[] = [];
+      const settleOnce = (ask: StoredAsk) => {
+        settled.push(ask.askId);
+        return settle(ask);
+      };
+      const [first, second] = await Promise.all([
+        store.claimDue(10, 128, settleOnce),
+        store.claimDue(10, 128, settleOnce),
+      ]);
+      const ids = (writes: typeof first) => writes.map(({ ask }) => ask.askId);
+      expect(ids(first)).toEqual(settled.slice(0, 128));
+      expect(ids(second)).toEqual(settled.slice(128));
+      expect(new Set(settled).size).toBe(256);
+      expect(deadlines(raw())).toHaveLength(256);
+      expect(await store.claimDue(10, 256, settle)).toHaveLength(44);
+    });
+
     it('tells its batch once to its subscribers, never to the writer that swept it, and still hears another connection', async () => {
       await dueAsks(100);
       const store = open();
