@@ -14,6 +14,7 @@
  * it (and each write is a compare-and-set, so an ask still has exactly one outcome).
  */
 import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
+import { claimLanes } from '../stores/claim-lanes.js';
 import type { AskObserver } from './ask-observer.js';
 import { basisOf, nextAskWrite } from './ask-write.js';
 import type { Clock } from './clock.js';
@@ -138,10 +139,33 @@ export class StoreSweeper {
   async #sweep(): Promise<void> {
     if (this.#sweeping || this.#stopped) return;
     this.#sweeping = true;
-    let claimed = 0;
-    let polled = false;
+    const sweep: Sweep = { claimed: 0, polled: false, over: false };
     try {
-      for (;;) {
+      // A store whose claims are written beside the loop gets two rounds in flight: one is read
+      // and settled here while the other is written. Both end before the sweep does.
+      const lanes = claimLanes(this.#store);
+      const ended = await Promise.allSettled(
+        Array.from({ length: lanes }, () => this.#rounds(sweep, lanes)),
+      );
+      for (const lane of ended) if (lane.status === 'rejected') throw lane.reason;
+      // A sweep left to this service's own timers polled nothing: it is not counted.
+      if (sweep.polled) this.#observer?.swept(sweep.claimed);
+    } catch (error) {
+      // A store that fails a sweep is tried again at the next one; the host hears of each.
+      this.#observer?.swept(sweep.claimed, error);
+      this.#report(error);
+    } finally {
+      this.#sweeping = false;
+    }
+  }
+
+  /**
+   * Claims rounds until one finds fewer due asks than it asked for (in any lane of the sweep);
+   * `lanes` rounds are in flight at once and share the event loop's time.
+   */
+  async #rounds(sweep: Sweep, lanes: number): Promise<void> {
+    try {
+      while (!sweep.over) {
         const now = this.#clock.now();
         // Asks this service times out itself are left to its timers; the next sweep comes.
         if (this.#ownDeadlinesDue(now)) break;
@@ -159,23 +183,26 @@ export class StoreSweeper {
           (ask) => this.#timeout(ask, now),
           enough,
         );
-        polled = true;
-        claimed += applied.length;
+        sweep.polled = true;
+        sweep.claimed += applied.length;
         for (const write of applied) this.#applied(write);
         if (applied.length > 0) {
-          this.#resize(limit, applied.length, busy(), performance.now() - started);
+          // The loop's busy time of a round in flight beside others is theirs too.
+          this.#resize(limit, applied.length, busy() / lanes, performance.now() - started);
         }
         if ((applied.length < limit && !ended) || this.#stopped) break;
         await eventLoopTurn();
       }
-      // A sweep left to this service's own timers polled nothing: it is not counted.
-      if (polled) this.#observer?.swept(claimed);
-    } catch (error) {
-      // A store that fails a sweep is tried again at the next one; the host hears of each.
-      this.#observer?.swept(claimed, error);
-      this.#report(error);
     } finally {
-      this.#sweeping = false;
+      sweep.over = true;
     }
   }
+}
+
+/** What the rounds of one sweep share. */
+interface Sweep {
+  claimed: number;
+  polled: boolean;
+  /** Set once a round found the last due asks, or the sweeper stopped: every lane ends. */
+  over: boolean;
 }

@@ -21,6 +21,7 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 import { subscriberWriter } from './change-fanout.js';
+import { WRITES_CLAIMS_BESIDE } from './claim-lanes.js';
 import { type ListDialect, listStatement } from './list-sql.js';
 import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import {
@@ -236,6 +237,11 @@ class SqliteAskStore implements AskStore {
     });
     // Failing to open is reported by the first call that needs the database.
     this.#ready.catch(() => undefined);
+  }
+
+  /** Large claims go to the sweep worker: a file this store opened, while its worker can run. */
+  get [WRITES_CLAIMS_BESIDE](): boolean {
+    return this.#connection?.opened.path !== undefined && !this.#workerFailed;
   }
 
   async create(write: AskWrite): Promise<AskCreateResult> {
