@@ -37,7 +37,9 @@ import {
   parseListedRow,
   recordOf,
   recordsetTypes,
+  UPDATED_COLUMNS,
 } from './postgres-rows.js';
+import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './postgres-writes.js';
 import { columnList, queryColumns } from './row-columns.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
@@ -150,12 +152,12 @@ class PostgresAskStore implements AskStore {
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
   /** `w.<column>` of every event column, as the writes' recordsets select them. */
   readonly #eventValues: ReturnType<Sql['unsafe']>;
-  /** The recordset of writes: the ask's columns, the expected version, the event's columns. */
+  /** The recordset of a batch of writes: what an update writes, the expected version, the event. */
   readonly #writeTypes: ReturnType<Sql['unsafe']>;
-  readonly #askTypes: ReturnType<Sql['unsafe']>;
   readonly #eventTypes: ReturnType<Sql['unsafe']>;
   readonly #askAssignments: ReturnType<Sql['unsafe']>;
   readonly #outbox: ReturnType<Sql['unsafe']>;
+  readonly #writes: PostgresWrites;
   readonly #changes: PostgresChangeFeed;
   readonly #list: ListDialect;
   #ready: Promise<void> | undefined;
@@ -175,23 +177,27 @@ class PostgresAskStore implements AskStore {
     this.#asks = sql.unsafe(`${s}.asks`);
     this.#events = sql.unsafe(`${s}.ask_events`);
     this.#outbox = sql.unsafe(`${s}.ask_outbox`);
+    this.#writes = new PostgresWrites({
+      asks: `${s}.asks`,
+      events: `${s}.ask_events`,
+      outbox: `${s}.ask_outbox`,
+      channel: this.#channel,
+    });
     this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
     this.#claimedColumns = sql.unsafe(columnList(ASK_COLUMNS, 'a.'));
     this.#claimedAskColumns = sql.unsafe(columnList(CLAIMED_ASK_COLUMNS, 'a.'));
     this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
     this.#eventTypes = sql.unsafe(recordsetTypes(EVENT_COLUMNS));
-    this.#askTypes = sql.unsafe(recordsetTypes(ASK_COLUMNS));
-    // The event's columns under names of their own (`e_at`), next to the ask's in one record.
+    // What an update writes, the expected version, and the event's columns under names of
+    // their own (`e_at`), in one record; the event's ask id is the row's.
     this.#writeTypes = sql.unsafe(
-      `${recordsetTypes(ASK_COLUMNS)}, expected integer, ${EVENT_COLUMNS.map((column) => `e_${column.column} ${column.type}`).join(', ')}`,
+      `id text, expected integer, ${recordsetTypes(UPDATED_COLUMNS)}, ${BATCH_EVENT_COLUMNS.map((column) => `e_${column.column} ${column.type}`).join(', ')}`,
     );
     this.#eventValues = sql.unsafe(
-      EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', '),
+      `w.id, ${BATCH_EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', ')}`,
     );
     this.#askAssignments = sql.unsafe(
-      ASK_COLUMNS.filter((column) => column.column !== 'id')
-        .map((column) => `${column.column} = w.${column.column}`)
-        .join(', '),
+      UPDATED_COLUMNS.map((column) => `${column.column} = w.${column.column}`).join(', '),
     );
     this.#list = postgresListDialect(schema);
     this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, (askId) =>
@@ -208,36 +214,14 @@ class PostgresAskStore implements AskStore {
   }
 
   async #create(write: AskWrite): Promise<AskCreateResult> {
-    const { ask, event } = write;
+    const { ask } = write;
     const sql = await this.#open();
-    const [inserted] = await refuseNul(
+    const { text, params } = this.#writes.create(write, outboxRecords([write]));
+    const inserted = await refuseNul(
       ask.askId,
-      sql`
-      with inserted as (
-        insert into ${this.#asks} (${this.#askColumns})
-        select ${this.#askColumns}
-        from jsonb_to_recordset(${sql.json(json([recordOf(ASK_COLUMNS, ask)]))}::jsonb)
-          as w(${this.#askTypes})
-        on conflict do nothing
-        returning id, version
-      ), event as (
-        insert into ${this.#events} (${this.#eventColumns})
-        select ${this.#eventColumns}
-        from jsonb_to_recordset(${sql.json(json([recordOf(EVENT_COLUMNS, event)]))}::jsonb)
-          as w(${this.#eventTypes})
-        where exists (select from inserted)
-      ), outbox as (
-        insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
-        select ${sql.unsafe(OUTBOX_COLUMNS)}
-        from jsonb_to_recordset(${sql.json(json(outboxRecords([write])))}::jsonb)
-          as o(${sql.unsafe(OUTBOX_TYPES)})
-        where exists (select from inserted)
-        on conflict do nothing
-      )
-      select count(*)::int from (select pg_notify(${this.#channel}, id || ':' || version) from inserted) n
-    `.values(),
+      sql.unsafe(text, params as never[], { prepare: true }).values(),
     );
-    if (inserted?.[0] === 1) {
+    if (inserted.length === 1) {
       this.#changes.wrote(ask.askId, ask.version, write.writer);
       return { created: true };
     }
@@ -259,8 +243,9 @@ class PostgresAskStore implements AskStore {
     const { ask } = write;
     for (;;) {
       try {
-        const applied = await refuseNul(ask.askId, this.#apply(sql, [{ write, expectedVersion }]));
-        if (applied.length === 1) return { ok: true };
+        if (await refuseNul(ask.askId, this.#applyOne(sql, write, expectedVersion))) {
+          return { ok: true };
+        }
         return { ok: false, reason: 'version', current: await this.get(ask.askId) };
       } catch (error) {
         if (!isUniqueViolation(error, 'asks_open_interaction_id')) throw error;
@@ -575,6 +560,15 @@ class PostgresAskStore implements AskStore {
     if (this.#ownsClient) await this.#sql.end({ timeout: 5 });
   }
 
+  /** Applies one write (see `#apply`) as a statement of typed parameters; true when it applied. */
+  async #applyOne(sql: Sql, write: AskWrite, expectedVersion: number): Promise<boolean> {
+    const { text, params } = this.#writes.update(write, expectedVersion, outboxRecords([write]));
+    const applied = await sql.unsafe(text, params as never[], { prepare: true }).values();
+    if (applied.length === 0) return false;
+    this.#changes.wrote(write.ask.askId, write.ask.version, write.writer);
+    return true;
+  }
+
   /**
    * Applies writes that each replace a row at its expected version and append the write's
    * event, and notifies every listening store, in one statement; returns the writes applied.
@@ -585,8 +579,8 @@ class PostgresAskStore implements AskStore {
   ): Promise<AskWrite[]> {
     const outbox = outboxRecords(writes.map(({ write }) => write));
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
-      const record = recordOf(ASK_COLUMNS, ask, { expected: expectedVersion });
-      for (const column of EVENT_COLUMNS) record[`e_${column.column}`] = column.write(event);
+      const record = recordOf(UPDATED_COLUMNS, ask, { id: ask.askId, expected: expectedVersion });
+      for (const column of BATCH_EVENT_COLUMNS) record[`e_${column.column}`] = column.write(event);
       return record;
     });
     // The limit tells the planner how many rows the recordset holds (it assumes 100; a plan
@@ -605,13 +599,17 @@ class PostgresAskStore implements AskStore {
         insert into ${this.#events} (${this.#eventColumns})
         select ${this.#eventValues}
         from w join updated on updated.id = w.id
-      ), outbox as (
+      )${
+        outbox.length === 0
+          ? sql``
+          : sql`, outbox as (
         insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
         select ${sql.unsafe(OUTBOX_COLUMNS)}
         from jsonb_to_recordset(${sql.json(json(outbox))}::jsonb) as o(${sql.unsafe(OUTBOX_TYPES)})
         where o.ask_id in (select id from updated)
         on conflict do nothing
-      ), outbox_settled as (
+      )`
+      }, outbox_settled as (
         update ${this.#outbox} o set due_at = u.updated_at
         from updated u
         where u.final and o.ask_id = u.id and o.due_at is null and o.done_at is null
@@ -702,10 +700,8 @@ export function postgresListDialect(schema: string): ListDialect {
   };
 }
 
-const OUTBOX_COLUMNS =
-  'delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by';
-const OUTBOX_TYPES =
-  'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb, attempts integer, claimed_until double precision, claimed_by text';
+/** The event's columns in a batch's records, but its ask id: the row's own. */
+const BATCH_EVENT_COLUMNS = EVENT_COLUMNS.filter((column) => column.column !== 'ask_id');
 
 /** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
 function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
