@@ -24,7 +24,7 @@ import { subscriberWriter } from './change-fanout.js';
 import { type ListDialect, listStatement } from './list-sql.js';
 import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
-import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
+import { migratePostgresSchema, quoteIdentifier, quoteLiteral } from './postgres-migrations.js';
 import {
   ASK_COLUMNS,
   CLAIMED_ASK_COLUMNS,
@@ -146,7 +146,6 @@ class PostgresAskStore implements AskStore {
   readonly #asks: ReturnType<Sql['unsafe']>;
   readonly #events: ReturnType<Sql['unsafe']>;
   readonly #askColumns: ReturnType<Sql['unsafe']>;
-  readonly #claimedColumns: ReturnType<Sql['unsafe']>;
   /** What a claimed outbox entry carries of its ask. */
   readonly #claimedAskColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
@@ -160,6 +159,8 @@ class PostgresAskStore implements AskStore {
   readonly #writes: PostgresWrites;
   readonly #changes: PostgresChangeFeed;
   readonly #list: ListDialect;
+  /** The first key of the sweepers' advisory locks on this schema's asks (the second: the ask's). */
+  readonly #lockSpace: ReturnType<Sql['unsafe']>;
   #ready: Promise<void> | undefined;
   /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
   readonly #reported = new Set<string>();
@@ -184,7 +185,6 @@ class PostgresAskStore implements AskStore {
       channel: this.#channel,
     });
     this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
-    this.#claimedColumns = sql.unsafe(columnList(ASK_COLUMNS, 'a.'));
     this.#claimedAskColumns = sql.unsafe(columnList(CLAIMED_ASK_COLUMNS, 'a.'));
     this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
     this.#eventTypes = sql.unsafe(recordsetTypes(EVENT_COLUMNS));
@@ -200,6 +200,7 @@ class PostgresAskStore implements AskStore {
       UPDATED_COLUMNS.map((column) => `${column.column} = w.${column.column}`).join(', '),
     );
     this.#list = postgresListDialect(schema);
+    this.#lockSpace = sql.unsafe(`hashtext(${quoteLiteral(`ask-engine:sweep:${schema}`)})`);
     this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, (askId) =>
       this.#writing(askId),
     );
@@ -396,28 +397,69 @@ class PostgresAskStore implements AskStore {
     const sql = await this.#open();
     // Not an interactive transaction (postgres 3.4.9 crashes the process when a transaction's
     // connection is cut: it writes ROLLBACK to a closed socket, porsager/postgres#1208): the
-    // claim is one statement that locks due rows with SKIP LOCKED and leases them for a few
-    // seconds, so concurrent sweepers take disjoint rows; each write is still applied only at
-    // the version read, so a lease that outlived its sweeper can never time an ask out twice.
-    // The rows are leased by their `ctid` (a row locked by the inner select keeps it until the
-    // statement ends): a TID scan, instead of a primary key lookup per row.
-    const token = globalThis.crypto.randomUUID();
-    const rows = await sql`
-      update ${this.#asks} a
-      set claim = ${token}, claimed_until = clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval
-      where a.ctid = any(array(
-        select ctid from ${this.#asks}
-        where not final and deadline_at <= ${now}
-          and (claimed_until is null or claimed_until < clock_timestamp())
-        order by deadline_at limit ${limit}
-        for update skip locked
-      ))
-      returning ${this.#claimedColumns}
-    `.values();
+    // claim is one statement that takes a session advisory lock on each due ask it returns,
+    // on a connection reserved for the round, so concurrent sweepers take disjoint asks; the
+    // locks go once the round's writes are in, or with the connection if it is cut. Each
+    // write is still applied only at the version read, so a sweeper that read an ask just
+    // before another one's write committed can never time it out twice. A lock writes
+    // nothing, where a lease written into each row cost a second row version per ask.
+    // Due asks are taken in deadline order, skipping rows being written right now (SKIP
+    // LOCKED), and locked one by one until `limit` are held: `offset 0` keeps the lock out of
+    // the scan (no condition is pushed into a subquery with an offset), so every ask locked
+    // is one the claim returns, and is unlocked after the round.
+    const session = await sql.reserve();
+    // A reserved connection that was cut is back in the client's pool already, to be
+    // connected again: it is not used, nor released, once a query on it met the cut.
+    let cut = false;
+    const noting = (error: unknown) => {
+      cut ||= isConnectionLost(error);
+      throw error;
+    };
+    let locked: unknown[][] = [];
+    try {
+      locked = await session`
+        select ${this.#askColumns} from (
+          select ${this.#askColumns} from ${this.#asks}
+          where not final and deadline_at <= ${now}
+            and (claimed_until is null or claimed_until < clock_timestamp())
+          order by deadline_at
+          offset 0
+          for update skip locked
+        ) due
+        where pg_try_advisory_lock(${this.#lockSpace}, hashtext(id))
+        limit ${limit}
+      `
+        .values()
+        .catch(noting);
+      return await this.#settleClaimed(session, locked, settle, claimed).catch(noting);
+    } finally {
+      if (locked.length > 0 && !cut) {
+        await session`
+          select pg_advisory_unlock(${this.#lockSpace}, hashtext(id))
+          from jsonb_array_elements_text(${sql.json(json(locked.map((row) => row[0])))}::jsonb) id
+        `.catch((error: unknown) => {
+          cut ||= isConnectionLost(error);
+          if (!cut) this.#onError(error);
+        });
+      }
+      if (!cut) session.release();
+    }
+  }
+
+  /**
+   * Settles the claimed rows and applies their writes; a row that cannot be read, or that
+   * `settle` declines, is leased for a few seconds, so this and the next sweeps reach the asks
+   * after it instead of meeting it again first.
+   */
+  async #settleClaimed(
+    sql: Sql,
+    rows: readonly unknown[][],
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+    claimed: (askId: string) => void,
+  ): Promise<{ claimed: number; applied: AskWrite[] }> {
     if (rows.length === 0) return { claimed: 0, applied: [] };
     for (const row of rows) claimed(String(row[0]));
     const asks: StoredAsk[] = [];
-    // Rows that cannot be read, or that `settle` declines, keep their lease (see below).
     const declined: string[] = [];
     for (const row of rows) {
       try {
@@ -434,17 +476,15 @@ class PostgresAskStore implements AskStore {
       if (write !== undefined) writes.push({ write, expectedVersion: ask.version });
       else declined.push(ask.askId);
     }
-    const applied = writes.length === 0 ? [] : await this.#apply(sql, writes);
-    if (applied.length + declined.length < rows.length) {
-      // Rows another writer came first to are released at once. Rows that could not be read
-      // or that `settle` declined keep their lease, so this and the next sweeps reach the asks
-      // after them instead of meeting them again first.
+    if (declined.length > 0) {
       await sql`
-        update ${this.#asks} set claim = null, claimed_until = null
-        where claim = ${token}
-          and not (id in (select jsonb_array_elements_text(${sql.json(declined)}::jsonb)))
+        update ${this.#asks}
+        set claim = ${globalThis.crypto.randomUUID()},
+          claimed_until = clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval
+        where id in (select jsonb_array_elements_text(${sql.json(declined)}::jsonb))
       `;
     }
+    const applied = writes.length === 0 ? [] : await this.#apply(sql, writes);
     return { claimed: rows.length, applied };
   }
 
@@ -763,9 +803,13 @@ async function retryRead<T>(read: () => PromiseLike<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (!CONNECTION_LOST.has(String((error as { code?: unknown }).code))) throw error;
+    if (!isConnectionLost(error)) throw error;
     return read();
   }
+}
+
+function isConnectionLost(error: unknown): boolean {
+  return CONNECTION_LOST.has(String((error as { code?: unknown }).code));
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
