@@ -431,7 +431,10 @@ class PostgresAskStore implements AskStore {
       `
         .values()
         .catch(noting);
-      return await this.#settleClaimed(session, locked, settle, claimed).catch(noting);
+      const round = await this.#settleClaimed(session, locked, settle, claimed).catch(noting);
+      // The round's write released the locks; a round with nothing to write did not.
+      if (round.applying) locked = [];
+      return round;
     } finally {
       if (locked.length > 0 && !cut) {
         await session`
@@ -456,8 +459,8 @@ class PostgresAskStore implements AskStore {
     rows: readonly unknown[][],
     settle: (ask: StoredAsk) => AskWrite | undefined,
     claimed: (askId: string) => void,
-  ): Promise<{ claimed: number; applied: AskWrite[] }> {
-    if (rows.length === 0) return { claimed: 0, applied: [] };
+  ): Promise<{ claimed: number; applied: AskWrite[]; applying: boolean }> {
+    if (rows.length === 0) return { claimed: 0, applied: [], applying: false };
     for (const row of rows) claimed(String(row[0]));
     const asks: StoredAsk[] = [];
     const declined: string[] = [];
@@ -484,8 +487,10 @@ class PostgresAskStore implements AskStore {
         where id in (select jsonb_array_elements_text(${sql.json(declined)}::jsonb))
       `;
     }
-    const applied = writes.length === 0 ? [] : await this.#apply(sql, writes);
-    return { claimed: rows.length, applied };
+    if (writes.length === 0) return { claimed: rows.length, applied: [], applying: false };
+    const unlock = rows.map((row) => String(row[0]));
+    const applied = await this.#apply(sql, writes, unlock);
+    return { claimed: rows.length, applied, applying: true };
   }
 
   async claimOutbox(
@@ -612,10 +617,13 @@ class PostgresAskStore implements AskStore {
   /**
    * Applies writes that each replace a row at its expected version and append the write's
    * event, and notifies every listening store, in one statement; returns the writes applied.
+   * The sweepers' locks on the asks `unlock` go in the same statement, once the rows are
+   * written (and row-locked until the statement commits: a claim skips them meanwhile).
    */
   async #apply(
     sql: Sql,
     writes: readonly { write: AskWrite; expectedVersion: number }[],
+    unlock: readonly string[],
   ): Promise<AskWrite[]> {
     const outbox = outboxRecords(writes.map(({ write }) => write));
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
@@ -659,6 +667,15 @@ class PostgresAskStore implements AskStore {
         where u.final and o.ask_id = u.id and o.while_open and o.done_at is null
       )
       select id, pg_notify(${this.#channel}, id || ':' || version) from updated
+      ${
+        unlock.length === 0
+          ? sql``
+          : sql`union all
+      select null, null from (
+        select count(pg_advisory_unlock(${this.#lockSpace}, hashtext(id))) as n
+        from jsonb_array_elements_text(${sql.json(json(unlock))}::jsonb) id
+      ) unlocked where n < 0`
+      }
     `.values();
     let done: AskWrite[];
     if (applied.length === writes.length) {
