@@ -40,7 +40,7 @@ import {
   UPDATED_COLUMNS,
 } from './postgres-rows.js';
 import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './postgres-writes.js';
-import { columnList, queryColumns } from './row-columns.js';
+import { type Column, columnList, queryColumns } from './row-columns.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
 export type PostgresAskStoreConnection =
@@ -151,8 +151,8 @@ class PostgresAskStore implements AskStore {
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
   /** `w.<column>` of every event column, as the writes' recordsets select them. */
   readonly #eventValues: ReturnType<Sql['unsafe']>;
-  /** The recordset of a batch of writes: what an update writes, the expected version, the event. */
-  readonly #writeTypes: ReturnType<Sql['unsafe']>;
+  /** The columns of a batch's writes, read from each write's JSON array `r`. */
+  readonly #writeFields: ReturnType<Sql['unsafe']>;
   readonly #eventTypes: ReturnType<Sql['unsafe']>;
   readonly #askAssignments: ReturnType<Sql['unsafe']>;
   readonly #outbox: ReturnType<Sql['unsafe']>;
@@ -188,10 +188,18 @@ class PostgresAskStore implements AskStore {
     this.#claimedAskColumns = sql.unsafe(columnList(CLAIMED_ASK_COLUMNS, 'a.'));
     this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
     this.#eventTypes = sql.unsafe(recordsetTypes(EVENT_COLUMNS));
-    // What an update writes, the expected version, and the event's columns under names of
-    // their own (`e_at`), in one record; the event's ask id is the row's.
-    this.#writeTypes = sql.unsafe(
-      `id text, expected integer, ${recordsetTypes(UPDATED_COLUMNS)}, ${BATCH_EVENT_COLUMNS.map((column) => `e_${column.column} ${column.type}`).join(', ')}`,
+    // A write is a JSON array: the ask's id, the expected version, what an update writes, and
+    // the event's columns but its ask id (the row's), read back under names of their own
+    // (`e_at`). An array, not an object: no column name is sent once per write.
+    this.#writeFields = sql.unsafe(
+      [
+        'r->>0 as id',
+        '(r->>1)::integer as expected',
+        ...UPDATED_COLUMNS.map((column, index) => elementOf(column, index + 2, column.column)),
+        ...BATCH_EVENT_COLUMNS.map((column, index) =>
+          elementOf(column, index + 2 + UPDATED_COLUMNS.length, `e_${column.column}`),
+        ),
+      ].join(', '),
     );
     this.#eventValues = sql.unsafe(
       `w.id, ${BATCH_EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', ')}`,
@@ -627,16 +635,17 @@ class PostgresAskStore implements AskStore {
   ): Promise<AskWrite[]> {
     const outbox = outboxRecords(writes.map(({ write }) => write));
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
-      const record = recordOf(UPDATED_COLUMNS, ask, { id: ask.askId, expected: expectedVersion });
-      for (const column of BATCH_EVENT_COLUMNS) record[`e_${column.column}`] = column.write(event);
-      return record;
+      const row: unknown[] = [ask.askId, expectedVersion];
+      for (const column of UPDATED_COLUMNS) row.push(column.write(ask));
+      for (const column of BATCH_EVENT_COLUMNS) row.push(column.write(event));
+      return row;
     });
-    // The limit tells the planner how many rows the recordset holds (it assumes 100; a plan
+    // The limit tells the planner how many rows the array holds (it assumes 100; a plan
     // kept for a prepared statement assumes 10 for a limit it cannot see, so a single write's
     // is written out): a write then finds its ask by the key, never by a scan of every ask.
     const applied = await sql`
       with w as (
-        select * from jsonb_to_recordset(${sql.json(json(rows))}::jsonb) as w(${this.#writeTypes})
+        select ${this.#writeFields} from jsonb_array_elements(${sql.json(json(rows))}::jsonb) r
         ${rows.length === 1 ? sql`limit 1` : sql`limit ${rows.length}`}
       ), updated as (
         update ${this.#asks} a set ${this.#askAssignments}, claim = null, claimed_until = null
@@ -757,8 +766,15 @@ export function postgresListDialect(schema: string): ListDialect {
   };
 }
 
-/** The event's columns in a batch's records, but its ask id: the row's own. */
+/** The event's columns in a batch's writes, but its ask id: the row's own. */
 const BATCH_EVENT_COLUMNS = EVENT_COLUMNS.filter((column) => column.column !== 'ask_id');
+
+/** Element `index` of a write's JSON array `r`, as `column`'s type, named `name`. */
+function elementOf<TRow>(column: Column<TRow>, index: number, name: string): string {
+  if (column.type === 'jsonb') return `nullif(r->${index}, 'null') as ${name}`;
+  if (column.type === 'text') return `r->>${index} as ${name}`;
+  return `(r->>${index})::${column.type} as ${name}`;
+}
 
 /** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
 function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
