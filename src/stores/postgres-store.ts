@@ -72,13 +72,15 @@ export interface PostgresAskStoreOptions {
 const DEFAULT_SCHEMA = 'ask_engine';
 const DEFAULT_MAX_CONNECTIONS = 10;
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,57}$/;
-/** How long a sweeper's claim keeps other sweepers off an ask it is timing out. */
+/** How long a due ask a sweeper could not read, or declined, is left for the asks after it. */
 const CLAIM_LEASE_MS = 5_000;
 
 /**
  * Creates the store for many hosts: every write is one statement (conditional update, its
- * audit event and a NOTIFY, atomically), due asks are claimed with `FOR UPDATE SKIP LOCKED`,
- * and every store listening on the schema's channel hears every write within milliseconds.
+ * audit event and a NOTIFY, atomically), due asks are claimed with `FOR UPDATE SKIP LOCKED`
+ * and an advisory lock held until their timeouts are written (so the store needs session
+ * connections, as its LISTEN does, not a pooler's transaction mode), and every store
+ * listening on the schema's channel hears every write within milliseconds.
  *
  * @example
  * import { createPostgresAskStore } from 'ask-engine/postgres';

@@ -75,7 +75,11 @@ export class PostgresWrites {
    * rows, settles or drops the ask's outbox entries when it becomes final, and notifies;
    * returns one row when it applied.
    */
-  update(write: AskWrite, expectedVersion: number, outbox: readonly Record<string, unknown>[]) {
+  update(
+    write: AskWrite,
+    expectedVersion: number,
+    outbox: readonly Record<string, unknown>[],
+  ): WriteStatement {
     const { final } = write.ask;
     const shape = `${outbox.length === 0 ? 'plain' : 'outbox'}:${final ? 'final' : 'open'}`;
     let text = this.#updates.get(shape);
