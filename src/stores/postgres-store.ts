@@ -168,6 +168,8 @@ class PostgresAskStore implements AskStore {
   readonly #reported = new Set<string>();
   /** This store's writes under way, by ask (see `#track`). */
   readonly #inFlight = new Map<string, Set<Promise<unknown>>>();
+  /** This store's sweeps under way, with the asks they claimed so far. */
+  readonly #sweeps = new Set<Sweep>();
   #closed = false;
 
   constructor(sql: Sql, ownsClient: boolean, schema: string, onError: (error: unknown) => void) {
@@ -371,14 +373,21 @@ class PostgresAskStore implements AskStore {
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]> {
     // The asks claimed are known once each round's claim returns: news of their writes waits
-    // for the whole sweep's promise.
+    // for the whole sweep's promise (one for the sweep, not one per ask).
     let settled!: () => void;
-    const sweep = new Promise<void>((resolve) => {
-      settled = resolve;
-    });
-    const claimed = (askId: string) => void this.#track(askId, sweep);
-    const result = this.#claimDue(now, limit, settle, claimed);
-    void result.then(settled, settled);
+    const sweep: Sweep = {
+      asks: new Set(),
+      done: new Promise<void>((resolve) => {
+        settled = resolve;
+      }),
+    };
+    this.#sweeps.add(sweep);
+    const result = this.#claimDue(now, limit, settle, (askId) => sweep.asks.add(askId));
+    const finish = () => {
+      this.#sweeps.delete(sweep);
+      settled();
+    };
+    void result.then(finish, finish);
     return result;
   }
 
@@ -732,7 +741,15 @@ class PostgresAskStore implements AskStore {
   /** Settles once this store's writes of `askId` under way have settled; undefined if none. */
   #writing(askId: string): Promise<unknown> | undefined {
     const writes = this.#inFlight.get(askId);
-    return writes === undefined ? undefined : Promise.all(writes);
+    let sweeping: Promise<void> | undefined;
+    for (const sweep of this.#sweeps) {
+      if (sweep.asks.has(askId)) {
+        sweeping = sweep.done;
+        break;
+      }
+    }
+    if (writes === undefined) return sweeping;
+    return Promise.all(sweeping === undefined ? writes : [...writes, sweeping]);
   }
 
   /** The client, once the schema is migrated; a failed migration is tried again by the next call. */
@@ -766,6 +783,12 @@ export function postgresListDialect(schema: string): ListDialect {
       `id IN (SELECT ask_id FROM ${s}.ask_events WHERE recipient = ${recipient})`,
     placeholder: (n) => `$${n}`,
   };
+}
+
+/** A sweep under way (`claimDue`): the asks it claimed, and its end. */
+interface Sweep {
+  asks: Set<string>;
+  done: Promise<void>;
 }
 
 /** The event's columns in a batch's writes, but its ask id: the row's own. */
