@@ -217,6 +217,11 @@ export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
   },
 ];
 
+/** The event's columns but its ask id, which a write takes from the ask row it wrote. */
+export const WRITTEN_EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = EVENT_COLUMNS.filter(
+  (column) => column.column !== 'ask_id',
+);
+
 /** Reads an `asks` row selected as values in `ASK_COLUMNS` order. */
 export function parseAskRow(values: readonly unknown[]): StoredAsk {
   const id = values[0];

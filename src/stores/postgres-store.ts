@@ -38,6 +38,7 @@ import {
   recordOf,
   recordsetTypes,
   UPDATED_COLUMNS,
+  WRITTEN_EVENT_COLUMNS,
 } from './postgres-rows.js';
 import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './postgres-writes.js';
 import { type Column, columnList, queryColumns } from './row-columns.js';
@@ -151,7 +152,7 @@ class PostgresAskStore implements AskStore {
   /** What a claimed outbox entry carries of its ask. */
   readonly #claimedAskColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
-  /** `w.<column>` of every event column, as the writes' recordsets select them. */
+  /** The event's values of a batch's writes: the row's id, then `w.e_<column>`. */
   readonly #eventValues: ReturnType<Sql['unsafe']>;
   /** The columns of a batch's writes, read from each write's JSON array `r`. */
   readonly #writeFields: ReturnType<Sql['unsafe']>;
@@ -200,13 +201,13 @@ class PostgresAskStore implements AskStore {
         'r->>0 as id',
         '(r->>1)::integer as expected',
         ...UPDATED_COLUMNS.map((column, index) => elementOf(column, index + 2, column.column)),
-        ...BATCH_EVENT_COLUMNS.map((column, index) =>
+        ...WRITTEN_EVENT_COLUMNS.map((column, index) =>
           elementOf(column, index + 2 + UPDATED_COLUMNS.length, `e_${column.column}`),
         ),
       ].join(', '),
     );
     this.#eventValues = sql.unsafe(
-      `w.id, ${BATCH_EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', ')}`,
+      `w.id, ${WRITTEN_EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', ')}`,
     );
     this.#askAssignments = sql.unsafe(
       UPDATED_COLUMNS.map((column) => `${column.column} = w.${column.column}`).join(', '),
@@ -648,7 +649,7 @@ class PostgresAskStore implements AskStore {
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
       const row: unknown[] = [ask.askId, expectedVersion];
       for (const column of UPDATED_COLUMNS) row.push(column.write(ask));
-      for (const column of BATCH_EVENT_COLUMNS) row.push(column.write(event));
+      for (const column of WRITTEN_EVENT_COLUMNS) row.push(column.write(event));
       return row;
     });
     // The limit tells the planner how many rows the array holds (it assumes 100; a plan
@@ -790,9 +791,6 @@ interface Sweep {
   asks: Set<string>;
   done: Promise<void>;
 }
-
-/** The event's columns in a batch's writes, but its ask id: the row's own. */
-const BATCH_EVENT_COLUMNS = EVENT_COLUMNS.filter((column) => column.column !== 'ask_id');
 
 /** Element `index` of a write's JSON array `r`, as `column`'s type, named `name`. */
 function elementOf<TRow>(column: Column<TRow>, index: number, name: string): string {

@@ -5,7 +5,7 @@
  * built once per store and shape, and prepared once per connection.
  */
 import type { AskWrite } from './ask-store.js';
-import { ASK_COLUMNS, EVENT_COLUMNS, UPDATED_COLUMNS } from './postgres-rows.js';
+import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from './postgres-rows.js';
 import type { Column } from './row-columns.js';
 
 /** A statement's text and its parameters, for `sql.unsafe(text, params, { prepare: true })`. */
@@ -27,9 +27,6 @@ export const OUTBOX_COLUMNS =
 export const OUTBOX_TYPES =
   'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb, attempts integer, claimed_until double precision, claimed_by text';
 
-/** The event's columns but its ask id, which the statements take from the row they wrote. */
-const EVENT_VALUES = EVENT_COLUMNS.filter((column) => column.column !== 'ask_id');
-
 export class PostgresWrites {
   readonly #tables: WriteTables;
   /** Statement texts by shape (with outbox rows, settling the ask). */
@@ -50,21 +47,24 @@ export class PostgresWrites {
     if (text === undefined) {
       const { asks, events } = this.#tables;
       const askValues = placeholders(ASK_COLUMNS, 1);
-      const eventValues = placeholders(EVENT_VALUES, ASK_COLUMNS.length + 1);
-      let next = ASK_COLUMNS.length + EVENT_VALUES.length + 1;
+      const eventValues = placeholders(WRITTEN_EVENT_COLUMNS, ASK_COLUMNS.length + 1);
+      let next = ASK_COLUMNS.length + WRITTEN_EVENT_COLUMNS.length + 1;
       text = `
         with inserted as (
           insert into ${asks} (${names(ASK_COLUMNS)}) values (${askValues})
           on conflict do nothing
           returning id, version
         ), event as (
-          insert into ${events} (ask_id, ${names(EVENT_VALUES)})
+          insert into ${events} (ask_id, ${names(WRITTEN_EVENT_COLUMNS)})
           select id, ${eventValues} from inserted
         )${outbox.length === 0 ? '' : this.#outboxInsert(next++, 'where exists (select from inserted)')}
         select id, pg_notify($${next}, id || ':' || version) from inserted`;
       this.#creates.set(shape, text);
     }
-    const params = [...values(ASK_COLUMNS, write.ask), ...values(EVENT_VALUES, write.event)];
+    const params = [
+      ...values(ASK_COLUMNS, write.ask),
+      ...values(WRITTEN_EVENT_COLUMNS, write.event),
+    ];
     if (outbox.length > 0) params.push(outbox);
     params.push(this.#tables.channel);
     return { text, params };
@@ -88,15 +88,15 @@ export class PostgresWrites {
       const assignments = UPDATED_COLUMNS.map(
         (column, index) => `${column.column} = $${index + 3}::${column.type}`,
       ).join(', ');
-      const eventValues = placeholders(EVENT_VALUES, UPDATED_COLUMNS.length + 3);
-      let next = UPDATED_COLUMNS.length + EVENT_VALUES.length + 3;
+      const eventValues = placeholders(WRITTEN_EVENT_COLUMNS, UPDATED_COLUMNS.length + 3);
+      let next = UPDATED_COLUMNS.length + WRITTEN_EVENT_COLUMNS.length + 3;
       text = `
         with updated as (
           update ${asks} a set ${assignments}, claim = null, claimed_until = null
           where a.id = $1 and a.version = $2
           returning a.id, a.version, a.updated_at
         ), event as (
-          insert into ${events} (ask_id, ${names(EVENT_VALUES)})
+          insert into ${events} (ask_id, ${names(WRITTEN_EVENT_COLUMNS)})
           select id, ${eventValues} from updated
         )${outbox.length === 0 ? '' : this.#outboxInsert(next++, 'where exists (select from updated)')}${final ? this.#outboxSettled() : ''}
         select id, pg_notify($${next}, id || ':' || version) from updated`;
@@ -106,7 +106,7 @@ export class PostgresWrites {
       write.ask.askId,
       expectedVersion,
       ...values(UPDATED_COLUMNS, write.ask),
-      ...values(EVENT_VALUES, write.event),
+      ...values(WRITTEN_EVENT_COLUMNS, write.event),
     ];
     if (outbox.length > 0) params.push(outbox);
     params.push(this.#tables.channel);
