@@ -165,7 +165,7 @@ export async function migratePostgresSchema(sql: Sql, schema: string): Promise<v
   $migrate$`);
 }
 
-function quoteLiteral(text: string): string {
+export function quoteLiteral(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 

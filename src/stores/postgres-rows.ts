@@ -146,6 +146,16 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
   },
 ];
 
+/**
+ * The columns an update writes: a transition never changes what the row was created with (its
+ * id, questions, key, creation time, session and agent), so an update neither sends nor
+ * rewrites them.
+ */
+const FIXED_AT_CREATE = new Set(['id', 'questions', 'key', 'created_at', 'session_id', 'agent']);
+export const UPDATED_COLUMNS: readonly Column<StoredAsk>[] = ASK_COLUMNS.filter(
+  (column) => !FIXED_AT_CREATE.has(column.column),
+);
+
 /** The `ask_events` columns (the `id` that orders them is the database's). */
 export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
   {
@@ -206,6 +216,11 @@ export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
     read: () => undefined,
   },
 ];
+
+/** The event's columns but its ask id, which a write takes from the ask row it wrote. */
+export const WRITTEN_EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = EVENT_COLUMNS.filter(
+  (column) => column.column !== 'ask_id',
+);
 
 /** Reads an `asks` row selected as values in `ASK_COLUMNS` order. */
 export function parseAskRow(values: readonly unknown[]): StoredAsk {

@@ -24,7 +24,7 @@ import { subscriberWriter } from './change-fanout.js';
 import { type ListDialect, listStatement } from './list-sql.js';
 import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
-import { migratePostgresSchema, quoteIdentifier } from './postgres-migrations.js';
+import { migratePostgresSchema, quoteIdentifier, quoteLiteral } from './postgres-migrations.js';
 import {
   ASK_COLUMNS,
   CLAIMED_ASK_COLUMNS,
@@ -37,8 +37,11 @@ import {
   parseListedRow,
   recordOf,
   recordsetTypes,
+  UPDATED_COLUMNS,
+  WRITTEN_EVENT_COLUMNS,
 } from './postgres-rows.js';
-import { columnList, queryColumns } from './row-columns.js';
+import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './postgres-writes.js';
+import { type Column, columnList, queryColumns } from './row-columns.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
 export type PostgresAskStoreConnection =
@@ -70,13 +73,15 @@ export interface PostgresAskStoreOptions {
 const DEFAULT_SCHEMA = 'ask_engine';
 const DEFAULT_MAX_CONNECTIONS = 10;
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,57}$/;
-/** How long a sweeper's claim keeps other sweepers off an ask it is timing out. */
+/** How long a due ask a sweeper could not read, or declined, is left for the asks after it. */
 const CLAIM_LEASE_MS = 5_000;
 
 /**
  * Creates the store for many hosts: every write is one statement (conditional update, its
- * audit event and a NOTIFY, atomically), due asks are claimed with `FOR UPDATE SKIP LOCKED`,
- * and every store listening on the schema's channel hears every write within milliseconds.
+ * audit event and a NOTIFY, atomically), due asks are claimed with `FOR UPDATE SKIP LOCKED`
+ * and an advisory lock held until their timeouts are written (so the store needs session
+ * connections, as its LISTEN does, not a pooler's transaction mode), and every store
+ * listening on the schema's channel hears every write within milliseconds.
  *
  * @example
  * import { createPostgresAskStore } from 'ask-engine/postgres';
@@ -144,25 +149,28 @@ class PostgresAskStore implements AskStore {
   readonly #asks: ReturnType<Sql['unsafe']>;
   readonly #events: ReturnType<Sql['unsafe']>;
   readonly #askColumns: ReturnType<Sql['unsafe']>;
-  readonly #claimedColumns: ReturnType<Sql['unsafe']>;
   /** What a claimed outbox entry carries of its ask. */
   readonly #claimedAskColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
-  /** `w.<column>` of every event column, as the writes' recordsets select them. */
+  /** The event's values of a batch's writes: the row's id, then `w.e_<column>`. */
   readonly #eventValues: ReturnType<Sql['unsafe']>;
-  /** The recordset of writes: the ask's columns, the expected version, the event's columns. */
-  readonly #writeTypes: ReturnType<Sql['unsafe']>;
-  readonly #askTypes: ReturnType<Sql['unsafe']>;
+  /** The columns of a batch's writes, read from each write's JSON array `r`. */
+  readonly #writeFields: ReturnType<Sql['unsafe']>;
   readonly #eventTypes: ReturnType<Sql['unsafe']>;
   readonly #askAssignments: ReturnType<Sql['unsafe']>;
   readonly #outbox: ReturnType<Sql['unsafe']>;
+  readonly #writes: PostgresWrites;
   readonly #changes: PostgresChangeFeed;
   readonly #list: ListDialect;
+  /** The first key of the sweepers' advisory locks on this schema's asks (the second: the ask's). */
+  readonly #lockSpace: ReturnType<Sql['unsafe']>;
   #ready: Promise<void> | undefined;
   /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
   readonly #reported = new Set<string>();
   /** This store's writes under way, by ask (see `#track`). */
   readonly #inFlight = new Map<string, Set<Promise<unknown>>>();
+  /** This store's sweeps under way, with the asks they claimed so far. */
+  readonly #sweeps = new Set<Sweep>();
   #closed = false;
 
   constructor(sql: Sql, ownsClient: boolean, schema: string, onError: (error: unknown) => void) {
@@ -175,25 +183,37 @@ class PostgresAskStore implements AskStore {
     this.#asks = sql.unsafe(`${s}.asks`);
     this.#events = sql.unsafe(`${s}.ask_events`);
     this.#outbox = sql.unsafe(`${s}.ask_outbox`);
+    this.#writes = new PostgresWrites({
+      asks: `${s}.asks`,
+      events: `${s}.ask_events`,
+      outbox: `${s}.ask_outbox`,
+      channel: this.#channel,
+    });
     this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
-    this.#claimedColumns = sql.unsafe(columnList(ASK_COLUMNS, 'a.'));
     this.#claimedAskColumns = sql.unsafe(columnList(CLAIMED_ASK_COLUMNS, 'a.'));
     this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
     this.#eventTypes = sql.unsafe(recordsetTypes(EVENT_COLUMNS));
-    this.#askTypes = sql.unsafe(recordsetTypes(ASK_COLUMNS));
-    // The event's columns under names of their own (`e_at`), next to the ask's in one record.
-    this.#writeTypes = sql.unsafe(
-      `${recordsetTypes(ASK_COLUMNS)}, expected integer, ${EVENT_COLUMNS.map((column) => `e_${column.column} ${column.type}`).join(', ')}`,
+    // A write is a JSON array: the ask's id, the expected version, what an update writes, and
+    // the event's columns but its ask id (the row's), read back under names of their own
+    // (`e_at`). An array, not an object: no column name is sent once per write.
+    this.#writeFields = sql.unsafe(
+      [
+        'r->>0 as id',
+        '(r->>1)::integer as expected',
+        ...UPDATED_COLUMNS.map((column, index) => elementOf(column, index + 2, column.column)),
+        ...WRITTEN_EVENT_COLUMNS.map((column, index) =>
+          elementOf(column, index + 2 + UPDATED_COLUMNS.length, `e_${column.column}`),
+        ),
+      ].join(', '),
     );
     this.#eventValues = sql.unsafe(
-      EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', '),
+      `w.id, ${WRITTEN_EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', ')}`,
     );
     this.#askAssignments = sql.unsafe(
-      ASK_COLUMNS.filter((column) => column.column !== 'id')
-        .map((column) => `${column.column} = w.${column.column}`)
-        .join(', '),
+      UPDATED_COLUMNS.map((column) => `${column.column} = w.${column.column}`).join(', '),
     );
     this.#list = postgresListDialect(schema);
+    this.#lockSpace = sql.unsafe(`hashtext(${quoteLiteral(`ask-engine:sweep:${schema}`)})`);
     this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, (askId) =>
       this.#writing(askId),
     );
@@ -208,36 +228,14 @@ class PostgresAskStore implements AskStore {
   }
 
   async #create(write: AskWrite): Promise<AskCreateResult> {
-    const { ask, event } = write;
+    const { ask } = write;
     const sql = await this.#open();
-    const [inserted] = await refuseNul(
+    const { text, params } = this.#writes.create(write, outboxRecords([write]));
+    const inserted = await refuseNul(
       ask.askId,
-      sql`
-      with inserted as (
-        insert into ${this.#asks} (${this.#askColumns})
-        select ${this.#askColumns}
-        from jsonb_to_recordset(${sql.json(json([recordOf(ASK_COLUMNS, ask)]))}::jsonb)
-          as w(${this.#askTypes})
-        on conflict do nothing
-        returning id, version
-      ), event as (
-        insert into ${this.#events} (${this.#eventColumns})
-        select ${this.#eventColumns}
-        from jsonb_to_recordset(${sql.json(json([recordOf(EVENT_COLUMNS, event)]))}::jsonb)
-          as w(${this.#eventTypes})
-        where exists (select from inserted)
-      ), outbox as (
-        insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
-        select ${sql.unsafe(OUTBOX_COLUMNS)}
-        from jsonb_to_recordset(${sql.json(json(outboxRecords([write])))}::jsonb)
-          as o(${sql.unsafe(OUTBOX_TYPES)})
-        where exists (select from inserted)
-        on conflict do nothing
-      )
-      select count(*)::int from (select pg_notify(${this.#channel}, id || ':' || version) from inserted) n
-    `.values(),
+      sql.unsafe(text, params as never[], { prepare: true }).values(),
     );
-    if (inserted?.[0] === 1) {
+    if (inserted.length === 1) {
       this.#changes.wrote(ask.askId, ask.version, write.writer);
       return { created: true };
     }
@@ -259,8 +257,9 @@ class PostgresAskStore implements AskStore {
     const { ask } = write;
     for (;;) {
       try {
-        const applied = await refuseNul(ask.askId, this.#apply(sql, [{ write, expectedVersion }]));
-        if (applied.length === 1) return { ok: true };
+        if (await refuseNul(ask.askId, this.#applyOne(sql, write, expectedVersion))) {
+          return { ok: true };
+        }
         return { ok: false, reason: 'version', current: await this.get(ask.askId) };
       } catch (error) {
         if (!isUniqueViolation(error, 'asks_open_interaction_id')) throw error;
@@ -375,14 +374,21 @@ class PostgresAskStore implements AskStore {
     settle: (ask: StoredAsk) => AskWrite | undefined,
   ): Promise<AskWrite[]> {
     // The asks claimed are known once each round's claim returns: news of their writes waits
-    // for the whole sweep's promise.
+    // for the whole sweep's promise (one for the sweep, not one per ask).
     let settled!: () => void;
-    const sweep = new Promise<void>((resolve) => {
-      settled = resolve;
-    });
-    const claimed = (askId: string) => void this.#track(askId, sweep);
-    const result = this.#claimDue(now, limit, settle, claimed);
-    void result.then(settled, settled);
+    const sweep: Sweep = {
+      asks: new Set(),
+      done: new Promise<void>((resolve) => {
+        settled = resolve;
+      }),
+    };
+    this.#sweeps.add(sweep);
+    const result = this.#claimDue(now, limit, settle, (askId) => sweep.asks.add(askId));
+    const finish = () => {
+      this.#sweeps.delete(sweep);
+      settled();
+    };
+    void result.then(finish, finish);
     return result;
   }
 
@@ -411,28 +417,72 @@ class PostgresAskStore implements AskStore {
     const sql = await this.#open();
     // Not an interactive transaction (postgres 3.4.9 crashes the process when a transaction's
     // connection is cut: it writes ROLLBACK to a closed socket, porsager/postgres#1208): the
-    // claim is one statement that locks due rows with SKIP LOCKED and leases them for a few
-    // seconds, so concurrent sweepers take disjoint rows; each write is still applied only at
-    // the version read, so a lease that outlived its sweeper can never time an ask out twice.
-    // The rows are leased by their `ctid` (a row locked by the inner select keeps it until the
-    // statement ends): a TID scan, instead of a primary key lookup per row.
-    const token = globalThis.crypto.randomUUID();
-    const rows = await sql`
-      update ${this.#asks} a
-      set claim = ${token}, claimed_until = clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval
-      where a.ctid = any(array(
-        select ctid from ${this.#asks}
-        where not final and deadline_at <= ${now}
-          and (claimed_until is null or claimed_until < clock_timestamp())
-        order by deadline_at limit ${limit}
-        for update skip locked
-      ))
-      returning ${this.#claimedColumns}
-    `.values();
-    if (rows.length === 0) return { claimed: 0, applied: [] };
+    // claim is one statement that takes a session advisory lock on each due ask it returns,
+    // on a connection reserved for the round, so concurrent sweepers take disjoint asks; the
+    // locks go once the round's writes are in, or with the connection if it is cut. Each
+    // write is still applied only at the version read, so a sweeper that read an ask just
+    // before another one's write committed can never time it out twice. A lock writes
+    // nothing, where a lease written into each row cost a second row version per ask.
+    // Due asks are taken in deadline order, skipping rows being written right now (SKIP
+    // LOCKED), and locked one by one until `limit` are held: `offset 0` keeps the lock out of
+    // the scan (no condition is pushed into a subquery with an offset), so every ask locked
+    // is one the claim returns, and is unlocked after the round.
+    const session = await sql.reserve();
+    // A reserved connection that was cut is back in the client's pool already, to be
+    // connected again: it is not used, nor released, once a query on it met the cut.
+    let cut = false;
+    const noting = (error: unknown) => {
+      cut ||= isConnectionLost(error);
+      throw error;
+    };
+    let locked: unknown[][] = [];
+    try {
+      locked = await session`
+        select ${this.#askColumns} from (
+          select ${this.#askColumns} from ${this.#asks}
+          where not final and deadline_at <= ${now}
+            and (claimed_until is null or claimed_until < clock_timestamp())
+          order by deadline_at
+          offset 0
+          for update skip locked
+        ) due
+        where pg_try_advisory_lock(${this.#lockSpace}, hashtext(id))
+        limit ${limit}
+      `
+        .values()
+        .catch(noting);
+      const round = await this.#settleClaimed(session, locked, settle, claimed).catch(noting);
+      // The round's write released the locks; a round with nothing to write did not.
+      if (round.applying) locked = [];
+      return round;
+    } finally {
+      if (locked.length > 0 && !cut) {
+        await session`
+          select pg_advisory_unlock(${this.#lockSpace}, hashtext(id))
+          from jsonb_array_elements_text(${sql.json(json(locked.map((row) => row[0])))}::jsonb) id
+        `.catch((error: unknown) => {
+          cut ||= isConnectionLost(error);
+          if (!cut) this.#onError(error);
+        });
+      }
+      if (!cut) session.release();
+    }
+  }
+
+  /**
+   * Settles the claimed rows and applies their writes; a row that cannot be read, or that
+   * `settle` declines, is leased for a few seconds, so this and the next sweeps reach the asks
+   * after it instead of meeting it again first.
+   */
+  async #settleClaimed(
+    sql: Sql,
+    rows: readonly unknown[][],
+    settle: (ask: StoredAsk) => AskWrite | undefined,
+    claimed: (askId: string) => void,
+  ): Promise<{ claimed: number; applied: AskWrite[]; applying: boolean }> {
+    if (rows.length === 0) return { claimed: 0, applied: [], applying: false };
     for (const row of rows) claimed(String(row[0]));
     const asks: StoredAsk[] = [];
-    // Rows that cannot be read, or that `settle` declines, keep their lease (see below).
     const declined: string[] = [];
     for (const row of rows) {
       try {
@@ -449,18 +499,18 @@ class PostgresAskStore implements AskStore {
       if (write !== undefined) writes.push({ write, expectedVersion: ask.version });
       else declined.push(ask.askId);
     }
-    const applied = writes.length === 0 ? [] : await this.#apply(sql, writes);
-    if (applied.length + declined.length < rows.length) {
-      // Rows another writer came first to are released at once. Rows that could not be read
-      // or that `settle` declined keep their lease, so this and the next sweeps reach the asks
-      // after them instead of meeting them again first.
+    if (declined.length > 0) {
       await sql`
-        update ${this.#asks} set claim = null, claimed_until = null
-        where claim = ${token}
-          and not (id in (select jsonb_array_elements_text(${sql.json(declined)}::jsonb)))
+        update ${this.#asks}
+        set claim = ${globalThis.crypto.randomUUID()},
+          claimed_until = clock_timestamp() + ${`${CLAIM_LEASE_MS} milliseconds`}::interval
+        where id in (select jsonb_array_elements_text(${sql.json(declined)}::jsonb))
       `;
     }
-    return { claimed: rows.length, applied };
+    if (writes.length === 0) return { claimed: rows.length, applied: [], applying: false };
+    const unlock = rows.map((row) => String(row[0]));
+    const applied = await this.#apply(sql, writes, unlock);
+    return { claimed: rows.length, applied, applying: true };
   }
 
   async claimOutbox(
@@ -575,26 +625,39 @@ class PostgresAskStore implements AskStore {
     if (this.#ownsClient) await this.#sql.end({ timeout: 5 });
   }
 
+  /** Applies one write (see `#apply`) as a statement of typed parameters; true when it applied. */
+  async #applyOne(sql: Sql, write: AskWrite, expectedVersion: number): Promise<boolean> {
+    const { text, params } = this.#writes.update(write, expectedVersion, outboxRecords([write]));
+    const applied = await sql.unsafe(text, params as never[], { prepare: true }).values();
+    if (applied.length === 0) return false;
+    this.#changes.wrote(write.ask.askId, write.ask.version, write.writer);
+    return true;
+  }
+
   /**
    * Applies writes that each replace a row at its expected version and append the write's
    * event, and notifies every listening store, in one statement; returns the writes applied.
+   * The sweepers' locks on the asks `unlock` go in the same statement, once the rows are
+   * written (and row-locked until the statement commits: a claim skips them meanwhile).
    */
   async #apply(
     sql: Sql,
     writes: readonly { write: AskWrite; expectedVersion: number }[],
+    unlock: readonly string[],
   ): Promise<AskWrite[]> {
     const outbox = outboxRecords(writes.map(({ write }) => write));
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
-      const record = recordOf(ASK_COLUMNS, ask, { expected: expectedVersion });
-      for (const column of EVENT_COLUMNS) record[`e_${column.column}`] = column.write(event);
-      return record;
+      const row: unknown[] = [ask.askId, expectedVersion];
+      for (const column of UPDATED_COLUMNS) row.push(column.write(ask));
+      for (const column of WRITTEN_EVENT_COLUMNS) row.push(column.write(event));
+      return row;
     });
-    // The limit tells the planner how many rows the recordset holds (it assumes 100; a plan
+    // The limit tells the planner how many rows the array holds (it assumes 100; a plan
     // kept for a prepared statement assumes 10 for a limit it cannot see, so a single write's
     // is written out): a write then finds its ask by the key, never by a scan of every ask.
     const applied = await sql`
       with w as (
-        select * from jsonb_to_recordset(${sql.json(json(rows))}::jsonb) as w(${this.#writeTypes})
+        select ${this.#writeFields} from jsonb_array_elements(${sql.json(json(rows))}::jsonb) r
         ${rows.length === 1 ? sql`limit 1` : sql`limit ${rows.length}`}
       ), updated as (
         update ${this.#asks} a set ${this.#askAssignments}, claim = null, claimed_until = null
@@ -605,13 +668,17 @@ class PostgresAskStore implements AskStore {
         insert into ${this.#events} (${this.#eventColumns})
         select ${this.#eventValues}
         from w join updated on updated.id = w.id
-      ), outbox as (
+      )${
+        outbox.length === 0
+          ? sql``
+          : sql`, outbox as (
         insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
         select ${sql.unsafe(OUTBOX_COLUMNS)}
         from jsonb_to_recordset(${sql.json(json(outbox))}::jsonb) as o(${sql.unsafe(OUTBOX_TYPES)})
         where o.ask_id in (select id from updated)
         on conflict do nothing
-      ), outbox_settled as (
+      )`
+      }, outbox_settled as (
         update ${this.#outbox} o set due_at = u.updated_at
         from updated u
         where u.final and o.ask_id = u.id and o.due_at is null and o.done_at is null
@@ -621,6 +688,15 @@ class PostgresAskStore implements AskStore {
         where u.final and o.ask_id = u.id and o.while_open and o.done_at is null
       )
       select id, pg_notify(${this.#channel}, id || ':' || version) from updated
+      ${
+        unlock.length === 0
+          ? sql``
+          : sql`union all
+      select null, null from (
+        select count(pg_advisory_unlock(${this.#lockSpace}, hashtext(id))) as n
+        from jsonb_array_elements_text(${sql.json(json(unlock))}::jsonb) id
+      ) unlocked where n < 0`
+      }
     `.values();
     let done: AskWrite[];
     if (applied.length === writes.length) {
@@ -666,7 +742,15 @@ class PostgresAskStore implements AskStore {
   /** Settles once this store's writes of `askId` under way have settled; undefined if none. */
   #writing(askId: string): Promise<unknown> | undefined {
     const writes = this.#inFlight.get(askId);
-    return writes === undefined ? undefined : Promise.all(writes);
+    let sweeping: Promise<void> | undefined;
+    for (const sweep of this.#sweeps) {
+      if (sweep.asks.has(askId)) {
+        sweeping = sweep.done;
+        break;
+      }
+    }
+    if (writes === undefined) return sweeping;
+    return Promise.all(sweeping === undefined ? writes : [...writes, sweeping]);
   }
 
   /** The client, once the schema is migrated; a failed migration is tried again by the next call. */
@@ -702,10 +786,18 @@ export function postgresListDialect(schema: string): ListDialect {
   };
 }
 
-const OUTBOX_COLUMNS =
-  'delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by';
-const OUTBOX_TYPES =
-  'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb, attempts integer, claimed_until double precision, claimed_by text';
+/** A sweep under way (`claimDue`): the asks it claimed, and its end. */
+interface Sweep {
+  asks: Set<string>;
+  done: Promise<void>;
+}
+
+/** Element `index` of a write's JSON array `r`, as `column`'s type, named `name`. */
+function elementOf<TRow>(column: Column<TRow>, index: number, name: string): string {
+  if (column.type === 'jsonb') return `nullif(r->${index}, 'null') as ${name}`;
+  if (column.type === 'text') return `r->>${index} as ${name}`;
+  return `(r->>${index})::${column.type} as ${name}`;
+}
 
 /** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
 function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
@@ -767,9 +859,13 @@ async function retryRead<T>(read: () => PromiseLike<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (!CONNECTION_LOST.has(String((error as { code?: unknown }).code))) throw error;
+    if (!isConnectionLost(error)) throw error;
     return read();
   }
+}
+
+function isConnectionLost(error: unknown): boolean {
+  return CONNECTION_LOST.has(String((error as { code?: unknown }).code));
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {

@@ -240,6 +240,54 @@ describe.skipIf(postgresMissing !== undefined)(
       expect(row?.n).toBe(300);
     });
 
+    it('holds the asks of a round until its writes are in: another sweeper takes the next ones, and no lock is left', async () => {
+      const { schema, store } = storeOnNewSchema();
+      const other = storeOn(schema);
+      for (let i = 0; i < 4; i++) {
+        await store.create(pendingAsk(`due-${i}`, { deadlineAt: 1_000 + i }));
+      }
+      // A transaction locking the events table keeps each round's write waiting, before it
+      // touches a row: only the claim keeps the second sweeper off the first one's asks.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const tableLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holder = admin.begin(async (tx) => {
+        await tx.unsafe(`lock table ${schema}.ask_events in share mode`);
+        locked();
+        await held;
+      });
+      try {
+        await tableLocked;
+        const seenFirst: string[] = [];
+        const first = store.claimDue(5_000, 2, (ask) => {
+          seenFirst.push(ask.askId);
+          return timedOut(ask, 5_000);
+        });
+        await expect.poll(() => seenFirst.length).toBe(2);
+        const seenSecond: string[] = [];
+        const second = other.claimDue(5_000, 10, (ask) => {
+          seenSecond.push(ask.askId);
+          return timedOut(ask, 5_000);
+        });
+        await expect.poll(() => seenSecond.length).toBeGreaterThan(0);
+        expect(seenSecond).toEqual(['due-2', 'due-3']);
+        release();
+        expect((await first).map((write) => write.ask.askId)).toEqual(['due-0', 'due-1']);
+        expect((await second).map((write) => write.ask.askId)).toEqual(['due-2', 'due-3']);
+      } finally {
+        release();
+        await holder;
+      }
+      const [locks] =
+        await admin`select count(*)::int as n from pg_locks where locktype = 'advisory'`;
+      expect(locks?.n).toBe(0);
+    });
+
     it('tells every listening store about every write, its own included', async () => {
       const { schema, store } = storeOnNewSchema();
       const other = storeOn(schema);
