@@ -96,6 +96,14 @@ interface DueCursor {
   done: boolean;
 }
 
+/** One `claimDue`: its time, its settle and enough callbacks, the rows found corrupt. */
+interface DueClaim {
+  now: number;
+  settle: (ask: StoredAsk) => AskWrite | undefined;
+  enough: (() => boolean) | undefined;
+  corrupt: unknown[];
+}
+
 /** A cursor from the start of the due rows, or from where a claim in flight stopped. */
 function dueCursor(from?: SqliteValue[]): DueCursor {
   return { after: from ?? [-Number.MAX_VALUE, -Number.MAX_VALUE, 0], settled: 0, done: false };
@@ -345,15 +353,16 @@ class SqliteAskStore implements AskStore {
   ): Promise<AskWrite[]> {
     const { opened, statements } = await this.#open();
     const corrupt: unknown[] = [];
+    const claim: DueClaim = { now, settle, enough, corrupt };
     try {
       if (limit >= WORKER_BATCH && opened.path !== undefined && !this.#workerFailed) {
-        return await this.#claimBeside(opened, statements, now, limit, settle, enough, corrupt);
+        return await this.#claimBeside(opened, statements, claim, limit);
       }
       // The write lock is taken before reading, so another process claiming at the same
       // moment waits and then finds these asks final: each due ask is settled once, and
       // claims at the same time get different asks.
       return this.#write(opened.db, () => {
-        const batch = this.#collect(statements, now, limit, settle, enough, corrupt);
+        const batch = this.#collect(statements, claim, limit);
         return batch.length === 0 ? [] : this.#applyHere(statements, batch);
       });
     } finally {
@@ -504,11 +513,8 @@ class SqliteAskStore implements AskStore {
    */
   #collect(
     statements: Statements,
-    now: number,
+    { now, settle, enough, corrupt }: DueClaim,
     limit: number,
-    settle: (ask: StoredAsk) => AskWrite | undefined,
-    enough: (() => boolean) | undefined,
-    corrupt: unknown[],
     cursor: DueCursor = dueCursor(),
   ): SettledRow[] {
     const batch: SettledRow[] = [];
@@ -557,22 +563,11 @@ class SqliteAskStore implements AskStore {
   async #claimBeside(
     opened: OpenedDatabase,
     statements: Statements,
-    now: number,
+    claim: DueClaim,
     limit: number,
-    settle: (ask: StoredAsk) => AskWrite | undefined,
-    enough: (() => boolean) | undefined,
-    corrupt: unknown[],
   ): Promise<AskWrite[]> {
     const cursor = dueCursor(this.#frontier);
-    const first = this.#collect(
-      statements,
-      now,
-      Math.min(WORKER_PART, limit),
-      settle,
-      enough,
-      corrupt,
-      cursor,
-    );
+    const first = this.#collect(statements, claim, Math.min(WORKER_PART, limit), cursor);
     if (first.length === 0) return [];
     const worker =
       cursor.done && first.length < WORKER_BATCH ? undefined : this.#sweepWorker(opened);
@@ -596,7 +591,7 @@ class SqliteAskStore implements AskStore {
           for (const { seq } of batch) this.#inFlight.add(seq);
           if (collected >= limit || cursor.done) break;
           const wanted = Math.min(WORKER_PART, limit - collected);
-          batch = this.#collect(statements, now, wanted, settle, enough, corrupt, cursor);
+          batch = this.#collect(statements, claim, wanted, cursor);
           if (batch.length === 0) break;
         }
       } catch (error) {
