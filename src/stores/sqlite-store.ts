@@ -583,15 +583,13 @@ class SqliteAskStore implements AskStore {
       const owners = new Set<string>();
       try {
         let batch = first;
-        let collected = 0;
         for (;;) {
-          collected += batch.length;
           const plan = planBatch(batch, this.#newOwners(batch, owners));
           transaction.apply(plan);
           parts.push({ batch, plan });
           for (const { seq } of batch) this.#inFlight.add(seq);
-          if (collected >= limit || cursor.done) break;
-          const wanted = Math.min(WORKER_PART, limit - collected);
+          if (cursor.settled >= limit || cursor.done) break;
+          const wanted = Math.min(WORKER_PART, limit - cursor.settled);
           batch = this.#collect(statements, claim, wanted, cursor);
           if (batch.length === 0) break;
         }

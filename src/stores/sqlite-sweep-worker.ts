@@ -21,6 +21,11 @@ const PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
 const applyBatchPlan = (${applyBatchPlan.toString()});
 const { driver, path, busyTimeoutMs, synchronous, sql } = workerData;
+// The driver's own error class does not cross threads: its message and code do.
+const problem = (error) => ({
+  message: error instanceof Error ? error.message : String(error),
+  code: error === null || typeof error !== 'object' ? undefined : error.code,
+});
 let db;
 const statements = {};
 try {
@@ -30,18 +35,12 @@ try {
   if (synchronous !== undefined) db.exec('PRAGMA synchronous = ' + synchronous);
   for (const name of Object.keys(sql)) statements[name] = db.prepare(sql[name]);
 } catch (error) {
-  // The driver's own error class does not cross threads: its message and code do.
-  const code = error === null || typeof error !== 'object' ? undefined : error.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const { message, code } = problem(error);
   throw new Error('cannot open ' + path + ': ' + message + (code === undefined ? '' : ' (' + code + ')'));
 }
 let open;
 let results = [];
 let failed;
-const problem = (error) => ({
-  message: error instanceof Error ? error.message : String(error),
-  code: error === null || typeof error !== 'object' ? undefined : error.code,
-});
 const rollback = () => {
   open = undefined;
   results = [];
