@@ -295,8 +295,8 @@ describe.skipIf(postgresMissing !== undefined)(
       expectOneOutcomeEach(rows, [a!, b!]);
       // A heard every answer, those it missed while its listener was down included.
       await until(
-        async () => a!.outcomes.size,
-        (size) => size === 100,
+        async () => ({ outcomes: a!.outcomes.size, rejected: [...a!.rejected.values()] }),
+        ({ outcomes }) => outcomes === 100,
         "A's outcomes",
       );
 
