@@ -11,6 +11,14 @@ import type { PersistedAskState } from './ask-logic.js';
 import { OpenAsk } from './open-ask.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
+/** Waits before reading an ask again after the store failed a read: 100 ms, doubling up to 5 s. */
+const REREAD_RETRY_MS = [100, 5_000] as const;
+
+/** A pause that never keeps the process alive. */
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
+}
+
 export class AskReplica {
   readonly #open = new Map<string, OpenAsk>();
   readonly #store: AskStore;
@@ -114,13 +122,32 @@ export class AskReplica {
     if (held !== undefined && held !== open && held.version < version) this.refresh(held, version);
   }
 
-  /** Reads the ask again once the store has a version newer than `version - 1`. */
+  /**
+   * Reads the ask again once the store has a version newer than `version - 1`. A read the
+   * store fails (a connection cut, a database away) is reported and tried again, waiting longer
+   * each time, for as long as the ask is held here: the ask is still open in the store, and
+   * failing it would drop an answer written elsewhere. A row that fails its check fails the ask.
+   */
   refresh(open: OpenAsk, version: number): void {
+    const stale = () =>
+      version <= open.version || open.handedOut || this.#open.get(open.id) !== open;
     const run = async () => {
-      if (open.ready !== undefined) await open.ready;
-      if (version <= open.version || open.handedOut) return;
-      const row = await this.#store.get(open.id);
-      if (row !== undefined) this.#adoptRow(open, checkStoredAsk(row, 'the stored ask'));
+      for (let attempt = 0; ; attempt++) {
+        if (open.ready !== undefined) await open.ready;
+        if (stale()) return;
+        let row: StoredAsk | undefined;
+        try {
+          row = await this.#store.get(open.id);
+        } catch (error) {
+          this.#report(error, open);
+          await wait(Math.min(REREAD_RETRY_MS[0] * 2 ** attempt, REREAD_RETRY_MS[1]));
+          continue;
+        }
+        if (row !== undefined && !stale()) {
+          this.#adoptRow(open, checkStoredAsk(row, 'the stored ask'));
+        }
+        return;
+      }
     };
     run().catch((error) => {
       this.#report(error, open);

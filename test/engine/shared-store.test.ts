@@ -146,6 +146,38 @@ describe.each(kinds)('two services sharing one %s store object', (_name, open) =
     }
   });
 
+  it('reads an ask again when the store fails the read after news of it, and settles it', async () => {
+    store = open();
+    const inner = store;
+    // The waiting service's store fails its next two reads, as a cut connection would.
+    let failing = 0;
+    const flaky = Object.fromEntries(
+      ASK_STORE_METHODS.map((method) => [method, inner[method].bind(inner)]),
+    ) as unknown as AskStore;
+    flaky.get = async (askId) => {
+      if (failing > 0) {
+        failing--;
+        throw new Error('write CONNECTION_CLOSED (a test)');
+      }
+      return inner.get(askId);
+    };
+    const reported: unknown[] = [];
+    const asking = service({ store: flaky, onError: (error) => reported.push(error) });
+    asking.registerProvider(manualProvider());
+    const answering = service({ store });
+    answering.registerProvider(manualProvider());
+    const handle = asking.start(yesNo, { timeoutMs: 60_000 });
+    await handle.stored;
+    failing = 2;
+    await answering.answer(handle.id, answer('No'));
+    expect(await handle.outcome).toEqual({ status: 'answered', answers: answer('No') });
+    expect(failing).toBe(0);
+    expect(reported.map(String)).toEqual([
+      expect.stringContaining('CONNECTION_CLOSED'),
+      expect.stringContaining('CONNECTION_CLOSED'),
+    ]);
+  });
+
   it('names itself on every write it makes and is told only of the other’s', async () => {
     store = open();
     const watch = watched(store);
