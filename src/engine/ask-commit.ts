@@ -23,6 +23,7 @@ import type { Clock } from './clock.js';
 import type { Delivery } from './delivery.js';
 import type { OpenAsk } from './open-ask.js';
 import type { Committer, Settlement } from './settlement.js';
+import { storeFailed } from './store-retry.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
 /**
@@ -135,13 +136,20 @@ export class AskCommits implements Committer {
       if (write === undefined) return false;
       const expected = open.version;
       open.writing = write.ask.version;
-      const result = await this.#store.update(
-        outbox === undefined
-          ? write
-          : { ask: write.ask, event: write.event, outbox, writer: this.#serviceId },
-        expected,
-      );
-      open.writing = 0;
+      let result: Awaited<ReturnType<AskStore['update']>>;
+      try {
+        result = await this.#store.update(
+          outbox === undefined
+            ? write
+            : { ask: write.ask, event: write.event, outbox, writer: this.#serviceId },
+          expected,
+        );
+      } catch (error) {
+        throw storeFailed(error);
+      } finally {
+        // A write that failed may still have landed: news of that version is news again.
+        open.writing = 0;
+      }
       if (result.ok) {
         this.#replica.wrote(open, write.ask.version);
         this.#settlement.adopt(open, write.next, write.ask, event, write.event);

@@ -9,15 +9,8 @@ import { UserInteractionError } from '../rules/errors.js';
 import type { AskStore, AskStoreChange, StoredAsk } from '../stores/ask-store.js';
 import type { PersistedAskState } from './ask-logic.js';
 import { OpenAsk } from './open-ask.js';
+import { pause, storeRetryDelayMs } from './store-retry.js';
 import { checkStoredAsk } from './stored-ask-check.js';
-
-/** Waits before reading an ask again after the store failed a read: 100 ms, doubling up to 5 s. */
-const REREAD_RETRY_MS = [100, 5_000] as const;
-
-/** A pause that never keeps the process alive. */
-function wait(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
-}
 
 export class AskReplica {
   readonly #open = new Map<string, OpenAsk>();
@@ -124,9 +117,8 @@ export class AskReplica {
 
   /**
    * Reads the ask again once the store has a version newer than `version - 1`. A read the
-   * store fails (a connection cut, a database away) is reported and tried again, waiting longer
-   * each time, for as long as the ask is held here: the ask is still open in the store, and
-   * failing it would drop an answer written elsewhere. A row that fails its check fails the ask.
+   * store fails is reported and tried again while the ask is held here (see store-retry.ts);
+   * a row that fails its check fails the ask.
    */
   refresh(open: OpenAsk, version: number): void {
     const stale = () =>
@@ -140,7 +132,7 @@ export class AskReplica {
           row = await this.#store.get(open.id);
         } catch (error) {
           this.#report(error, open);
-          await wait(Math.min(REREAD_RETRY_MS[0] * 2 ** attempt, REREAD_RETRY_MS[1]));
+          await pause(storeRetryDelayMs(attempt));
           continue;
         }
         if (row !== undefined && !stale()) {

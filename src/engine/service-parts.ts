@@ -100,6 +100,7 @@ export function createServiceParts(
     inspection,
     () => commits,
     observer,
+    report,
   );
   const commits: AskCommits = new AskCommits(
     store,

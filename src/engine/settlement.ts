@@ -21,6 +21,7 @@ import type { Delivery } from './delivery.js';
 import type { AskInspection } from './inspection.js';
 import type { OpenAsk } from './open-ask.js';
 import { freezeOutcome } from './outcome-copy.js';
+import { isStoreFailure, storeRetryDelayMs } from './store-retry.js';
 
 /** How settlement moves an ask on: `commit` queues behind a write in flight, `commitNow` does not. */
 export interface Committer {
@@ -37,6 +38,10 @@ export class Settlement {
   readonly #scheduler: DeadlineScheduler<OpenAsk>;
   readonly #committer: () => Committer;
   readonly #observer: AskObserver | undefined;
+  readonly #report: (error: unknown) => void;
+  /** Asks whose deadline write the store failed, and how many times in a row. */
+  readonly #deadlineRetries = new Map<OpenAsk, number>();
+  #stopped = false;
   /** Deadline writes this service's timers started that have not settled yet. */
   #deadlineWrites = 0;
   readonly #deadlineWritten = (): void => {
@@ -51,6 +56,7 @@ export class Settlement {
     inspection: AskInspection | undefined,
     committer: () => Committer,
     observer: AskObserver | undefined,
+    report: (error: unknown) => void,
   ) {
     this.#observer = observer;
     this.#clock = clock;
@@ -59,14 +65,21 @@ export class Settlement {
     this.#delivery = delivery;
     this.#inspection = inspection;
     this.#committer = committer;
+    this.#report = report;
     this.#scheduler = new DeadlineScheduler<OpenAsk>(clock, (open, now) => {
       this.#deadlineWrites++;
       this.#committer()
         .commit(open, { type: 'deadline', at: now })
-        .then(this.#deadlineWritten, (error) => {
-          this.#deadlineWritten();
-          open.fail(error);
-        });
+        .then(
+          () => {
+            this.#deadlineWritten();
+            if (this.#deadlineRetries.size > 0) this.#deadlineRetries.delete(open);
+          },
+          (error) => {
+            this.#deadlineWritten();
+            if (!this.#retryDeadline(open, error)) open.fail(error);
+          },
+        );
     });
   }
 
@@ -116,6 +129,7 @@ export class Settlement {
     if (outcome === undefined) return;
     open.handedOut = true;
     this.#scheduler.remove(open);
+    if (this.#deadlineRetries.size > 0) this.#deadlineRetries.delete(open);
     this.#release(open);
     this.#replica.remove(open);
     this.#trail.complete(open);
@@ -169,7 +183,32 @@ export class Settlement {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#scheduler.stop();
+    this.#deadlineRetries.clear();
+  }
+
+  /**
+   * The store failed the deadline write of an ask held here: reported, and tried again later
+   * (see store-retry.ts). False when it is not to be tried again: the engine refused it, or the
+   * ask is no longer held here.
+   */
+  #retryDeadline(open: OpenAsk, error: unknown): boolean {
+    if (
+      !isStoreFailure(error) ||
+      this.#stopped ||
+      open.handedOut ||
+      this.#replica.get(open.id) !== open
+    ) {
+      this.#deadlineRetries.delete(open);
+      return false;
+    }
+    const attempt = this.#deadlineRetries.get(open) ?? 0;
+    this.#deadlineRetries.set(open, attempt + 1);
+    this.#report(error);
+    open.deadlineAt = this.#clock.now() + storeRetryDelayMs(attempt);
+    this.#scheduler.add(open);
+    return true;
   }
 
   #release(open: OpenAsk): void {

@@ -109,6 +109,25 @@ function watched(inner: AskStore) {
   return { store, writes, told, subscribedAs, hold };
 }
 
+const CUT = expect.stringContaining('CONNECTION_CLOSED');
+
+/** `inner` whose `method` throws, as a cut connection would, the next `fail(n)` times. */
+function failing(inner: AskStore, method: 'get' | 'update') {
+  let left = 0;
+  const store = Object.fromEntries(
+    ASK_STORE_METHODS.map((name) => [name, inner[name].bind(inner)]),
+  ) as unknown as AskStore;
+  const real = inner[method].bind(inner) as (...args: unknown[]) => Promise<unknown>;
+  (store as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+    if (left > 0) {
+      left--;
+      throw new Error('write CONNECTION_CLOSED (a test)');
+    }
+    return real(...args);
+  };
+  return { store, fail: (times: number) => (left = times), left: () => left };
+}
+
 describe.each(kinds)('two services sharing one %s store object', (_name, open) => {
   let store: AskStore;
   const services: InteractionService[] = [];
@@ -148,34 +167,40 @@ describe.each(kinds)('two services sharing one %s store object', (_name, open) =
 
   it('reads an ask again when the store fails the read after news of it, and settles it', async () => {
     store = open();
-    const inner = store;
     // The waiting service's store fails its next two reads, as a cut connection would.
-    let failing = 0;
-    const flaky = Object.fromEntries(
-      ASK_STORE_METHODS.map((method) => [method, inner[method].bind(inner)]),
-    ) as unknown as AskStore;
-    flaky.get = async (askId) => {
-      if (failing > 0) {
-        failing--;
-        throw new Error('write CONNECTION_CLOSED (a test)');
-      }
-      return inner.get(askId);
-    };
+    const flaky = failing(store, 'get');
     const reported: unknown[] = [];
-    const asking = service({ store: flaky, onError: (error) => reported.push(error) });
+    const asking = service({ store: flaky.store, onError: (error) => reported.push(error) });
     asking.registerProvider(manualProvider());
     const answering = service({ store });
     answering.registerProvider(manualProvider());
     const handle = asking.start(yesNo, { timeoutMs: 60_000 });
     await handle.stored;
-    failing = 2;
+    flaky.fail(2);
     await answering.answer(handle.id, answer('No'));
     expect(await handle.outcome).toEqual({ status: 'answered', answers: answer('No') });
-    expect(failing).toBe(0);
-    expect(reported.map(String)).toEqual([
-      expect.stringContaining('CONNECTION_CLOSED'),
-      expect.stringContaining('CONNECTION_CLOSED'),
-    ]);
+    expect(flaky.left()).toBe(0);
+    expect(reported.map(String)).toEqual([CUT, CUT]);
+  });
+
+  it('writes a deadline again when the store fails its write, and times the ask out', async () => {
+    store = open();
+    const flaky = failing(store, 'update');
+    const reported: unknown[] = [];
+    // No sweeper: only the service's own deadline timer can time the ask out.
+    const asking = service({
+      store: flaky.store,
+      sweepIntervalMs: Number.POSITIVE_INFINITY,
+      onError: (error) => reported.push(error),
+    });
+    asking.registerProvider(manualProvider());
+    const handle = asking.start(yesNo, { timeoutMs: 1_000 });
+    await handle.stored;
+    flaky.fail(2);
+    expect(await handle.outcome).toMatchObject({ status: 'timedOut' });
+    expect(flaky.left()).toBe(0);
+    expect(reported.map(String)).toEqual([CUT, CUT]);
+    expect(await store.get(handle.id)).toMatchObject({ state: 'timedOut', final: true });
   });
 
   it('names itself on every write it makes and is told only of the other’s', async () => {
