@@ -28,8 +28,8 @@ export interface InteractionServiceOptions {
   /**
    * Hears of every failure that has no caller to reject: a stored row that fails its check (the
    * ask is skipped, never guessed at), a sweep the store failed, a re-read or a deadline write
-   * of an ask the store failed (tried again while the service holds the ask), a stored version that went back, an
-   * audit write that failed after the outcome. Default: `console.error`.
+   * of an ask the store failed (tried again while the service holds the ask), a stored version
+   * that went back, an audit write that failed after the outcome. Default: `console.error`.
    */
   onError?: (error: unknown) => void;
   /**
