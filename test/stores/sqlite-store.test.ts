@@ -533,6 +533,18 @@ describe('the SQLite store', () => {
       await writer.create(startWrite({ askId: 'later' }));
     };
     const settle = (ask: StoredAsk) => timeoutWrite(ask, 10);
+    /**
+     * `count` due asks, a store that has opened the file, and another connection holding the
+     * write lock (the test releases it with `holder.exec('COMMIT')`).
+     */
+    const behindLock = async (count: number) => {
+      await dueAsks(count);
+      const store = open({ busyTimeoutMs: 5_000 });
+      await store.get('due-000');
+      const holder = raw();
+      holder.exec('BEGIN IMMEDIATE');
+      return { store, holder };
+    };
     const deadlines = (db: Database.Database) =>
       db
         .prepare(
@@ -542,11 +554,7 @@ describe('the SQLite store', () => {
         .all() as { id: string; n: number }[];
 
     it('writes beside the event loop: a claim waits for a lock held by another connection without blocking the loop', async () => {
-      await dueAsks(200);
-      const store = open({ busyTimeoutMs: 5_000 });
-      await store.get('due-000');
-      const holder = raw();
-      holder.exec('BEGIN IMMEDIATE');
+      const { store, holder } = await behindLock(200);
       // Written on the loop's thread, the claim would wait for the lock there (busy-waiting),
       // so this timer could never release it.
       let released = false;
@@ -569,11 +577,7 @@ describe('the SQLite store', () => {
     });
 
     it('leaves an ask another connection wrote after it was read, and writes the rest', async () => {
-      await dueAsks(100);
-      const store = open({ busyTimeoutMs: 5_000 });
-      await store.get('due-000');
-      const other = raw();
-      other.exec('BEGIN IMMEDIATE');
+      const { store, holder: other } = await behindLock(100);
       const claim = store.claimDue(10, 256, settle);
       // Read by the claim already (it reads without the lock); answered before its worker
       // gets the lock.
@@ -657,11 +661,7 @@ describe('the SQLite store', () => {
     });
 
     it('finishes a claim in flight before it closes', async () => {
-      await dueAsks(100);
-      const store = open({ busyTimeoutMs: 5_000 });
-      await store.get('due-000');
-      const holder = raw();
-      holder.exec('BEGIN IMMEDIATE');
+      const { store, holder } = await behindLock(100);
       const claim = store.claimDue(10, 256, settle);
       // The claim is read and sent; its worker waits for the lock while the store closes.
       await new Promise((resolve) => setTimeout(resolve, 20));
