@@ -264,7 +264,9 @@ export interface AskStore {
   /**
    * Marks the entry done at `at` (sent, or given up on) and appends `event` to its ask's history
    * in the same transaction; a done entry is never claimed again. False if the entry is gone or
-   * done already (nothing is appended then).
+   * done already (nothing is appended then). A store may commit it without waiting for the
+   * disk (the SQLite store does): a mark that a power loss undoes only sends the message again,
+   * as a crash before the mark does.
    */
   completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean>;
   /** Releases a claimed entry to be claimed again at `retryAt` (a send that may pass later). */

@@ -99,7 +99,7 @@ export async function openSqliteFile(path: string): Promise<OpenedDatabase> {
 /** Sets the connection up for several processes on one file: a busy timeout first, then WAL. */
 export function configureConnection(
   db: SqliteDatabase,
-  settings: { busyTimeoutMs: number; synchronous: 'full' | 'normal' | undefined },
+  settings: { busyTimeoutMs: number; synchronous: 'full' | 'normal' },
 ): void {
   db.exec(`PRAGMA busy_timeout = ${settings.busyTimeoutMs}`);
   // Switching to WAL takes an exclusive lock, and SQLite can refuse it with SQLITE_BUSY at once,
@@ -116,9 +116,9 @@ export function configureConnection(
       sleepSync(5);
     }
   }
-  if (settings.synchronous !== undefined) {
-    db.exec(`PRAGMA synchronous = ${settings.synchronous.toUpperCase()}`);
-  }
+  // Set even to SQLite's own default: a build may lower WAL connections to NORMAL by itself
+  // (better-sqlite3 is compiled with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1).
+  db.exec(`PRAGMA synchronous = ${settings.synchronous.toUpperCase()}`);
 }
 
 /** SQLITE_BUSY, as better-sqlite3 (`code`) and other handles (`errcode` 5, or the text) report it. */
@@ -154,6 +154,34 @@ export function writeTransaction<T>(db: SqliteDatabase, work: () => T): T {
   } catch (error) {
     rollback(db);
     throw error;
+  }
+}
+
+/** Each handle's prepared `PRAGMA synchronous`, read before a commit that lowers it. */
+const synchronousLevels = new WeakMap<SqliteDatabase, SqliteStatement>();
+
+/**
+ * `writeTransaction` whose commit does not wait for the disk: where the connection's
+ * `synchronous` is above NORMAL, it is NORMAL for this one commit and put back after it. In WAL
+ * mode such a commit survives a crash of the process; a power loss can undo it, and what was
+ * committed after it up to the next synced commit, but never tears it. Only for bookkeeping
+ * whose loss repeats work and loses nothing, such as an outbox entry's done mark (the message
+ * is then sent again, as after a crash before the mark).
+ */
+export function unsyncedWriteTransaction<T>(db: SqliteDatabase, work: () => T): T {
+  let read = synchronousLevels.get(db);
+  if (read === undefined) {
+    read = db.prepare('PRAGMA synchronous');
+    synchronousLevels.set(db, read);
+  }
+  const level = Number((read.get() as { synchronous?: unknown } | undefined)?.synchronous);
+  // 0 OFF and 1 NORMAL already commit without waiting; 2 FULL and 3 EXTRA are lowered.
+  if (!(level > 1)) return writeTransaction(db, work);
+  db.exec('PRAGMA synchronous = NORMAL');
+  try {
+    return writeTransaction(db, work);
+  } finally {
+    db.exec(`PRAGMA synchronous = ${level}`);
   }
 }
 

@@ -15,9 +15,10 @@ export interface SqliteAskStoreOptions {
   /** How long a write waits for another process's write lock before failing, in ms. Default 5000. */
   busyTimeoutMs?: number;
   /**
-   * `PRAGMA synchronous`. Unset leaves SQLite's default (FULL: a commit survives a power loss);
-   * 'normal' in WAL mode survives a crash of the process but may lose the last commits on a
-   * power loss, and commits faster.
+   * `PRAGMA synchronous`, set on every connection the store uses. Default 'full': a commit
+   * survives a power loss. 'normal' in WAL mode survives a crash of the process but may lose
+   * the last commits on a power loss, and commits faster. The store sets it even to FULL, since
+   * some builds (better-sqlite3's among them) lower a WAL connection to NORMAL unless told.
    */
   synchronous?: 'full' | 'normal';
   /**
@@ -35,7 +36,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
 export interface Settings {
   pollIntervalMs: number;
   busyTimeoutMs: number;
-  synchronous: 'full' | 'normal' | undefined;
+  synchronous: 'full' | 'normal';
   onError: (error: unknown) => void;
 }
 
@@ -52,8 +53,8 @@ export function readOptions(options: SqliteAskStoreOptions): Settings {
       `Expected \`busyTimeoutMs\` to be an integer from 0 and up, got \`${busyTimeoutMs}\`.`,
     );
   }
-  const { synchronous } = options;
-  if (synchronous !== undefined && synchronous !== 'full' && synchronous !== 'normal') {
+  const synchronous = options.synchronous ?? 'full';
+  if (synchronous !== 'full' && synchronous !== 'normal') {
     throw new TypeError(
       `Expected \`synchronous\` to be 'full' or 'normal', got \`${String(synchronous)}\`.`,
     );

@@ -50,6 +50,7 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
   type SqliteValue,
+  unsyncedWriteTransaction,
   writeTransaction,
 } from './sqlite-database.js';
 import {
@@ -417,12 +418,18 @@ class SqliteAskStore implements AskStore {
 
   async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {
     const { opened, statements } = await this.#open();
-    return this.#write(opened.db, () => {
-      const { changes } = statements.outboxComplete.run(at, deliveryId);
-      if (Number(changes) === 0) return false;
-      if (event !== undefined) statements.insertEvent.run(...eventParams(event), event.askId);
-      return true;
-    });
+    // Not worth a wait for the disk: a done mark a power loss undoes sends the message again,
+    // as a crash before the mark does (the outbox sends at least once).
+    return this.#write(
+      opened.db,
+      () => {
+        const { changes } = statements.outboxComplete.run(at, deliveryId);
+        if (Number(changes) === 0) return false;
+        if (event !== undefined) statements.insertEvent.run(...eventParams(event), event.askId);
+        return true;
+      },
+      true,
+    );
   }
 
   async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
@@ -488,9 +495,10 @@ class SqliteAskStore implements AskStore {
   }
 
   /** A write transaction whose lock timeout says which store and which setting to look at. */
-  #write<T>(db: SqliteDatabase, work: () => T): T {
+  /** `work` in a write transaction; `unsynced` commits it without waiting for the disk. */
+  #write<T>(db: SqliteDatabase, work: () => T, unsynced = false): T {
     try {
-      return writeTransaction(db, work);
+      return unsynced ? unsyncedWriteTransaction(db, work) : writeTransaction(db, work);
     } catch (error) {
       throw this.#lockProblem(error);
     }

@@ -32,7 +32,7 @@ try {
   const Database = require(driver);
   db = new Database(path, { fileMustExist: true });
   db.exec('PRAGMA busy_timeout = ' + Number(busyTimeoutMs));
-  if (synchronous !== undefined) db.exec('PRAGMA synchronous = ' + synchronous);
+  db.exec('PRAGMA synchronous = ' + synchronous);
   for (const name of Object.keys(sql)) statements[name] = db.prepare(sql[name]);
 } catch (error) {
   const { message, code } = problem(error);
@@ -114,7 +114,7 @@ export interface SweepWorkerOptions {
   /** The store's file (opened by the store already, so it exists and is migrated). */
   path: string;
   busyTimeoutMs: number;
-  synchronous: 'full' | 'normal' | undefined;
+  synchronous: 'full' | 'normal';
 }
 
 export class SqliteSweepWorker {
@@ -133,7 +133,7 @@ export class SqliteSweepWorker {
         driver,
         path: options.path,
         busyTimeoutMs: options.busyTimeoutMs,
-        synchronous: options.synchronous?.toUpperCase(),
+        synchronous: options.synchronous.toUpperCase(),
         sql: batchSql(),
       },
     });

@@ -432,6 +432,101 @@ describe('the SQLite store', () => {
     });
   });
 
+  describe('done marks of the outbox', () => {
+    /** The store on a raw connection whose `exec` calls (pragmas, BEGIN, COMMIT) are recorded. */
+    const recorded = (options = {}) => {
+      const db = raw();
+      const executed: string[] = [];
+      const handle: SqliteDatabase = {
+        exec: (sql) => {
+          executed.push(sql);
+          return db.exec(sql);
+        },
+        prepare: (sql) => db.prepare(sql),
+      };
+      const store = createSqliteAskStore(
+        { database: handle },
+        { pollIntervalMs: 60_000, ...options },
+      );
+      stores.push(store);
+      return { db, executed, store };
+    };
+    /** An ask with one entry due at once, claimed: ready to be marked done. */
+    const claimedEntry = async (store: AskStore) => {
+      const start = startWrite({ askId: 'ask-1' });
+      await store.create({
+        ...start,
+        outbox: [{ deliveryId: 'd-1', askId: 'ask-1', channel: 'email', due: 0, payload: {} }],
+      });
+      const [claimed] = await store.claimOutbox(Date.now(), 10, 60_000, ['email']);
+      expect(claimed?.deliveryId).toBe('d-1');
+      return start;
+    };
+    const level = (db: Database.Database) => db.pragma('synchronous', { simple: true });
+    const notifiedEvent = (at: number) => ({
+      askId: 'ask-1',
+      type: 'notified' as const,
+      at,
+      from: 'pending' as const,
+      to: 'pending' as const,
+      data: { recipient: 'alice', channel: 'email', deliveryId: 'd-1', kind: 'created' as const },
+    });
+
+    it('commits a done mark without waiting for the disk, and only that write', async () => {
+      const { db, executed, store } = recorded();
+      const start = await claimedEntry(store);
+      // FULL by default, kept after writes (better-sqlite3 alone lowers a WAL connection).
+      expect(level(db)).toBe(2);
+      // Set once, on opening; the ask's own write waits for the disk: no pragma around it.
+      expect(executed.filter((sql) => sql.startsWith('PRAGMA synchronous'))).toEqual([
+        'PRAGMA synchronous = FULL',
+      ]);
+      executed.length = 0;
+      const event = notifiedEvent(start.event.at + 1);
+      expect(await store.completeOutbox('d-1', Date.now(), event)).toBe(true);
+      expect(executed).toEqual([
+        'PRAGMA synchronous = NORMAL',
+        'BEGIN IMMEDIATE',
+        'COMMIT',
+        'PRAGMA synchronous = 2',
+      ]);
+      expect(level(db)).toBe(2);
+      expect((await collect(store.history('ask-1'))).map((e) => e.type)).toEqual([
+        'start',
+        'notified',
+      ]);
+      // A stricter level of the handle's owner (EXTRA) is put back as it was.
+      db.pragma('synchronous = EXTRA');
+      expect(await store.completeOutbox('d-1', Date.now())).toBe(false);
+      expect(executed.at(-1)).toBe('PRAGMA synchronous = 3');
+      expect(level(db)).toBe(3);
+    });
+
+    it('puts the level back when the mark fails, and the entry stays to be sent again', async () => {
+      const { db, store } = recorded();
+      const start = await claimedEntry(store);
+      db.exec(
+        "CREATE TRIGGER fail_events BEFORE INSERT ON ask_events BEGIN SELECT RAISE(ABORT, 'disk is full'); END",
+      );
+      const event = notifiedEvent(start.event.at + 1);
+      await expect(store.completeOutbox('d-1', Date.now(), event)).rejects.toThrow(/disk is full/);
+      expect(level(db)).toBe(2);
+      db.exec('DROP TRIGGER fail_events');
+      // Not done: once its lease has run out it is claimed again.
+      const again = await store.claimOutbox(Date.now() + 61_000, 10, 60_000, ['email']);
+      expect(again.map((entry) => [entry.deliveryId, entry.attempts])).toEqual([['d-1', 2]]);
+    });
+
+    it('leaves the level alone where commits do not wait anyway', async () => {
+      const { db, executed, store } = recorded({ synchronous: 'normal' });
+      await claimedEntry(store);
+      executed.length = 0;
+      expect(await store.completeOutbox('d-1', Date.now())).toBe(true);
+      expect(executed).toEqual(['BEGIN IMMEDIATE', 'COMMIT']);
+      expect(level(db)).toBe(1);
+    });
+  });
+
   describe('change feed', () => {
     it('tells its own writes once, whether or not another connection writes', async () => {
       const store = open();
