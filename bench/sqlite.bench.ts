@@ -10,7 +10,8 @@
  *
  * (e) 1,000,000 deferred asks in SQLite (ASK_ENGINE_BENCH_DEFERRED to change the count): the
  * process's RSS after deferring them all, against the same process with an empty service on
- * an empty file. Goal: within 100 MB.
+ * an empty file. Goal: within 100 MB. Written with `synchronous: 'normal'` (labelled): the
+ * memory is the same, and 2,000,000 commits with an fsync each would take an hour here.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -156,7 +157,7 @@ async function commitCost(): Promise<void> {
 }
 
 async function deferredRss(count: number): Promise<void> {
-  const store = createSqliteAskStore({ path: join(dir, 'deferred.db') });
+  const store = createSqliteAskStore({ path: join(dir, 'deferred.db') }, { synchronous: 'normal' });
   const service = createInteractionService({ store });
   let next = 0;
   service.registerProvider({
@@ -192,6 +193,7 @@ async function deferredRss(count: number): Promise<void> {
     unit: 'MB',
     goal: 100,
     detail: `${(full / 2 ** 20).toFixed(0)} MB vs ${(empty / 2 ** 20).toFixed(0)} MB; deferred in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    config: "written with synchronous: 'normal' (the same memory, written faster)",
   });
   await service.close();
   await store.close();
