@@ -665,6 +665,42 @@ describe.skipIf(postgresMissing !== undefined)(
       await sql.end();
     });
 
+    it('listens again once the database lets it in, after its LISTEN was cut and refused', async () => {
+      // A database of its own, so refusing connections to it disturbs no other test.
+      await admin`create database refusing`;
+      const url = cluster.url.replace(/\/postgres$/, '/refusing');
+      const errors: unknown[] = [];
+      const store = createPostgresAskStore(
+        { connectionString: url },
+        { schema: 'feed', max: 2, onError: (error) => errors.push(error) },
+      );
+      const writer = createPostgresAskStore({ connectionString: url }, { schema: 'feed', max: 2 });
+      opened.push(store, writer);
+      const heard: { type: string; askId?: string }[] = [];
+      store.subscribe((change) => heard.push(change));
+      await writer.create(pendingAsk('before'));
+      await nextChange(heard, (change) => change.askId === 'before');
+      heard.length = 0;
+      // The LISTEN's connection is cut while the database refuses new connections: the
+      // client's own LISTEN again fails at once.
+      await admin`alter database refusing allow_connections false`;
+      try {
+        const cut = await admin`
+          select pg_terminate_backend(pid) from pg_stat_activity
+          where datname = 'refusing' and query ilike 'listen%'`;
+        expect(cut).toHaveLength(1);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      } finally {
+        await admin`alter database refusing allow_connections true`;
+      }
+      await nextChange(heard, (change) => change.type === 'missed');
+      await writer.create(pendingAsk('after'));
+      await nextChange(heard, (change) => change.askId === 'after');
+      // The client's LISTEN was refused, and tried again until the database let it in.
+      expect(cluster.log()).toMatch(/database "refusing" is not currently accepting connections/);
+      expect(errors).toEqual([]);
+    });
+
     // Last: it restarts the server under every other store of this file.
     it('reports "missed" after the database restarts, and hears writes again', async () => {
       const errors: unknown[] = [];
