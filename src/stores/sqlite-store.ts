@@ -494,8 +494,10 @@ class SqliteAskStore implements AskStore {
     return connection;
   }
 
-  /** A write transaction whose lock timeout says which store and which setting to look at. */
-  /** `work` in a write transaction; `unsynced` commits it without waiting for the disk. */
+  /**
+   * `work` in a write transaction whose lock timeout says which store and which setting to look
+   * at; `unsynced` commits it without waiting for the disk.
+   */
   #write<T>(db: SqliteDatabase, work: () => T, unsynced = false): T {
     try {
       return unsynced ? unsyncedWriteTransaction(db, work) : writeTransaction(db, work);
