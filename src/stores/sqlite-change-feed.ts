@@ -9,6 +9,7 @@
 import type { AskStoreChange } from './ask-store.js';
 import { ChangeFanout } from './change-fanout.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
+import { LAST_EVENT_ID_SQL } from './sqlite-schema.js';
 
 /** Events read per query while catching up, so a long absence does not load all at once. */
 const PAGE = 1_000;
@@ -43,7 +44,7 @@ export class SqliteChangeFeed {
   attach(db: SqliteDatabase): void {
     this.#statements = {
       dataVersion: db.prepare('PRAGMA data_version'),
-      lastEventId: db.prepare('SELECT coalesce(max(id), 0) AS id FROM ask_events'),
+      lastEventId: db.prepare(LAST_EVENT_ID_SQL),
       eventsAfter: db.prepare(
         `SELECT e.id AS id, a.id AS askId, a.version AS version
          FROM ask_events e JOIN asks a ON a.seq = e.ask

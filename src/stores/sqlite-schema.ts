@@ -192,7 +192,47 @@ const migrations: readonly Migration[] = [
     version: 7,
     sql: '',
   },
+  {
+    // Leaner commits (issue 20): events lose AUTOINCREMENT, whose sequence row was one more page
+    // written by every commit that appends an event. Ids still never go back, which the change
+    // feed needs (it reads the events after the last id it saw): SQLite gives a new row the
+    // largest id plus one, and a purge that deletes the newest events keeps their largest id in
+    // a placeholder row (ask 0, which no ask is; see `EVENT_ID_HOLDER`). The sequence's value is
+    // kept the same way here where it is above every event left.
+    version: 8,
+    sql: `
+      CREATE TABLE ask_events_v8 (
+        id INTEGER PRIMARY KEY,
+        ask INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        from_state TEXT,
+        to_state TEXT NOT NULL,
+        data TEXT,
+        recipient TEXT
+      );
+      INSERT INTO ask_events_v8 (id, ask, at, type, from_state, to_state, data, recipient)
+        SELECT id, ask, at, type, from_state, to_state, data, recipient FROM ask_events ORDER BY id;
+      INSERT INTO ask_events_v8 (id, ask, at, type, to_state)
+        SELECT seq, 0, 0, '', '' FROM sqlite_sequence
+        WHERE name = 'ask_events' AND seq > (SELECT coalesce(max(id), 0) FROM ask_events);
+      DROP TABLE ask_events;
+      ALTER TABLE ask_events_v8 RENAME TO ask_events;
+      CREATE INDEX ask_events_by_ask ON ask_events (ask, id);
+      CREATE INDEX ask_events_recipient ON ask_events (recipient, ask) WHERE recipient IS NOT NULL;
+    `,
+  },
 ];
+
+/**
+ * The `ask` of a placeholder event row: no ask has row number 0, so no history, list or change
+ * feed query (each joins `asks`) reads it. A placeholder only keeps the largest event id ever
+ * given, so a new event never reuses one a purge deleted (migration 8).
+ */
+export const EVENT_ID_HOLDER = 0;
+
+/** The largest event id in the file (a placeholder's included), 0 when there is none. */
+export const LAST_EVENT_ID_SQL = 'SELECT coalesce(max(id), 0) AS id FROM ask_events';
 
 /** The schema version this build writes and reads. */
 export const SQLITE_SCHEMA_VERSION = migrations.at(-1)!.version;

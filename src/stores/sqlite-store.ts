@@ -75,7 +75,7 @@ import {
   UPDATED_COLUMNS,
   updateParams,
 } from './sqlite-rows.js';
-import { migrate } from './sqlite-schema.js';
+import { EVENT_ID_HOLDER, LAST_EVENT_ID_SQL, migrate } from './sqlite-schema.js';
 import { SqliteSweepWorker } from './sqlite-sweep-worker.js';
 
 /**
@@ -172,6 +172,9 @@ interface Statements extends BatchStatements {
   due: SqliteStatement;
   settled: SqliteStatement;
   deleteEvents: SqliteStatement;
+  lastEventId: SqliteStatement;
+  holdEventId: SqliteStatement;
+  dropEventIdHolders: SqliteStatement;
   deleteAsk: SqliteStatement;
   outboxSettled: SqliteStatement;
   outboxDropOpen: SqliteStatement;
@@ -462,11 +465,16 @@ class SqliteAskStore implements AskStore {
     // behind it wait for one batch at most.
     return this.#write(opened.db, () => {
       const doomed = statements.settled.all(finalBefore, limit) as { seq: number }[];
+      if (doomed.length === 0) return 0;
+      const { id: lastEventId } = statements.lastEventId.get() as { id: number };
       for (const { seq } of doomed) {
         statements.deleteOutbox.run(seq);
         statements.deleteEvents.run(seq);
         statements.deleteAsk.run(seq);
       }
+      // Event ids never go back: where the newest events went, a placeholder keeps their id.
+      statements.holdEventId.run(lastEventId, lastEventId);
+      statements.dropEventIdHolders.run(lastEventId);
       return doomed.length;
     });
   }
@@ -775,6 +783,15 @@ function prepare(db: SqliteDatabase): Statements {
       'SELECT seq FROM asks WHERE final = 1 AND updated_at < ? ORDER BY updated_at LIMIT ?',
     ),
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
+    lastEventId: db.prepare(LAST_EVENT_ID_SQL),
+    holdEventId: db.prepare(
+      `INSERT INTO ask_events (id, ask, at, type, to_state) SELECT ?, ${EVENT_ID_HOLDER}, 0, '', ''
+       WHERE (SELECT coalesce(max(id), 0) FROM ask_events) < ?`,
+    ),
+    // Placeholders below the one that is the largest id (or below an event that is) hold nothing.
+    dropEventIdHolders: db.prepare(
+      `DELETE FROM ask_events WHERE ask = ${EVENT_ID_HOLDER} AND id < ?`,
+    ),
     deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
     outboxSettled: db.prepare(
       'UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND due_at IS NULL AND done_at IS NULL',

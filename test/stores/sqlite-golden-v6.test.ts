@@ -113,4 +113,42 @@ describe('a SQLite file of schema version 6', () => {
       await store.close();
     }
   });
+
+  it('keeps event ids going up past ones a purge before version 8 deleted', async () => {
+    // Versions before 8 kept the largest id given in AUTOINCREMENT's sequence: as if a purge
+    // had deleted events 8 to 50, whose ids a new event must not take.
+    const before = new Database(path);
+    expect(
+      before.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'ask_events'").pluck().get(),
+    ).toBe(7);
+    before.prepare("UPDATE sqlite_sequence SET seq = 50 WHERE name = 'ask_events'").run();
+    before.close();
+    const store = createSqliteAskStore({ path });
+    const service = createInteractionService({ store, sweepIntervalMs: Number.POSITIVE_INFINITY });
+    service.registerProvider({ ask: () => new Promise(() => undefined) });
+    try {
+      await service.answer('golden-2', ANSWERS);
+      const db = new Database(path, { readonly: true });
+      const ids = db.prepare('SELECT id FROM ask_events ORDER BY id').pluck().all();
+      const autoincrement = db
+        .prepare("SELECT count(*) FROM sqlite_master WHERE sql LIKE '%AUTOINCREMENT%'")
+        .pluck()
+        .get();
+      db.close();
+      // The seven events kept, the sequence's value held by a placeholder, the answer after it.
+      expect(ids).toEqual([1, 2, 3, 4, 5, 6, 7, 50, 51]);
+      expect(autoincrement).toBe(0);
+      for (const [askId, { history }] of Object.entries(expected)) {
+        if (askId !== 'golden-2')
+          expect(await collect(store.history(askId)), askId).toEqual(history);
+      }
+      expect(await collect(store.history('golden-2'))).toEqual([
+        ...expected['golden-2']!.history,
+        expect.objectContaining({ type: 'answer' }),
+      ]);
+    } finally {
+      await service.close();
+      await store.close();
+    }
+  });
 });

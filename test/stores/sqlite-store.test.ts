@@ -603,6 +603,37 @@ describe('the SQLite store', () => {
       expect(changes).toEqual([{ type: 'changed', askId: 'ask-1', version: 6 }]);
     });
 
+    it('hears another connection after a purge deleted the newest events: event ids never go back', async () => {
+      const store = open();
+      const other = open();
+      await store.get('old');
+      const changes: unknown[] = [];
+      store.subscribe((change) => changes.push(change));
+      const old = startWrite({ askId: 'old' });
+      await other.create(old);
+      await other.update(timeoutWrite(old.ask, 10), 1);
+      await waitUntil(() => changes.length > 0, 'the settled ask');
+      const eventIds = (askId: string) =>
+        raw()
+          .prepare('SELECT e.id FROM ask_events e JOIN asks a ON a.seq = e.ask WHERE a.id = ?')
+          .pluck()
+          .all(askId) as number[];
+      const newest = Math.max(...eventIds('old'));
+      // The purge deletes every event there was; the next write must not reuse their ids, or
+      // the store polling from the last id it saw would never hear it.
+      expect(await other.purge(Number.MAX_SAFE_INTEGER, 10)).toBe(1);
+      changes.length = 0;
+      await other.create(startWrite({ askId: 'new' }));
+      await waitUntil(() => changes.length > 0, 'the write after the purge');
+      expect(changes).toEqual([{ type: 'changed', askId: 'new', version: 1 }]);
+      expect(eventIds('new')).toEqual([newest + 1]);
+      // A later purge moves the one placeholder up; no history, list or feed reads it.
+      await other.update(timeoutWrite((await other.get('new')) as StoredAsk, 10), 1);
+      expect(await other.purge(Number.MAX_SAFE_INTEGER, 10)).toBe(1);
+      expect(raw().prepare('SELECT id FROM ask_events').pluck().all()).toEqual([newest + 2]);
+      expect((await other.list()).items).toEqual([]);
+    });
+
     it('stops polling when closed', async () => {
       const store = open();
       const other = open();
