@@ -87,6 +87,19 @@ const WORKER_BATCH = 16;
 const WORKER_PART = 64;
 
 /**
+ * Commits on the store's connection between two checkpoints it asks its worker for: about 500
+ * pages for a durable ask's commits, half of SQLite's own threshold of 1,000.
+ */
+const CHECKPOINT_EVERY_COMMITS = 64;
+/**
+ * The store's connection's own checkpoint threshold while its worker checkpoints. A worker's
+ * checkpoint copies the frames committed before it began; while commits go on meanwhile the WAL
+ * cannot start over, so under a steady stream of writes the connection still checkpoints here,
+ * copying only the little the worker has not.
+ */
+const BACKSTOP_CHECKPOINT_PAGES = 4_000;
+
+/**
  * Where a claim's reading of due rows stands: past the last row read (deadline, deadline, row
  * number), so rows that cannot be read or that `settle` declines never block the ones after
  * them; `done` once the rows ran out or the round ran long enough.
@@ -223,6 +236,10 @@ class SqliteAskStore implements AskStore {
    */
   #frontier: SqliteValue[] | undefined;
   #workerFailed = false;
+  /** Commits on this store's connection since it last asked its worker for a checkpoint. */
+  #commitsSinceCheckpoint = 0;
+  /** The connection's own checkpoint threshold, put back if the worker stops checkpointing. */
+  #autocheckpointPages: number | undefined;
   #closed = false;
 
   constructor(opening: Promise<OpenedDatabase>, where: string, settings: Settings) {
@@ -262,7 +279,7 @@ class SqliteAskStore implements AskStore {
     const { ask, event } = write;
     let eventId: number | undefined;
     const named: string[] = [];
-    const existing = this.#write(opened.db, () => {
+    const existing = this.#write(opened, () => {
       this.#owner(statements, ask, named);
       const { changes } = statements.insertAsk.run(...askParams(ask));
       if (Number(changes) === 0) {
@@ -290,7 +307,7 @@ class SqliteAskStore implements AskStore {
     const { ask, event } = write;
     let eventId: number | undefined;
     const named: string[] = [];
-    const result = this.#write(opened.db, (): AskUpdateResult => {
+    const result = this.#write(opened, (): AskUpdateResult => {
       let changes: number;
       try {
         this.#owner(statements, ask, named);
@@ -366,7 +383,7 @@ class SqliteAskStore implements AskStore {
       // The write lock is taken before reading, so another process claiming at the same
       // moment waits and then finds these asks final: each due ask is settled once, and
       // claims at the same time get different asks.
-      return this.#write(opened.db, () => {
+      return this.#write(opened, () => {
         const batch = this.#collect(statements, claim, limit);
         return batch.length === 0 ? [] : this.#applyHere(statements, batch);
       });
@@ -390,7 +407,7 @@ class SqliteAskStore implements AskStore {
     // Read and leased under the write lock: a process claiming at the same moment waits, then
     // finds these entries leased.
     const corrupt: unknown[] = [];
-    const claimed = this.#write(opened.db, () => {
+    const claimed = this.#write(opened, () => {
       const rows = statements.outboxDue.all(now, now, wanted, limit) as ClaimedRow[];
       for (const row of rows) statements.outboxLease.run(now + leaseMs, row.delivery_id);
       // Read in the claim, so `attempts` counts this claim too.
@@ -424,7 +441,7 @@ class SqliteAskStore implements AskStore {
     // Not worth a wait for the disk: a done mark a power loss undoes sends the message again,
     // as a crash before the mark does (the outbox sends at least once).
     return this.#write(
-      opened.db,
+      opened,
       () => {
         const { changes } = statements.outboxComplete.run(at, deliveryId);
         if (Number(changes) === 0) return false;
@@ -463,7 +480,7 @@ class SqliteAskStore implements AskStore {
     const { opened, statements } = await this.#open();
     // One short write transaction per call: the caller purges in batches, so writers queued
     // behind it wait for one batch at most.
-    return this.#write(opened.db, () => {
+    return this.#write(opened, () => {
       const doomed = statements.settled.all(finalBefore, limit) as { seq: number }[];
       if (doomed.length === 0) return 0;
       const { id: lastEventId } = statements.lastEventId.get() as { id: number };
@@ -506,12 +523,20 @@ class SqliteAskStore implements AskStore {
    * `work` in a write transaction whose lock timeout says which store and which setting to look
    * at; `unsynced` commits it without waiting for the disk.
    */
-  #write<T>(db: SqliteDatabase, work: () => T, unsynced = false): T {
+  #write<T>(opened: OpenedDatabase, work: () => T, unsynced = false): T {
+    let result: T;
     try {
-      return unsynced ? unsyncedWriteTransaction(db, work) : writeTransaction(db, work);
+      result = unsynced
+        ? unsyncedWriteTransaction(opened.db, work)
+        : writeTransaction(opened.db, work);
     } catch (error) {
       throw this.#lockProblem(error);
     }
+    if (++this.#commitsSinceCheckpoint >= CHECKPOINT_EVERY_COMMITS) {
+      this.#commitsSinceCheckpoint = 0;
+      this.#sweepWorker(opened)?.checkpoint();
+    }
+    return result;
   }
 
   /** A lock timeout, said with which store and which setting to look at; other errors as they are. */
@@ -591,7 +616,7 @@ class SqliteAskStore implements AskStore {
     const worker =
       cursor.done && first.length < WORKER_BATCH ? undefined : this.#sweepWorker(opened);
     if (worker === undefined) {
-      return this.#write(opened.db, () => this.#applyHere(statements, first));
+      return this.#write(opened, () => this.#applyHere(statements, first));
     }
     const transaction = worker.begin();
     // Its commit is this store's own write: the feed waits for it to be told (`written`).
@@ -663,9 +688,11 @@ class SqliteAskStore implements AskStore {
   }
 
   /**
-   * The worker that writes large sweep batches, started on first use, for a file this store
-   * opened (an in-memory database or a handle given to it has no second connection). A worker
-   * that died is replaced by claims on the store's own connection, after one report.
+   * The worker that writes large sweep batches and checkpoints the WAL, started on first use,
+   * for a file this store opened (an in-memory database or a handle given to it has no second
+   * connection). While it runs, this store's connection checkpoints only past a backstop, for a
+   * WAL that grows faster than the worker copies it back. A worker that died is replaced by
+   * claims and checkpoints on the store's own connection, after one report.
    */
   #sweepWorker(opened: OpenedDatabase): SqliteSweepWorker | undefined {
     if (opened.path === undefined || this.#closed || this.#workerFailed) return undefined;
@@ -674,15 +701,30 @@ class SqliteAskStore implements AskStore {
         path: opened.path,
         busyTimeoutMs: this.#busyTimeoutMs,
         synchronous: this.#synchronous,
+        onCheckpointError: (error) =>
+          this.#onError(
+            new Error(
+              `The SQLite ask store ${this.#where} could not checkpoint its WAL on its worker: ${error.message}`,
+              { cause: error },
+            ),
+          ),
       });
+      const { wal_autocheckpoint: pages } = opened.db
+        .prepare('PRAGMA wal_autocheckpoint')
+        .get() as { wal_autocheckpoint: number };
+      this.#autocheckpointPages = Number(pages);
+      opened.db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
     }
     const failure = this.#worker.failure;
     if (failure === undefined) return this.#worker;
     if (!this.#workerFailed) {
       this.#workerFailed = true;
+      if (this.#autocheckpointPages !== undefined) {
+        opened.db.exec(`PRAGMA wal_autocheckpoint = ${this.#autocheckpointPages}`);
+      }
       this.#onError(
         new Error(
-          `The SQLite ask store ${this.#where} sweeps on its own connection from now on: its sweep worker failed: ${failure.message}`,
+          `The SQLite ask store ${this.#where} sweeps and checkpoints on its own connection from now on: its worker failed: ${failure.message}`,
           { cause: failure },
         ),
       );

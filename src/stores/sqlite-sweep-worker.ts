@@ -1,9 +1,13 @@
 /**
- * The SQLite store's sweep writer: a worker thread with its own connection to the store's file
- * that applies large batches of due asks' timeouts (`applyBatchPlan`) in write transactions of
- * its own, so a storm's statements and commits run beside the event loop instead of on it.
- * The store reads and settles the due rows; the worker writes them, each under the same version
- * check as `update`, and answers with what applied once it has committed.
+ * The SQLite store's worker: a thread with its own connection to the store's file, for the
+ * store's work that need not block the event loop.
+ * - Sweeps: it applies large batches of due asks' timeouts (`applyBatchPlan`) in write
+ *   transactions of its own, so a storm's statements and commits run beside the event loop.
+ *   The store reads and settles the due rows; the worker writes them, each under the same
+ *   version check as `update`, and answers with what applied once it has committed.
+ * - Checkpoints: it copies the WAL back into the database file when the store asks
+ *   (`checkpoint`), so the store's own commits seldom do (with `synchronous = FULL` a checkpoint
+ *   writes and syncs hundreds of pages: milliseconds the event loop would wait).
  *
  * The worker's program is plain JavaScript built here, with `applyBatchPlan`'s source in it:
  * the rule that applies a batch lives once, whichever thread runs it.
@@ -41,6 +45,18 @@ try {
 let open;
 let results = [];
 let failed;
+// A checkpoint asked for while a transaction is open runs once it has ended.
+let checkpointWanted = false;
+const checkpoint = () => {
+  checkpointWanted = false;
+  try {
+    // PASSIVE: copies what it can without waiting for any reader or writer.
+    db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    parentPort.postMessage({ checkpointed: true });
+  } catch (error) {
+    parentPort.postMessage({ checkpointed: false, error: problem(error) });
+  }
+};
 const rollback = () => {
   open = undefined;
   results = [];
@@ -51,8 +67,18 @@ const rollback = () => {
 parentPort.on('message', (message) => {
   if (message.close === true) {
     if (open !== undefined) rollback();
+    // Copied here, the WAL is not left for the last connection to close, the store's own, to
+    // copy while the event loop waits.
+    try {
+      db.exec('PRAGMA wal_checkpoint(PASSIVE)');
+    } catch {}
     db.close();
     parentPort.close();
+    return;
+  }
+  if (message.checkpoint === true) {
+    if (open === undefined) checkpoint();
+    else checkpointWanted = true;
     return;
   }
   const { id } = message;
@@ -88,12 +114,15 @@ parentPort.on('message', (message) => {
     if (message.end !== undefined) parentPort.postMessage({ id, error: problem(error) });
     else failed = { id, error: problem(error) };
   }
+  if (open === undefined && checkpointWanted) checkpoint();
 });
 `;
 
 type Reply =
   | { id: number; results: BatchResult[] }
-  | { id: number; error: { message: string; code?: string } };
+  | { id: number; error: { message: string; code?: string } }
+  | { checkpointed: true }
+  | { checkpointed: false; error: { message: string; code?: string } };
 
 interface Pending {
   resolve(results: BatchResult[]): void;
@@ -115,6 +144,8 @@ export interface SweepWorkerOptions {
   path: string;
   busyTimeoutMs: number;
   synchronous: 'full' | 'normal';
+  /** Told when a checkpoint failed (the next one is tried when asked for). */
+  onCheckpointError(error: Error): void;
 }
 
 export class SqliteSweepWorker {
@@ -124,8 +155,12 @@ export class SqliteSweepWorker {
   /** Set once the thread died: every later batch fails with it (the store starts another). */
   #failure: Error | undefined;
   #closing = false;
+  /** A checkpoint was asked for and has not answered: another is not queued behind it. */
+  #checkpointing = false;
+  readonly #onCheckpointError: (error: Error) => void;
 
   constructor(options: SweepWorkerOptions) {
+    this.#onCheckpointError = options.onCheckpointError;
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.#worker = new Worker(PROGRAM, {
       eval: true,
@@ -184,6 +219,17 @@ export class SqliteSweepWorker {
     };
   }
 
+  /**
+   * Asks the worker to checkpoint the WAL once its transaction in flight, if any, has ended. It
+   * never keeps the process alive: a checkpoint cut short leaves the file whole, and the next one
+   * (or SQLite's own, when the last connection closes) copies the rest.
+   */
+  checkpoint(): void {
+    if (this.#failure !== undefined || this.#closing || this.#checkpointing) return;
+    this.#checkpointing = true;
+    this.#worker.postMessage({ checkpoint: true });
+  }
+
   /** Closes the worker's connection once the batches in flight have answered. */
   async close(): Promise<void> {
     if (this.#closing) return;
@@ -198,6 +244,11 @@ export class SqliteSweepWorker {
   }
 
   #reply(reply: Reply): void {
+    if ('checkpointed' in reply) {
+      this.#checkpointing = false;
+      if (!reply.checkpointed) this.#onCheckpointError(replyError(reply.error));
+      return;
+    }
     const pending = this.#pending.get(reply.id);
     if (pending === undefined) return;
     this.#pending.delete(reply.id);
@@ -205,7 +256,7 @@ export class SqliteSweepWorker {
     if ('results' in reply) {
       pending.resolve(reply.results);
     } else {
-      pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+      pending.reject(replyError(reply.error));
     }
   }
 
@@ -214,4 +265,9 @@ export class SqliteSweepWorker {
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }
+}
+
+/** An error the worker reported, with its driver's code, as an Error of this thread. */
+function replyError(error: { message: string; code?: string }): Error {
+  return Object.assign(new Error(error.message), { code: error.code });
 }

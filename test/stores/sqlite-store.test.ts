@@ -1,13 +1,13 @@
 /** The SQLite store: the shared contract on a file and on a minimal handle, then what is SQLite's own. */
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AskStore, createInteractionService, type StoredAsk } from 'ask-engine';
 import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UPDATED_COLUMNS } from '../../src/stores/sqlite-rows.js';
 import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite-schema.js';
 import { bundleProgram } from '../support/program-bundle.js';
@@ -812,7 +812,7 @@ describe('the SQLite store', () => {
       expect(swept.length).toBeGreaterThan(0);
       expect(errors).toHaveLength(1);
       expect(String(errors[0])).toMatch(
-        /sweeps on its own connection from now on: its sweep worker failed/,
+        /sweeps and checkpoints on its own connection from now on: its worker failed/,
       );
       for (;;) {
         const more = await store.claimDue(10, 256, settle);
@@ -821,6 +821,72 @@ describe('the SQLite store', () => {
       }
       expect(swept).toHaveLength(100);
       expect(errors).toHaveLength(1);
+    });
+  });
+
+  describe('checkpoints', () => {
+    /** `PRAGMA wal_autocheckpoint` settings made through better-sqlite3 on this thread. */
+    const thresholds = () => {
+      const exec = vi.spyOn(Database.prototype, 'exec');
+      return () =>
+        exec.mock.calls.map(([sql]) => sql).filter((sql) => sql.includes('wal_autocheckpoint'));
+    };
+    /** Asks in the database file itself, the WAL left out: what checkpoints copied there. */
+    const checkpointedAsks = () => {
+      const copy = join(dir, 'checkpointed.db');
+      copyFileSync(path, copy);
+      const db = new Database(copy, { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM asks').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    afterEach(() => vi.restoreAllMocks());
+
+    it('copies the WAL back on its worker thread, not on the connection the event loop waits for', async () => {
+      const settings = thresholds();
+      const store = open();
+      await store.get('ask-0');
+      const initial = statSync(path).size;
+      // 200 commits of about 8 pages: under the connection's backstop of 4,000 pages, so only
+      // the worker, asked every 64 commits, can have copied them into the file.
+      for (let n = 0; n < 200; n++) await store.create(startWrite({ askId: `ask-${n}` }));
+      expect(settings()).toEqual(['PRAGMA wal_autocheckpoint = 4000']);
+      await waitUntil(() => statSync(path).size > initial, 'a checkpoint', 10_000);
+      // The copy may still be under way: wait until the file stops growing.
+      let size = -1;
+      while (size !== statSync(path).size) {
+        size = statSync(path).size;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(checkpointedAsks()).toBeGreaterThanOrEqual(64);
+    });
+
+    it('checkpoints on its own connection again, after one report, once its worker cannot run', async () => {
+      const errors: unknown[] = [];
+      const settings = thresholds();
+      const store = open({ onError: (error: unknown) => errors.push(error) });
+      await store.get('ask-0');
+      // The worker opens the file by its path, which no longer names it.
+      rmSync(path);
+      // The first checkpoint starts the worker; a later one finds that it could not open the file.
+      let n = 0;
+      while (errors.length === 0 && n < 5_000) {
+        await store.create(startWrite({ askId: `ask-${n++}` }));
+        if (n % 64 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      for (const last = n + 200; n < last; n++)
+        await store.create(startWrite({ askId: `ask-${n}` }));
+      expect(settings()).toEqual([
+        'PRAGMA wal_autocheckpoint = 4000',
+        'PRAGMA wal_autocheckpoint = 1000',
+      ]);
+      expect(errors).toHaveLength(1);
+      expect(String(errors[0])).toMatch(
+        /sweeps and checkpoints on its own connection from now on: its worker failed: cannot open/,
+      );
+      expect(await store.get(`ask-${n - 1}`)).toMatchObject({ askId: `ask-${n - 1}` });
     });
   });
 
