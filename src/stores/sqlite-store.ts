@@ -87,10 +87,18 @@ const WORKER_BATCH = 16;
 const WORKER_PART = 64;
 
 /**
- * Commits on the store's connection between two checkpoints it asks its worker for: about 500
- * pages for a durable ask's commits, half of SQLite's own threshold of 1,000.
+ * Asks written on the store's connection between two checkpoints it asks its worker for (a
+ * write counts the asks it touched: one for a transition, each ask of a purge or a claim): about
+ * 500 pages for a durable ask's commits, half of SQLite's own threshold of 1,000.
  */
-const CHECKPOINT_EVERY_COMMITS = 64;
+const CHECKPOINT_EVERY_ASKS = 64;
+
+interface WriteOptions<T> {
+  /** Commits without waiting for the disk (`unsyncedWriteTransaction`). */
+  unsynced?: boolean;
+  /** How many asks the write touched; 1 when not given. */
+  asks?: (result: T) => number;
+}
 /**
  * The store's connection's own checkpoint threshold while its worker checkpoints. A worker's
  * checkpoint copies the frames committed before it began; while commits go on meanwhile the WAL
@@ -236,8 +244,8 @@ class SqliteAskStore implements AskStore {
    */
   #frontier: SqliteValue[] | undefined;
   #workerFailed = false;
-  /** Commits on this store's connection since it last asked its worker for a checkpoint. */
-  #commitsSinceCheckpoint = 0;
+  /** Asks written on this store's connection since it last asked its worker for a checkpoint. */
+  #asksSinceCheckpoint = 0;
   /** The connection's own checkpoint threshold, put back if the worker stops checkpointing. */
   #autocheckpointPages: number | undefined;
   #closed = false;
@@ -383,10 +391,14 @@ class SqliteAskStore implements AskStore {
       // The write lock is taken before reading, so another process claiming at the same
       // moment waits and then finds these asks final: each due ask is settled once, and
       // claims at the same time get different asks.
-      return this.#write(opened, () => {
-        const batch = this.#collect(statements, claim, limit);
-        return batch.length === 0 ? [] : this.#applyHere(statements, batch);
-      });
+      return this.#write(
+        opened,
+        () => {
+          const batch = this.#collect(statements, claim, limit);
+          return batch.length === 0 ? [] : this.#applyHere(statements, batch);
+        },
+        { asks: (writes) => writes.length },
+      );
     } finally {
       // Skipped, not fatal: the row stays as it is, and the error names the ask and the column.
       for (const error of corrupt) this.#onError(error);
@@ -448,7 +460,7 @@ class SqliteAskStore implements AskStore {
         if (event !== undefined) statements.insertEvent.run(...eventParams(event), event.askId);
         return true;
       },
-      true,
+      { unsynced: true },
     );
   }
 
@@ -480,20 +492,24 @@ class SqliteAskStore implements AskStore {
     const { opened, statements } = await this.#open();
     // One short write transaction per call: the caller purges in batches, so writers queued
     // behind it wait for one batch at most.
-    return this.#write(opened, () => {
-      const doomed = statements.settled.all(finalBefore, limit) as { seq: number }[];
-      if (doomed.length === 0) return 0;
-      const { id: lastEventId } = statements.lastEventId.get() as { id: number };
-      for (const { seq } of doomed) {
-        statements.deleteOutbox.run(seq);
-        statements.deleteEvents.run(seq);
-        statements.deleteAsk.run(seq);
-      }
-      // Event ids never go back: where the newest events went, a placeholder keeps their id.
-      statements.holdEventId.run(lastEventId, lastEventId);
-      statements.dropEventIdHolders.run(lastEventId);
-      return doomed.length;
-    });
+    return this.#write(
+      opened,
+      () => {
+        const doomed = statements.settled.all(finalBefore, limit) as { seq: number }[];
+        if (doomed.length === 0) return 0;
+        const { id: lastEventId } = statements.lastEventId.get() as { id: number };
+        for (const { seq } of doomed) {
+          statements.deleteOutbox.run(seq);
+          statements.deleteEvents.run(seq);
+          statements.deleteAsk.run(seq);
+        }
+        // Event ids never go back: where the newest events went, a placeholder keeps their id.
+        statements.holdEventId.run(lastEventId, lastEventId);
+        statements.dropEventIdHolders.run(lastEventId);
+        return doomed.length;
+      },
+      { asks: (purged) => purged },
+    );
   }
 
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
@@ -521,19 +537,21 @@ class SqliteAskStore implements AskStore {
 
   /**
    * `work` in a write transaction whose lock timeout says which store and which setting to look
-   * at; `unsynced` commits it without waiting for the disk.
+   * at. Once the asks written since the last checkpoint the worker was asked for reach
+   * `CHECKPOINT_EVERY_ASKS`, it is asked for another.
    */
-  #write<T>(opened: OpenedDatabase, work: () => T, unsynced = false): T {
+  #write<T>(opened: OpenedDatabase, work: () => T, options: WriteOptions<T> = {}): T {
     let result: T;
     try {
-      result = unsynced
+      result = options.unsynced
         ? unsyncedWriteTransaction(opened.db, work)
         : writeTransaction(opened.db, work);
     } catch (error) {
       throw this.#lockProblem(error);
     }
-    if (++this.#commitsSinceCheckpoint >= CHECKPOINT_EVERY_COMMITS) {
-      this.#commitsSinceCheckpoint = 0;
+    this.#asksSinceCheckpoint += options.asks?.(result) ?? 1;
+    if (this.#asksSinceCheckpoint >= CHECKPOINT_EVERY_ASKS) {
+      this.#asksSinceCheckpoint = 0;
       this.#sweepWorker(opened)?.checkpoint();
     }
     return result;
@@ -616,7 +634,9 @@ class SqliteAskStore implements AskStore {
     const worker =
       cursor.done && first.length < WORKER_BATCH ? undefined : this.#sweepWorker(opened);
     if (worker === undefined) {
-      return this.#write(opened, () => this.#applyHere(statements, first));
+      return this.#write(opened, () => this.#applyHere(statements, first), {
+        asks: (writes) => writes.length,
+      });
     }
     const transaction = worker.begin();
     // Its commit is this store's own write: the feed waits for it to be told (`written`).

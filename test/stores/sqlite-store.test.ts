@@ -850,7 +850,7 @@ describe('the SQLite store', () => {
       await store.get('ask-0');
       const initial = statSync(path).size;
       // 200 commits of about 8 pages: under the connection's backstop of 4,000 pages, so only
-      // the worker, asked every 64 commits, can have copied them into the file.
+      // the worker, asked every 64 asks written, can have copied them into the file.
       for (let n = 0; n < 200; n++) await store.create(startWrite({ askId: `ask-${n}` }));
       expect(settings()).toEqual(['PRAGMA wal_autocheckpoint = 4000']);
       await waitUntil(() => statSync(path).size > initial, 'a checkpoint', 10_000);
@@ -861,6 +861,21 @@ describe('the SQLite store', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(checkpointedAsks()).toBeGreaterThanOrEqual(64);
+    });
+
+    it('counts each ask a purge deleted toward the next checkpoint, not the purge as one write', async () => {
+      const writer = createSqliteAskStore({ database: raw() });
+      stores.push(writer);
+      for (let n = 0; n < 100; n++) {
+        const start = startWrite({ askId: `old-${n}` });
+        await writer.create(start);
+        await writer.update(timeoutWrite(start.ask, 10), 1);
+      }
+      const settings = thresholds();
+      const store = open();
+      // One write of 100 asks: past the 64 that ask the worker (started by the request) for one.
+      expect(await store.purge(Number.MAX_SAFE_INTEGER, 100)).toBe(100);
+      expect(settings()).toEqual(['PRAGMA wal_autocheckpoint = 4000']);
     });
 
     it('checkpoints on its own connection again, after one report, once its worker cannot run', async () => {
