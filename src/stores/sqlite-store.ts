@@ -93,12 +93,6 @@ const WORKER_PART = 64;
  */
 const CHECKPOINT_EVERY_ASKS = 64;
 
-interface WriteOptions<T> {
-  /** Commits without waiting for the disk (`unsyncedWriteTransaction`). */
-  unsynced?: boolean;
-  /** How many asks the write touched; 1 when not given. */
-  asks?: (result: T) => number;
-}
 /**
  * The store's connection's own checkpoint threshold while its worker checkpoints. A worker's
  * checkpoint copies the frames committed before it began; while commits go on meanwhile the WAL
@@ -106,6 +100,13 @@ interface WriteOptions<T> {
  * copying only the little the worker has not.
  */
 const BACKSTOP_CHECKPOINT_PAGES = 4_000;
+
+interface WriteOptions<T> {
+  /** Commits without waiting for the disk (`unsyncedWriteTransaction`). */
+  unsynced?: boolean;
+  /** How many asks the write touched; 1 when not given. */
+  asks?: (result: T) => number;
+}
 
 /**
  * Where a claim's reading of due rows stands: past the last row read (deadline, deadline, row
