@@ -128,6 +128,29 @@ function failing(inner: AskStore, method: 'get' | 'update') {
   return { store, fail: (times: number) => (left = times), left: () => left };
 }
 
+/**
+ * Resolves once `store` tells a subscriber of a write `writer` made: a PostgreSQL store then has
+ * its LISTEN up, and every subscriber has been told the `missed` that the first LISTEN brings
+ * (a service told it re-reads every ask it holds, whenever it comes).
+ */
+async function hearing(store: AskStore, writer: InteractionService): Promise<void> {
+  let heard = false;
+  const probe = writer.start(yesNo, { timeoutMs: 60_000 });
+  const unsubscribe = store.subscribe((change) => {
+    if (change.type === 'changed' && change.askId === probe.id) heard = true;
+  });
+  try {
+    await probe.stored;
+    const until = Date.now() + 10_000;
+    while (!heard) {
+      if (Date.now() > until) throw new Error('The store never told of the probe ask.');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  } finally {
+    unsubscribe();
+  }
+}
+
 describe.each(kinds)('two services sharing one %s store object', (_name, open) => {
   let store: AskStore;
   const services: InteractionService[] = [];
@@ -174,6 +197,9 @@ describe.each(kinds)('two services sharing one %s store object', (_name, open) =
     asking.registerProvider(manualProvider());
     const answering = service({ store });
     answering.registerProvider(manualProvider());
+    // Before the ask: a `missed` arriving after it would have the waiting service read it before
+    // the reads fail (and, under load, find the answer that way).
+    await hearing(store, answering);
     const handle = asking.start(yesNo, { timeoutMs: 60_000 });
     await handle.stored;
     flaky.fail(2);
