@@ -52,9 +52,8 @@ const checkpoint = () => {
   try {
     // PASSIVE: copies what it can without waiting for any reader or writer.
     db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ checkpointed: true });
   } catch (error) {
-    parentPort.postMessage({ checkpointed: false, error: problem(error) });
+    parentPort.postMessage({ checkpointFailed: problem(error) });
   }
 };
 const rollback = () => {
@@ -121,8 +120,7 @@ parentPort.on('message', (message) => {
 type Reply =
   | { id: number; results: BatchResult[] }
   | { id: number; error: { message: string; code?: string } }
-  | { checkpointed: true }
-  | { checkpointed: false; error: { message: string; code?: string } };
+  | { checkpointFailed: { message: string; code?: string } };
 
 interface Pending {
   resolve(results: BatchResult[]): void;
@@ -155,8 +153,6 @@ export class SqliteSweepWorker {
   /** Set once the thread died: every later batch fails with it (the store starts another). */
   #failure: Error | undefined;
   #closing = false;
-  /** A checkpoint was asked for and has not answered: another is not queued behind it. */
-  #checkpointing = false;
   readonly #onCheckpointError: (error: Error) => void;
 
   constructor(options: SweepWorkerOptions) {
@@ -220,13 +216,14 @@ export class SqliteSweepWorker {
   }
 
   /**
-   * Asks the worker to checkpoint the WAL once its transaction in flight, if any, has ended. It
-   * never keeps the process alive: a checkpoint cut short leaves the file whole, and the next one
-   * (or SQLite's own, when the last connection closes) copies the rest.
+   * Asks the worker to checkpoint the WAL once its transaction in flight, if any, has ended
+   * (requests made meanwhile are one). Nothing answers but a failure: the next request never
+   * waits for this thread's event loop to turn, which a run of writes in microtasks would not
+   * let it. It never keeps the process alive: a checkpoint cut short leaves the file whole, and
+   * the next one (or SQLite's own, when the last connection closes) copies the rest.
    */
   checkpoint(): void {
-    if (this.#failure !== undefined || this.#closing || this.#checkpointing) return;
-    this.#checkpointing = true;
+    if (this.#failure !== undefined || this.#closing) return;
     this.#worker.postMessage({ checkpoint: true });
   }
 
@@ -244,9 +241,8 @@ export class SqliteSweepWorker {
   }
 
   #reply(reply: Reply): void {
-    if ('checkpointed' in reply) {
-      this.#checkpointing = false;
-      if (!reply.checkpointed) this.#onCheckpointError(replyError(reply.error));
+    if ('checkpointFailed' in reply) {
+      this.#onCheckpointError(replyError(reply.checkpointFailed));
       return;
     }
     const pending = this.#pending.get(reply.id);
