@@ -1,6 +1,6 @@
 /**
  * How many sweep rounds a store takes in flight at once. A store whose large claims are written
- * beside the event loop (the SQLite store's sweep worker) marks itself with `WRITES_CLAIMS_BESIDE`:
+ * beside the event loop (the SQLite store's worker) marks itself with `WRITES_CLAIMS_BESIDE`:
  * its claim then mostly waits for that writer, and a second round is read and settled while the
  * first is written. Internal to the package: the symbol is not part of its API.
  */

@@ -1,7 +1,7 @@
 /**
  * A sweep's batch of writes as plain data (`BatchPlan`), the SQL that applies it, and the one
  * function that runs that SQL inside a write transaction (`applyBatchPlan`). The store's own
- * connection runs it, and so does the sweep's worker thread (sqlite-sweep-worker.ts), which is
+ * connection runs it, and so does the store's worker thread (sqlite-worker.ts), which is
  * handed this function's source: it uses nothing but its arguments.
  */
 import type { AskWrite } from './ask-store.js';

@@ -81,7 +81,7 @@ export class SqliteChangeFeed {
 
   /**
    * Polls wait until the returned release is called: this store is writing on another
-   * connection (its sweep worker), whose commit would read as another process's until the
+   * connection (its worker thread), whose commit would read as another process's until the
    * store has told its writes with `written`.
    */
   hold(): () => void {

@@ -32,6 +32,7 @@ export interface SqliteAskStoreOptions {
 
 export const DEFAULT_POLL_INTERVAL_MS = 25;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5_000;
+export const DEFAULT_SYNCHRONOUS = 'full';
 
 export interface Settings {
   pollIntervalMs: number;
@@ -53,7 +54,7 @@ export function readOptions(options: SqliteAskStoreOptions): Settings {
       `Expected \`busyTimeoutMs\` to be an integer from 0 and up, got \`${busyTimeoutMs}\`.`,
     );
   }
-  const synchronous = options.synchronous ?? 'full';
+  const synchronous = options.synchronous ?? DEFAULT_SYNCHRONOUS;
   if (synchronous !== 'full' && synchronous !== 'normal') {
     throw new TypeError(
       `Expected \`synchronous\` to be 'full' or 'normal', got \`${String(synchronous)}\`.`,

@@ -76,7 +76,7 @@ import {
   updateParams,
 } from './sqlite-rows.js';
 import { EVENT_ID_HOLDER, LAST_EVENT_ID_SQL, migrate } from './sqlite-schema.js';
-import { SqliteSweepWorker } from './sqlite-sweep-worker.js';
+import { SqliteWorker } from './sqlite-worker.js';
 
 /**
  * A claim of this many due asks or more is written by the store's worker thread (a storm of due
@@ -235,8 +235,8 @@ class SqliteAskStore implements AskStore {
   readonly #synchronous: Settings['synchronous'];
   /** Owner names in `ask_owners` (a service writes under one name). */
   readonly #owners = new Set<string>();
-  /** Writes large sweep batches beside the event loop (`#sweepWorker`). */
-  #worker: SqliteSweepWorker | undefined;
+  /** Writes large sweep batches and checkpoints beside the event loop (`#liveWorker`). */
+  #worker: SqliteWorker | undefined;
   /** Row numbers read by a claim and not yet written by the worker: other claims skip them. */
   readonly #inFlight = new Set<number>();
   /**
@@ -278,7 +278,7 @@ class SqliteAskStore implements AskStore {
     this.#ready.catch(() => undefined);
   }
 
-  /** Large claims go to the sweep worker: a file this store opened, while its worker can run. */
+  /** Large claims go to the worker thread: a file this store opened, while its worker can run. */
   get [WRITES_CLAIMS_BESIDE](): boolean {
     return this.#connection?.opened.path !== undefined && !this.#workerFailed;
   }
@@ -553,7 +553,7 @@ class SqliteAskStore implements AskStore {
     this.#asksSinceCheckpoint += options.asks?.(result) ?? 1;
     if (this.#asksSinceCheckpoint >= CHECKPOINT_EVERY_ASKS) {
       this.#asksSinceCheckpoint = 0;
-      this.#sweepWorker(opened)?.checkpoint();
+      this.#liveWorker(opened)?.checkpoint();
     }
     return result;
   }
@@ -618,10 +618,10 @@ class SqliteAskStore implements AskStore {
   /**
    * A claim on a file another connection can open: the rows are read and settled here without
    * the lock, a part at a time. A claim of one small part is written here; a larger one (a
-   * storm) by the sweep worker, in one transaction of its own, each part sent as soon as it is
-   * settled so the worker writes it while the next is read. Every row is version-checked where
-   * it is written, so an ask another process settled meanwhile is left as it is, not settled
-   * twice.
+   * storm) by the store's worker thread, in one transaction of its own, each part sent as soon
+   * as it is settled so the worker writes it while the next is read. Every row is
+   * version-checked where it is written, so an ask another process settled meanwhile is left
+   * as it is, not settled twice.
    */
   async #claimBeside(
     opened: OpenedDatabase,
@@ -633,7 +633,7 @@ class SqliteAskStore implements AskStore {
     const first = this.#collect(statements, claim, Math.min(WORKER_PART, limit), cursor);
     if (first.length === 0) return [];
     const worker =
-      cursor.done && first.length < WORKER_BATCH ? undefined : this.#sweepWorker(opened);
+      cursor.done && first.length < WORKER_BATCH ? undefined : this.#liveWorker(opened);
     if (worker === undefined) {
       return this.#write(opened, () => this.#applyHere(statements, first), {
         asks: (writes) => writes.length,
@@ -715,10 +715,10 @@ class SqliteAskStore implements AskStore {
    * WAL that grows faster than the worker copies it back. A worker that died is replaced by
    * claims and checkpoints on the store's own connection, after one report.
    */
-  #sweepWorker(opened: OpenedDatabase): SqliteSweepWorker | undefined {
+  #liveWorker(opened: OpenedDatabase): SqliteWorker | undefined {
     if (opened.path === undefined || this.#closed || this.#workerFailed) return undefined;
     if (this.#worker === undefined) {
-      this.#worker = new SqliteSweepWorker({
+      this.#worker = new SqliteWorker({
         path: opened.path,
         busyTimeoutMs: this.#busyTimeoutMs,
         synchronous: this.#synchronous,

@@ -1,5 +1,5 @@
 /**
- * A store whose claims are written beside the event loop (the SQLite store's sweep worker) gets
+ * A store whose claims are written beside the event loop (the SQLite store's worker) gets
  * two sweep rounds in flight, so one is read while the other is written; any other store gets
  * one at a time. Either way each due ask times out once and the sweep ends with both rounds.
  */

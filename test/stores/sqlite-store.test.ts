@@ -648,7 +648,7 @@ describe('the SQLite store', () => {
     });
   });
 
-  describe('claims of many due asks (written by the sweep worker)', () => {
+  describe("claims of many due asks (written by the store's worker)", () => {
     /** `count` due asks written through a connection of the test's own. */
     const dueAsks = async (count: number, deadlineAt = 5) => {
       const writer = createSqliteAskStore({ database: raw() });

@@ -137,7 +137,7 @@ export interface SweepTransaction {
   end(commit: boolean): Promise<BatchResult[]>;
 }
 
-export interface SweepWorkerOptions {
+export interface SqliteWorkerOptions {
   /** The store's file (opened by the store already, so it exists and is migrated). */
   path: string;
   busyTimeoutMs: number;
@@ -146,7 +146,7 @@ export interface SweepWorkerOptions {
   onCheckpointError(error: Error): void;
 }
 
-export class SqliteSweepWorker {
+export class SqliteWorker {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   #next = 0;
@@ -155,7 +155,7 @@ export class SqliteSweepWorker {
   #closing = false;
   readonly #onCheckpointError: (error: Error) => void;
 
-  constructor(options: SweepWorkerOptions) {
+  constructor(options: SqliteWorkerOptions) {
     this.#onCheckpointError = options.onCheckpointError;
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.#worker = new Worker(PROGRAM, {
@@ -175,11 +175,11 @@ export class SqliteSweepWorker {
       this.#fail(
         error instanceof Error
           ? error
-          : new Error(`The SQLite sweep worker failed: ${String(error)}`),
+          : new Error(`The SQLite store's worker failed: ${String(error)}`),
       ),
     );
     this.#worker.on('exit', (code) => {
-      if (!this.#closing) this.#fail(new Error(`The SQLite sweep worker exited (code ${code}).`));
+      if (!this.#closing) this.#fail(new Error(`The SQLite store's worker exited (code ${code}).`));
     });
   }
 
@@ -205,7 +205,7 @@ export class SqliteSweepWorker {
         // The worker never heard of it: there is nothing to commit or roll back.
         if (!sent) return Promise.resolve([]);
         if (this.#failure !== undefined) return Promise.reject(this.#failure);
-        if (this.#closing) return Promise.reject(new Error('The SQLite sweep worker is closed.'));
+        if (this.#closing) return Promise.reject(new Error("The SQLite store's worker is closed."));
         if (this.#pending.size === 0) this.#worker.ref();
         return new Promise<BatchResult[]>((resolve, reject) => {
           this.#pending.set(id, { resolve, reject });
@@ -237,7 +237,7 @@ export class SqliteSweepWorker {
     this.#worker.postMessage({ close: true });
     this.#worker.ref();
     await exited;
-    this.#fail(new Error('The SQLite sweep worker is closed.'));
+    this.#fail(new Error("The SQLite store's worker is closed."));
   }
 
   #reply(reply: Reply): void {
