@@ -1,5 +1,5 @@
 /** The CLI without a terminal: unavailable outcomes, usage errors, help, the demo run-through. */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,12 +68,16 @@ describe.concurrent('ask-engine without a terminal', () => {
   it('reports a malformed settings file naming the file and the key', async () => {
     const file = join(tmpdir(), `ask-engine-bad-settings-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ displayMode: 'popup' }));
-    const result = await runCli(['ask', '{"question":"x"}'], {
-      env: { ASK_ENGINE_SETTINGS: file },
-    });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(file);
-    expect(result.stderr).toContain('"displayMode"');
+    try {
+      const result = await runCli(['ask', '{"question":"x"}'], {
+        env: { ASK_ENGINE_SETTINGS: file },
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(file);
+      expect(result.stderr).toContain('"displayMode"');
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it('prints help with examples for each command', async () => {

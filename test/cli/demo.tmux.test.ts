@@ -1,5 +1,7 @@
 /** `ask-engine demo` in a real terminal: a person answers all five asks of the scripted agent. */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { hasTmux, killServer, TmuxCli } from './tmux-session.js';
 
@@ -64,19 +66,22 @@ describe.skipIf(!hasTmux())('ask-engine demo in tmux', () => {
   });
 
   it('takes the display mode from the settings file over the caller hint', async () => {
-    const probe = new TmuxCli({ command: 'ask', input: {} });
-    probe.kill();
-    const settings = `${probe.dir}/settings.json`;
-    writeFileSync(settings, JSON.stringify({ displayMode: 'overlay', commentToggleKey: 'off' }));
-    const cli = new TmuxCli({
-      input: { question: 'Pick', options: ['a', 'b'], allowComment: true, displayMode: 'inline' },
-      env: { ASK_ENGINE_SETTINGS: settings },
-    });
-    session = cli;
-    const screen = await cli.waitFor('Pick');
-    expect(screen).toMatch(/┌─ ask_user/);
-    expect(screen).not.toContain('comment');
-    cli.keys('Escape');
-    expect((await cli.result()).code).toBe(1);
+    const dir = mkdtempSync(join(tmpdir(), 'ask-engine-demo-settings-'));
+    try {
+      const settings = join(dir, 'settings.json');
+      writeFileSync(settings, JSON.stringify({ displayMode: 'overlay', commentToggleKey: 'off' }));
+      const cli = new TmuxCli({
+        input: { question: 'Pick', options: ['a', 'b'], allowComment: true, displayMode: 'inline' },
+        env: { ASK_ENGINE_SETTINGS: settings },
+      });
+      session = cli;
+      const screen = await cli.waitFor('Pick');
+      expect(screen).toMatch(/┌─ ask_user/);
+      expect(screen).not.toContain('comment');
+      cli.keys('Escape');
+      expect((await cli.result()).code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 /** Runs the CLI with no controlling terminal (a new session, piped stdio), as CI or a daemon would. */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cliProgram } from './cli-program.js';
@@ -27,7 +27,8 @@ export async function runCli(
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      ASK_ENGINE_SETTINGS: join(mkdtempSync(join(tmpdir(), 'ask-engine-cli-')), 'none.json'),
+      // A file that is not there (in a folder never made): the user's own settings stay unread.
+      ASK_ENGINE_SETTINGS: join(tmpdir(), `ask-engine-no-settings-${randomUUID()}`, 'none.json'),
       ...options.env,
     },
   });

@@ -172,12 +172,14 @@ export class TmuxCli {
     return tmux('display-message', '-p', '-t', this.name, '#{pane_title}').trim();
   }
 
+  /** Ends the session and removes its folder (its input, stdout and exit report). */
   kill(): void {
     try {
       tmux('kill-session', '-t', this.name);
     } catch {
       // Already gone.
     }
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

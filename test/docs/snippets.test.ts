@@ -131,7 +131,13 @@ describe.concurrent('every snippet runs as written', () => {
     if (bundle === undefined) throw new Error(`No snippet ${name} in ${SNIPPETS}.`);
     const { stdout } = await run('setsid', ['--wait', process.execPath, bundle], {
       cwd: out,
-      env: { ...process.env, ASK_ENGINE_SETTINGS: join(out, 'no-settings.json'), ...env },
+      // TMPDIR: what a snippet makes in the temp folder is removed with the built ones.
+      env: {
+        ...process.env,
+        ASK_ENGINE_SETTINGS: join(out, 'no-settings.json'),
+        TMPDIR: out,
+        ...env,
+      },
       timeout: 30_000,
     });
     return stdout;

@@ -1,17 +1,21 @@
 /** `npm run setup`: installs what the tests drive when missing, says so, and otherwise does nothing. */
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.dirname, '../../scripts/setup.sh');
 
+/** The folders `fakeTools` made, removed after each test. */
+const made: string[] = [];
+
 /** A PATH whose apt-get, sudo and id only record how they were called. */
 function fakeTools(): { dir: string; log: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ask-engine-setup-'));
+  made.push(dir);
   const log = join(dir, 'calls.log');
   for (const tool of ['apt-get', 'sudo']) {
     const file = join(dir, tool);
@@ -33,6 +37,10 @@ function setup(env: Record<string, string>, tools: { dir: string }) {
 }
 
 describe('scripts/setup.sh', () => {
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   it('installs only what is missing, with one update first, and says what', async () => {
     const tools = fakeTools();
     const { stdout } = await setup(

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { resolvePreferences } from '../../src/terminal/preferences.js';
 import {
   getSettingsPath,
@@ -84,6 +84,7 @@ describe('resolvePreferences', () => {
 
 describe('settings file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ask-engine-settings-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is found through ASK_ENGINE_SETTINGS, else under the config directory', () => {
     expect(getSettingsPath({ ASK_ENGINE_SETTINGS: '/x/s.json' })).toBe('/x/s.json');
