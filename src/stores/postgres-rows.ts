@@ -20,6 +20,7 @@ import {
   readRow,
   readText,
   readTime,
+  updatedColumns,
 } from './row-columns.js';
 
 export { CorruptAskRowError } from './row-columns.js';
@@ -146,15 +147,8 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
   },
 ];
 
-/**
- * The columns an update writes: a transition never changes what the row was created with (its
- * id, questions, key, creation time, session and agent), so an update neither sends nor
- * rewrites them.
- */
-const FIXED_AT_CREATE = new Set(['id', 'questions', 'key', 'created_at', 'session_id', 'agent']);
-export const UPDATED_COLUMNS: readonly Column<StoredAsk>[] = ASK_COLUMNS.filter(
-  (column) => !FIXED_AT_CREATE.has(column.column),
-);
+/** The columns an update writes (`updatedColumns`: all but those fixed at create). */
+export const UPDATED_COLUMNS = updatedColumns(ASK_COLUMNS);
 
 /** The `ask_events` columns (the `id` that orders them is the database's). */
 export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [

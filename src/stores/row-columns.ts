@@ -102,6 +102,29 @@ export function queryColumns<TRow>(columns: readonly Column<TRow>[]): Record<Que
 }
 
 /**
+ * What a transition never changes: what the row was created with (its id, questions, key,
+ * creation time, session and agent). Named as the column, unquoted.
+ */
+const FIXED_AT_CREATE = ['id', 'questions', 'key', 'created_at', 'session_id', 'agent'];
+
+/**
+ * The columns an update writes, from a store's ask columns: all but those fixed at create, so
+ * an update neither sends nor rewrites them (nor their indexes). Throws when a column fixed at
+ * create is missing from `columns`: a renamed column would otherwise be rewritten by every
+ * update without a word.
+ */
+export function updatedColumns(
+  columns: readonly Column<StoredAsk>[],
+): readonly Column<StoredAsk>[] {
+  const names = new Set(columns.map((column) => unquoted(column.column)));
+  const missing = FIXED_AT_CREATE.filter((name) => !names.has(name));
+  if (missing.length > 0) {
+    throw new Error(`No column ${missing.join(', ')} among the ask columns fixed at create.`);
+  }
+  return columns.filter((column) => !FIXED_AT_CREATE.includes(unquoted(column.column)));
+}
+
+/**
  * The columns `list` reads, from a store's ask columns: all but the snapshot (and what only
  * helps read it), with the session and agent columns read into fields of their own.
  */

@@ -21,6 +21,7 @@ import {
   readRow,
   readText,
   readTime,
+  updatedColumns,
 } from './row-columns.js';
 import type { SqliteValue } from './sqlite-database.js';
 
@@ -277,15 +278,8 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
   },
 ];
 
-/**
- * The columns an update writes: a transition never changes what the row was created with (its
- * id, questions, key, creation time, session and agent), so an update leaves those columns, and
- * their indexes, as they are.
- */
-const FIXED_AT_CREATE = new Set(['id', 'questions', '"key"', 'created_at', 'session_id', 'agent']);
-export const UPDATED_COLUMNS: readonly Column<StoredAsk>[] = ASK_COLUMNS.filter(
-  (column) => !FIXED_AT_CREATE.has(column.column),
-);
+/** The columns an update writes (`updatedColumns`: all but those fixed at create). */
+export const UPDATED_COLUMNS = updatedColumns(ASK_COLUMNS);
 
 /** The values bound for `UPDATED_COLUMNS`, in order. */
 export function updateParams(ask: StoredAsk): SqliteValue[] {
