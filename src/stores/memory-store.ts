@@ -460,7 +460,8 @@ function record(entry: Entry, event: AskAuditEvent): void {
   const { rest } = entry;
   if (rest === undefined) entry.rest = [event];
   // Copied at its exact length while short: `push` grows a one-event list to 17 slots, 136
-  // bytes more kept for most asks (and copied by every collection that moves them).
+  // bytes more kept for every ask with a third event, a deferred ask's end for one (and copied
+  // by every collection that moves them).
   else if (rest.length < SHORT_HISTORY) entry.rest = rest.concat([event]);
   else rest.push(event);
 }
