@@ -1,6 +1,7 @@
 /** Email notifications through a nodemailer transport: one plain mail per recipient, threaded per ask. */
+
+import { raceAbort } from '../engine/abortable.js';
 import { describe, messageOf } from '../rules/describe.js';
-import { raceAbort } from './abortable.js';
 import type { NotifyChannel } from './channel.js';
 import { readChannelInput, readChannelName } from './channel-input.js';
 import { NotificationDeliveryError } from './delivery-error.js';

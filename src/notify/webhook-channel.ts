@@ -1,6 +1,7 @@
 /** Webhook notifications signed per Standard Webhooks, retried with backoff under one webhook-id. */
+
+import { sleep } from '../engine/abortable.js';
 import { messageOf } from '../rules/describe.js';
-import { sleep } from './abortable.js';
 import type { NotifyChannel } from './channel.js';
 import { readChannelInput } from './channel-input.js';
 import { NotificationDeliveryError } from './delivery-error.js';

@@ -2,6 +2,7 @@
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
 import type { AnsweredBy, ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
+import { raceAbort } from '../engine/abortable.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
@@ -76,7 +77,9 @@ export function createFormProvider(requestForm: FormHost): AskProvider {
       if (ctx.deadlineAt !== undefined) hostCtx.deadlineAt = ctx.deadlineAt;
       if (ctx.toolCallId !== undefined) hostCtx.toolCallId = ctx.toolCallId;
       if (ctx.sessionId !== undefined) hostCtx.sessionId = ctx.sessionId;
-      const result = await untilAborted(requestForm(form, hostCtx), signal);
+      // A host that ignores the signal must not keep the provider call alive: it ends with the
+      // signal's reason as soon as the signal aborts.
+      const result = await raceAbort(requestForm(form, hostCtx), signal);
       return toOutcome(request, result);
     },
   };
@@ -123,26 +126,6 @@ function toOutcome(request: AskUserRequest, result: unknown): ProviderOutcome {
         `The form host resolved with status ${describe(status)}; expected a form answer, "deferred", "unsupported" or "drained".`,
       );
   }
-}
-
-// A host that ignores the signal must not keep the ask's provider call alive: settle with the
-// signal's reason as soon as it aborts, and drop the listener either way.
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function causeText(cause: unknown): string {

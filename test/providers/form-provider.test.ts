@@ -203,6 +203,38 @@ describe('createFormProvider', () => {
     expect(called).toBe(false);
   });
 
+  it('rejects with the signal’s reason when the host aborts it, and ignores the host’s late failure', async () => {
+    const controller = new AbortController();
+    const reason = new Error('the host went away');
+    const provider = createFormProvider(() => {
+      // The signal aborts while the host is called: its own promise fails only later.
+      controller.abort(reason);
+      return new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('late host failure')), 5),
+      );
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (error: unknown) => unhandled.push(error);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const ctx = { askId: 'a1', signal: controller.signal, reportProgress() {} };
+      const question = {
+        id: 'q1',
+        question: 'Deploy now?',
+        header: 'Q1',
+        options: [{ title: 'Yes' }, { title: 'No' }],
+        allowMultiple: false,
+        allowFreeform: false,
+        allowComment: false,
+      };
+      await expect(provider.ask({ questions: [question] }, ctx)).rejects.toBe(reason);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('refuses questions over the form limits before the host sees a form', async () => {
     let called = false;
     const provider = createFormProvider(async () => {

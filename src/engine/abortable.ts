@@ -1,5 +1,5 @@
 /** Waiting that stops when a signal aborts: one place that releases the timer and the listener. */
-import type { Clock } from '../engine/clock.js';
+import type { Clock } from './clock.js';
 
 /**
  * Settles like `promise`, or rejects with `signal.reason` as soon as `signal` aborts. The work
