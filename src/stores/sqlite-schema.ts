@@ -232,7 +232,10 @@ const migrations: readonly Migration[] = [
 export const EVENT_ID_HOLDER = 0;
 
 /** The largest event id in the file (a placeholder's included), 0 when there is none. */
-export const LAST_EVENT_ID_SQL = 'SELECT coalesce(max(id), 0) AS id FROM ask_events';
+export const LAST_EVENT_ID = '(SELECT coalesce(max(id), 0) FROM ask_events)';
+
+/** `LAST_EVENT_ID` as a query of its own, read as `id`. */
+export const LAST_EVENT_ID_SQL = `SELECT ${LAST_EVENT_ID} AS id`;
 
 /** The schema version this build writes and reads. */
 export const SQLITE_SCHEMA_VERSION = migrations.at(-1)!.version;

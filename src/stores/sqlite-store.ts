@@ -75,7 +75,7 @@ import {
   UPDATED_COLUMNS,
   updateParams,
 } from './sqlite-rows.js';
-import { EVENT_ID_HOLDER, LAST_EVENT_ID_SQL, migrate } from './sqlite-schema.js';
+import { EVENT_ID_HOLDER, LAST_EVENT_ID, LAST_EVENT_ID_SQL, migrate } from './sqlite-schema.js';
 import { SqliteWorker } from './sqlite-worker.js';
 
 /**
@@ -849,7 +849,7 @@ function prepare(db: SqliteDatabase): Statements {
     lastEventId: db.prepare(LAST_EVENT_ID_SQL),
     holdEventId: db.prepare(
       `INSERT INTO ask_events (id, ask, at, type, to_state) SELECT ?, ${EVENT_ID_HOLDER}, 0, '', ''
-       WHERE (SELECT coalesce(max(id), 0) FROM ask_events) < ?`,
+       WHERE ${LAST_EVENT_ID} < ?`,
     ),
     // Placeholders below the one that is the largest id (or below an event that is) hold nothing.
     dropEventIdHolders: db.prepare(

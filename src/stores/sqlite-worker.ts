@@ -68,9 +68,7 @@ parentPort.on('message', (message) => {
     if (open !== undefined) rollback();
     // Copied here, the WAL is not left for the last connection to close, the store's own, to
     // copy while the event loop waits.
-    try {
-      db.exec('PRAGMA wal_checkpoint(PASSIVE)');
-    } catch {}
+    checkpoint();
     db.close();
     parentPort.close();
     return;
