@@ -60,15 +60,16 @@ export function createMemoryAskStore(options: Record<string, never> = {}): AskSt
 }
 
 /**
- * One ask: its current row, its history (the first event kept bare, most asks have two) and its
- * place in a heap: while it is open with a deadline, in the deadline heap; once it is final, in
+ * One ask: its current row, its history and its place in a heap. The history is `first`, then
+ * `rest`: nothing, the second event bare (most asks have two), or from the third on a list of
+ * every event after the first (see `record`). The heap: while it is open with a deadline, in the deadline heap; once it is final, in
  * the heap of settled asks by `updatedAt`. Never in both (a final ask has no deadline to keep),
  * so the two share one slot.
  */
 interface Entry extends HeapSlot {
   row: StoredAsk;
   first: AskAuditEvent;
-  rest: AskAuditEvent[] | undefined;
+  rest: AskAuditEvent | AskAuditEvent[] | undefined;
 }
 
 class MemoryAskStore implements AskStore {
@@ -450,7 +451,9 @@ class MemoryAskStore implements AskStore {
 
 /** A new array of the ask's audit events, oldest first. */
 function eventsOf(entry: Entry): readonly AskAuditEvent[] {
-  return entry.rest === undefined ? [entry.first] : [entry.first, ...entry.rest];
+  const { first, rest } = entry;
+  if (rest === undefined) return [first];
+  return Array.isArray(rest) ? [first, ...rest] : [first, rest];
 }
 
 /** Events after the first that an ask's history keeps at its exact length (see `record`). */
@@ -458,10 +461,13 @@ const SHORT_HISTORY = 8;
 
 function record(entry: Entry, event: AskAuditEvent): void {
   const { rest } = entry;
-  if (rest === undefined) entry.rest = [event];
-  // Copied at its exact length while short: `push` grows a one-event list to 17 slots, 136
-  // bytes more kept for every ask with a third event, a deferred ask's end for one (and copied
-  // by every collection that moves them).
+  // The second event is kept bare: a list of one costs two objects (65 bytes) more for every
+  // ask that ends with its second event, kept as long as the ask and copied by every
+  // collection that moves it (a storm's scavenges are mostly such copies).
+  if (rest === undefined) entry.rest = event;
+  else if (!Array.isArray(rest)) entry.rest = [rest, event];
+  // Copied at its exact length while short: `push` would grow a list of two to 17 slots, over
+  // 100 bytes more kept for every ask with a fourth event.
   else if (rest.length < SHORT_HISTORY) entry.rest = rest.concat([event]);
   else rest.push(event);
 }
