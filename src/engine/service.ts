@@ -16,6 +16,7 @@ import type {
   PersistedAskSnapshot,
 } from '../stores/ask-store.js';
 import { readAnswerOptions } from './ask-commands.js';
+import { abortEvent } from './ask-events.js';
 import { createAskHandle } from './ask-handle.js';
 import { askInfo, listedInfo } from './ask-info.js';
 import { checkSameKey, DELIVERS_AT_START, intakeAsk } from './ask-intake.js';
@@ -199,8 +200,10 @@ class Service implements InteractionService {
     // The asks whose provider call this service runs, or is about to (its first write is in
     // flight); the machine decides whether each still takes `abort`. Sliced, so a drain of
     // 100,000 asks keeps the event loop turning.
+    // One abort event for every ask drained: one stored copy of the cause, shared.
+    const event = abortEvent(cause);
     const abort = (open: OpenAsk) =>
-      this.#parts.settlement.abort(open, cause).catch((error) => open.fail(error));
+      this.#parts.settlement.abort(open, cause, event).catch((error) => open.fail(error));
     await forEachSliced([...this.#parts.replica.values()], (open) => {
       if (open.delivering) return abort(open);
       // Not yet known to be this service's to deliver: decided once its first write is in.

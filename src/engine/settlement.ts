@@ -168,10 +168,14 @@ export class Settlement {
     return undefined;
   }
 
-  /** Ends the ask as `aborted`; the caller here gets `cause` itself, the store a JSON copy. */
-  abort(open: OpenAsk, cause: unknown): Promise<boolean> {
+  /**
+   * Ends the ask as `aborted`; the caller here gets `cause` itself, the store a JSON copy.
+   * `event` is `abortEvent(cause)`, given when many asks end with one cause (a drain): they
+   * then share its copy of the cause instead of keeping one each.
+   */
+  abort(open: OpenAsk, cause: unknown, event = abortEvent(cause)): Promise<boolean> {
     open.localCause = cause;
-    return this.#committer().commit(open, abortEvent(cause));
+    return this.#committer().commit(open, event);
   }
 
   /** The service closed: the ask is let go here (it stays in the store for others). */
