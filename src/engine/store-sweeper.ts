@@ -6,7 +6,11 @@
  * A sweep is sliced: each round claims a batch sized so that it takes about one slice of the
  * event loop (`SLICE_MS`), and rounds follow each other an event-loop turn apart. A local
  * store's round also ends once it has run for a slice (an ask can suddenly cost far more than
- * the ones it was sized from); the asks it left are the next round's. The stores
+ * the ones it was sized from); the asks it left are the next round's. A store that writes its
+ * claims beside the loop (SQLite's worker) instead lets the loop turn and goes on, so its
+ * rounds are not sized to a slice: each is one transaction of up to `MAX_CLAIM_BESIDE` asks,
+ * two in flight (one read while the other is written). Whatever a round applied is told to the
+ * service in slices too. The stores
  * find due asks by deadline (a heap, an index range), so a sweep with nothing due costs the
  * same with 10 or 1,000,000 asks pending. A service does not sweep while its own deadline
  * timers have due work (a storm they are settling, a deadline write in flight): every due ask
@@ -14,15 +18,26 @@
  * it (and each write is a compare-and-set, so an ask still has exactly one outcome).
  */
 import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
-import { claimLanes } from '../stores/claim-lanes.js';
+import { writesClaimsBeside } from '../stores/claim-lanes.js';
 import type { AskObserver } from './ask-observer.js';
 import { basisOf, nextAskWrite } from './ask-write.js';
 import type { Clock } from './clock.js';
-import { eventLoopTurn, SLICE_MS, startBusyTimer, startCpuTimer } from './event-loop.js';
+import {
+  eventLoopTurn,
+  forEachSliced,
+  SLICE_MS,
+  startBusyTimer,
+  startCpuTimer,
+} from './event-loop.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
 /** At most this many due asks are claimed per round. */
 const MAX_CLAIM = 256;
+/**
+ * A store that writes its claims beside the loop spreads a round over slices of the loop
+ * itself, so its rounds are not sized to one slice: at most this many asks, one transaction.
+ */
+const MAX_CLAIM_BESIDE = 512;
 /** Rounds claim at least this many due asks: a round has a cost of its own (a transaction). */
 const MIN_CLAIM = 8;
 /** How many slices a round that mostly waited for its database may keep the loop busy. */
@@ -120,20 +135,22 @@ export class StoreSweeper {
    * database (a network store) may be busy for `NETWORK_SLICES` slices: its round trips, not
    * its work, would otherwise bound how fast a storm of due asks is swept.
    */
-  #resize(limit: number, applied: number, busyMs: number, wallMs: number): void {
+  #resize(limit: number, applied: number, busyMs: number, wallMs: number, beside: boolean): void {
     const perAsk = Math.max(busyMs, 0.01) / applied;
+    const most = beside ? MAX_CLAIM_BESIDE : MAX_CLAIM;
     if (!this.#warm) {
       // The first round runs code not optimized yet: its time says little about the next.
       this.#warm = true;
-      this.#claim = Math.min(MAX_CLAIM, limit * 2);
+      this.#claim = Math.min(most, limit * 2);
       return;
     }
     this.#msPerAsk = this.#msPerAsk === undefined ? perAsk : (this.#msPerAsk + perAsk) / 2;
     const remote = this.#store.remote === true || wallMs > 2 * busyMs;
     const budget = remote ? SLICE_MS * NETWORK_SLICES : SLICE_MS;
-    const fits = Math.floor(budget / this.#msPerAsk);
+    // A store that spreads its claims over slices needs no round sized to one.
+    const fits = beside ? most : Math.floor(budget / this.#msPerAsk);
     // Grows at most twofold per round, so one fast round after slow ones is not trusted alone.
-    this.#claim = Math.max(MIN_CLAIM, Math.min(MAX_CLAIM, limit * 2, fits));
+    this.#claim = Math.max(MIN_CLAIM, Math.min(most, limit * 2, fits));
   }
 
   async #sweep(): Promise<void> {
@@ -143,9 +160,10 @@ export class StoreSweeper {
     try {
       // A store whose claims are written beside the loop gets two rounds in flight: one is read
       // and settled here while the other is written. Both end before the sweep does.
-      const lanes = claimLanes(this.#store);
+      const beside = writesClaimsBeside(this.#store);
+      const lanes = beside ? 2 : 1;
       const ended = await Promise.allSettled(
-        Array.from({ length: lanes }, () => this.#rounds(sweep, lanes)),
+        Array.from({ length: lanes }, () => this.#rounds(sweep, lanes, beside)),
       );
       for (const lane of ended) if (lane.status === 'rejected') throw lane.reason;
       // A sweep left to this service's own timers polled nothing: it is not counted.
@@ -163,7 +181,7 @@ export class StoreSweeper {
    * Claims rounds until one finds fewer due asks than it asked for (in any lane of the sweep);
    * `lanes` rounds are in flight at once and share the event loop's time.
    */
-  async #rounds(sweep: Sweep, lanes: number): Promise<void> {
+  async #rounds(sweep: Sweep, lanes: number, beside: boolean): Promise<void> {
     try {
       while (!sweep.over) {
         const now = this.#clock.now();
@@ -175,20 +193,34 @@ export class StoreSweeper {
         const started = performance.now();
         // A local store's round ends once it has run for a slice, whatever slowed it (code
         // deoptimized, a collection, a busy machine): the asks left stay due for the next round.
-        let ended = false;
-        const enough = remote ? undefined : () => (ended = performance.now() - started > SLICE_MS);
+        // A store that lets the loop turn and goes on asking starts a new slice.
+        let sliceStarted = started;
+        let spent = false;
+        const enough = remote
+          ? undefined
+          : () => {
+              const at = performance.now();
+              if (spent) sliceStarted = at;
+              spent = at - sliceStarted > SLICE_MS;
+              return spent;
+            };
         const applied = await this.#store.claimDue(
           now,
           limit,
           (ask) => this.#timeout(ask, now),
           enough,
         );
+        const ended = spent;
         sweep.polled = true;
         sweep.claimed += applied.length;
-        for (const write of applied) this.#applied(write);
+        // Told in slices too: a round of hundreds of asks ends in one commit.
+        await forEachSliced(applied, (write) => {
+          this.#applied(write);
+          return undefined;
+        });
         if (applied.length > 0) {
           // The loop's busy time of a round in flight beside others is theirs too.
-          this.#resize(limit, applied.length, busy() / lanes, performance.now() - started);
+          this.#resize(limit, applied.length, busy() / lanes, performance.now() - started, beside);
         }
         if ((applied.length < limit && !ended) || this.#stopped) break;
         await eventLoopTurn();

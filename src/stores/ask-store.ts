@@ -221,10 +221,12 @@ export interface AskStore {
    * `undefined` for) does not count towards `limit`. Returns the writes that were applied.
    *
    * `enough`, when given, is asked before each further ask once one write is applied: when it
-   * returns true, the claim ends there and the asks not yet settled stay due, as they are (the
-   * sweeper ends a round that ran past its slice of the event loop, whatever slowed it). A store
-   * may ignore it; the memory and SQLite stores honor it, the PostgreSQL store leases its batch
-   * before settling it and settles the whole batch.
+   * returns true, the round has used its slice of the event loop (whatever slowed it). The
+   * claim then ends there and the asks not yet settled stay due, as they are; or, in a store
+   * that writes beside the event loop, the loop turns and the claim goes on: the first call
+   * after a true starts a new slice. A store may ignore it. The memory store ends its claim;
+   * the SQLite store goes on (its worker writes the claim in one transaction at its end); the
+   * PostgreSQL store leases its batch before settling it and settles the whole batch.
    */
   claimDue(
     now: number,

@@ -1,14 +1,15 @@
 /**
- * How many sweep rounds a store takes in flight at once. A store whose large claims are written
- * beside the event loop (the SQLite store's worker) marks itself with `WRITES_CLAIMS_BESIDE`:
- * its claim then mostly waits for that writer, and a second round is read and settled while the
- * first is written. Internal to the package: the symbol is not part of its API.
+ * Marks a store whose large claims are written beside the event loop (the SQLite store's
+ * worker): such a claim mostly waits for that writer, and spreads its own reading over slices
+ * of the event loop (see `AskStore.claimDue`'s `enough`). The sweeper then keeps two rounds in
+ * flight, so one is read while the other is written, and lets each claim more asks. Internal to
+ * the package: the symbol is not part of its API.
  */
 import type { AskStore } from './ask-store.js';
 
 export const WRITES_CLAIMS_BESIDE: unique symbol = Symbol('ask-engine.writesClaimsBeside');
 
-/** 2 for a store marked `WRITES_CLAIMS_BESIDE` (true at the time of asking), else 1. */
-export function claimLanes(store: AskStore): number {
-  return (store as { [WRITES_CLAIMS_BESIDE]?: boolean })[WRITES_CLAIMS_BESIDE] === true ? 2 : 1;
+/** True for a store marked `WRITES_CLAIMS_BESIDE` (at the time of asking). */
+export function writesClaimsBeside(store: AskStore): boolean {
+  return (store as { [WRITES_CLAIMS_BESIDE]?: boolean })[WRITES_CLAIMS_BESIDE] === true;
 }

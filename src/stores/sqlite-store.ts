@@ -1,5 +1,6 @@
 /** The embedded durable store: asks and their histories in one SQLite file, shared by processes. */
 import { type AskAuditEvent, startDataOf } from '../engine/audit.js';
+import { eventLoopTurn } from '../engine/event-loop.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -117,7 +118,10 @@ interface DueCursor {
   after: SqliteValue[];
   /** Writes collected so far, over every part. */
   settled: number;
+  /** Set once the rows ran out. */
   done: boolean;
+  /** Set when `enough` said the slice is spent (rows may remain). */
+  sliced: boolean;
 }
 
 /** One `claimDue`: its time, its settle and enough callbacks, the rows found corrupt. */
@@ -130,7 +134,20 @@ interface DueClaim {
 
 /** A cursor from the start of the due rows, or from where a claim in flight stopped. */
 function dueCursor(from?: SqliteValue[]): DueCursor {
-  return { after: from ?? [-Number.MAX_VALUE, -Number.MAX_VALUE, 0], settled: 0, done: false };
+  return {
+    after: from ?? [-Number.MAX_VALUE, -Number.MAX_VALUE, 0],
+    settled: 0,
+    done: false,
+    sliced: false,
+  };
+}
+
+/** The later of two cursor positions (deadline, deadline, row number) in the rows' order. */
+function fartherPosition(a: SqliteValue[], b: SqliteValue[] | undefined): SqliteValue[] {
+  if (b === undefined) return a;
+  const [deadlineA, , seqA] = a as [number, number, number];
+  const [deadlineB, , seqB] = b as [number, number, number];
+  return deadlineB > deadlineA || (deadlineB === deadlineA && seqB > seqA) ? b : a;
 }
 
 export type { SqliteAskStoreOptions, SqliteAskStoreSource } from './sqlite-options.js';
@@ -244,6 +261,8 @@ class SqliteAskStore implements AskStore {
    * from there instead of reading (and skipping) the rows in flight again.
    */
   #frontier: SqliteValue[] | undefined;
+  /** Claims the worker writes that are still reading their parts: `close` waits for them. */
+  readonly #claims = new Set<Promise<void>>();
   #workerFailed = false;
   /** Asks written on this store's connection since it last asked its worker for a checkpoint. */
   #asksSinceCheckpoint = 0;
@@ -522,7 +541,9 @@ class SqliteAskStore implements AskStore {
     if (this.#closed) return;
     this.#closed = true;
     this.#feed.close();
-    // The worker's batches in flight commit and answer first; its connection closes before ours.
+    // Claims still reading stop at their next slice and commit what they read; the worker's
+    // batches in flight commit and answer first; its connection closes before ours.
+    await Promise.all(this.#claims);
     await this.#worker?.close();
     const connection = this.#connection;
     this.#connection = undefined;
@@ -589,7 +610,7 @@ class SqliteAskStore implements AskStore {
       for (const row of rows) {
         // A round ends early only once it has something to write: it always makes progress.
         if (batch.length + cursor.settled > 0 && enough?.() === true) {
-          cursor.done = true;
+          cursor.sliced = true;
           break;
         }
         cursor.after = [row.deadline_at as number, row.deadline_at as number, row.seq];
@@ -606,7 +627,8 @@ class SqliteAskStore implements AskStore {
           batch.push({ seq: Number(row.seq), version: current.version, write });
         }
       }
-      if (cursor.done || rows.length < wanted) {
+      if (cursor.sliced) break;
+      if (rows.length < wanted) {
         cursor.done = true;
         break;
       }
@@ -618,10 +640,13 @@ class SqliteAskStore implements AskStore {
   /**
    * A claim on a file another connection can open: the rows are read and settled here without
    * the lock, a part at a time. A claim of one small part is written here; a larger one (a
-   * storm) by the store's worker thread, in one transaction of its own, each part sent as soon
-   * as it is settled so the worker writes it while the next is read. Every row is
-   * version-checked where it is written, so an ask another process settled meanwhile is left
-   * as it is, not settled twice.
+   * storm) by the store's worker thread, in one transaction of its own. When `enough` says a
+   * slice of the event loop is spent, the loop turns and the claim goes on in the next slice, up
+   * to `limit`: the worker keeps the parts and writes them together at the end, so the event
+   * loop keeps turning while a transaction covers hundreds of asks (each commit rewrites the
+   * pages the commits before it wrote, so fewer and larger ones write far less). Another claim
+   * made meanwhile reads on from where this one stopped. Every row is version-checked where it
+   * is written, so an ask another process settled meanwhile is left as it is, not settled twice.
    */
   async #claimBeside(
     opened: OpenedDatabase,
@@ -643,26 +668,40 @@ class SqliteAskStore implements AskStore {
     // Its commit is this store's own write: the feed waits for it to be told (`written`).
     const release = this.#feed.hold();
     const parts: { batch: SettledRow[]; plan: BatchPlan }[] = [];
+    // `close` lets this claim finish and commit first.
+    let finished: () => void = () => undefined;
+    const claimed = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    this.#claims.add(claimed);
     try {
       const owners = new Set<string>();
       try {
         let batch = first;
         for (;;) {
-          const plan = planBatch(batch, this.#newOwners(batch, owners));
-          transaction.apply(plan);
-          parts.push({ batch, plan });
-          for (const { seq } of batch) this.#inFlight.add(seq);
+          if (batch.length > 0) {
+            const plan = planBatch(batch, this.#newOwners(batch, owners));
+            transaction.apply(plan);
+            parts.push({ batch, plan });
+            for (const { seq } of batch) this.#inFlight.add(seq);
+          }
+          this.#frontier = cursor.after;
           if (cursor.settled >= limit || cursor.done) break;
+          if (cursor.sliced) {
+            await eventLoopTurn();
+            if (this.#closed) break;
+            cursor.sliced = false;
+            // Another claim may have read past this one meanwhile: on from the farther point.
+            cursor.after = fartherPosition(cursor.after, this.#frontier);
+          }
           const wanted = Math.min(WORKER_PART, limit - cursor.settled);
           batch = this.#collect(statements, claim, wanted, cursor);
-          if (batch.length === 0) break;
         }
       } catch (error) {
-        // Until it ends, the worker holds the write lock; what it wrote is not to be kept.
+        // What was settled is not to be written.
         await transaction.end(false).catch(() => undefined);
         throw error;
       }
-      this.#frontier = cursor.after;
       const results = await transaction.end(true);
       return parts.flatMap(({ batch, plan }, index) =>
         this.#applied(batch, plan, results[index] as BatchResult),
@@ -673,6 +712,8 @@ class SqliteAskStore implements AskStore {
       for (const { batch } of parts) for (const { seq } of batch) this.#inFlight.delete(seq);
       if (this.#inFlight.size === 0) this.#frontier = undefined;
       release();
+      this.#claims.delete(claimed);
+      finished();
     }
   }
 

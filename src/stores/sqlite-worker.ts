@@ -3,8 +3,10 @@
  * store's work that need not block the event loop.
  * - Sweeps: it applies large batches of due asks' timeouts (`applyBatchPlan`) in write
  *   transactions of its own, so a storm's statements and commits run beside the event loop.
- *   The store reads and settles the due rows; the worker writes them, each under the same
- *   version check as `update`, and answers with what applied once it has committed.
+ *   The store reads and settles the due rows, a part at a time over several turns of its event
+ *   loop; the worker keeps the parts and writes them together once the last has come, each row
+ *   under the same version check as `update`, and answers with what applied once it has
+ *   committed. The write lock is held only while the worker writes.
  * - Checkpoints: it copies the WAL back into the database file when the store asks
  *   (`checkpoint`), so the store's own commits seldom do (with `synchronous = FULL` a checkpoint
  *   writes and syncs hundreds of pages: milliseconds the event loop would wait).
@@ -18,8 +20,10 @@ import { applyBatchPlan, type BatchPlan, type BatchResult, batchSql } from './sq
 
 /**
  * The worker's program (CommonJS, as `eval` workers run). A transaction is a run of messages
- * with one id: the first begins it, each applies one plan, the last commits it (or rolls it
- * back) and is the only one answered, with every plan's result or the first error.
+ * with one id: each brings one plan, kept until the last, which commits them (every plan
+ * applied in one write transaction) or drops them, and is the only one answered, with every
+ * plan's result or the first error. Transactions' messages may interleave; each is written
+ * whole, in the order their ends arrive.
  */
 const PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -42,13 +46,10 @@ try {
   const { message, code } = problem(error);
   throw new Error('cannot open ' + path + ': ' + message + (code === undefined ? '' : ' (' + code + ')'));
 }
-let open;
-let results = [];
-let failed;
-// A checkpoint asked for while a transaction is open runs once it has ended.
-let checkpointWanted = false;
+// Each transaction's plans, by id, until its end arrives: only then is the write lock taken,
+// so the lock is never held while this thread waits for the event loop's next part.
+const plans = new Map();
 const checkpoint = () => {
-  checkpointWanted = false;
   try {
     // PASSIVE: copies what it can without waiting for any reader or writer.
     db.exec('PRAGMA wal_checkpoint(PASSIVE)');
@@ -56,16 +57,8 @@ const checkpoint = () => {
     parentPort.postMessage({ checkpointFailed: problem(error) });
   }
 };
-const rollback = () => {
-  open = undefined;
-  results = [];
-  try {
-    db.exec('ROLLBACK');
-  } catch {}
-};
 parentPort.on('message', (message) => {
   if (message.close === true) {
-    if (open !== undefined) rollback();
     // Copied here, the WAL is not left for the last connection to close, the store's own, to
     // copy while the event loop waits.
     checkpoint();
@@ -74,44 +67,37 @@ parentPort.on('message', (message) => {
     return;
   }
   if (message.checkpoint === true) {
-    if (open === undefined) checkpoint();
-    else checkpointWanted = true;
+    checkpoint();
     return;
   }
   const { id } = message;
-  if (failed !== undefined && failed.id === id) {
-    if (message.end !== undefined) {
-      parentPort.postMessage({ id, error: failed.error });
-      failed = undefined;
-    }
+  if (message.plan !== undefined) {
+    const list = plans.get(id);
+    if (list === undefined) plans.set(id, [message.plan]);
+    else list.push(message.plan);
+    return;
+  }
+  const list = plans.get(id) ?? [];
+  plans.delete(id);
+  if (message.end !== 'commit') {
+    parentPort.postMessage({ id, results: [] });
     return;
   }
   try {
-    if (open !== id) {
-      if (message.end === 'rollback') {
-        parentPort.postMessage({ id, results: [] });
-        return;
-      }
-      db.exec('BEGIN IMMEDIATE');
-      open = id;
-    }
-    if (message.plan !== undefined) results.push(applyBatchPlan(statements, message.plan));
-    if (message.end === 'commit') {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const results = list.map((plan) => applyBatchPlan(statements, plan));
       db.exec('COMMIT');
-      const done = results;
-      open = undefined;
-      results = [];
-      parentPort.postMessage({ id, results: done });
-    } else if (message.end === 'rollback') {
-      rollback();
-      parentPort.postMessage({ id, results: [] });
+      parentPort.postMessage({ id, results });
+    } catch (error) {
+      try {
+        db.exec('ROLLBACK');
+      } catch {}
+      throw error;
     }
   } catch (error) {
-    if (open !== undefined) rollback();
-    if (message.end !== undefined) parentPort.postMessage({ id, error: problem(error) });
-    else failed = { id, error: problem(error) };
+    parentPort.postMessage({ id, error: problem(error) });
   }
-  if (open === undefined && checkpointWanted) checkpoint();
 });
 `;
 
@@ -126,9 +112,10 @@ interface Pending {
 }
 
 /**
- * One write transaction of the worker's: `apply` sends it a plan (applied while the caller
- * prepares the next), `end` commits or rolls back and resolves with every plan's result, in
- * order, once committed. Every transaction must be ended: until then it holds the write lock.
+ * One write transaction of the worker's: `apply` sends it a plan (kept by the worker), `end`
+ * commits them all in one write transaction, or drops them, and resolves with every plan's
+ * result, in order, once committed. Every transaction must be ended: until then the worker
+ * keeps its plans.
  */
 export interface SweepTransaction {
   apply(plan: BatchPlan): void;
@@ -214,10 +201,10 @@ export class SqliteWorker {
   }
 
   /**
-   * Asks the worker to checkpoint the WAL once its transaction in flight, if any, has ended
-   * (requests made meanwhile are one). Nothing answers but a failure: the next request never
-   * waits for this thread's event loop to turn, which a run of writes in microtasks would not
-   * let it. It never keeps the process alive: a checkpoint cut short leaves the file whole, and
+   * Asks the worker to checkpoint the WAL, after the transactions whose ends it was sent
+   * before (a transaction is written whole, never cut by one). Nothing answers but a failure:
+   * the next request never waits for this thread's event loop to turn, which a run of writes in
+   * microtasks would not let it. It never keeps the process alive: a checkpoint cut short leaves the file whole, and
    * the next one (or SQLite's own, when the last connection closes) copies the rest.
    */
   checkpoint(): void {

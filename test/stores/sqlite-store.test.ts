@@ -786,6 +786,84 @@ describe('the SQLite store', () => {
       expect(own).toEqual([{ type: 'changed', askId: 'later', version: 2 }]);
     });
 
+    /** An `enough` that says the slice is spent at every `every`th ask, as the sweeper's would. */
+    const spentEvery = (every: number) => {
+      let asked = 0;
+      return () => ++asked % every === 0;
+    };
+    /** Counts turns of the event loop until stopped, checking `check` at each. */
+    const everyTurn = (check: () => void) => {
+      let turns = 0;
+      let running = true;
+      const turn = () => {
+        if (!running) return;
+        turns++;
+        check();
+        setImmediate(turn);
+      };
+      setImmediate(turn);
+      return () => {
+        running = false;
+        return turns;
+      };
+    };
+
+    it('spreads a claim over turns of the event loop, holding the write lock only while it writes', async () => {
+      await dueAsks(300);
+      const store = open();
+      // A first claim starts the store's worker.
+      expect(await store.claimDue(10, 20, settle)).toHaveLength(20);
+      // Another connection that never waits for a lock tries a write at every turn.
+      const other = raw();
+      other.exec('PRAGMA busy_timeout = 0');
+      other.exec('CREATE TABLE turns (n INTEGER)');
+      const mark = other.prepare('INSERT INTO turns (n) VALUES (1)');
+      const turns: ('free' | 'locked')[] = [];
+      const stop = everyTurn(() => {
+        try {
+          mark.run();
+          turns.push('free');
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+          turns.push('locked');
+        }
+      });
+      // The turns before the claim read its last row (its end is sent in that turn).
+      let lastRead = -1;
+      const swept = await store.claimDue(
+        10,
+        256,
+        (ask) => {
+          lastRead = turns.length;
+          return settle(ask);
+        },
+        spentEvery(20),
+      );
+      stop();
+      expect(swept).toHaveLength(256);
+      // The loop turned between the claim's parts, and the lock was free while it read them.
+      expect(lastRead).toBeGreaterThan(10);
+      expect(turns.slice(0, lastRead).every((turn) => turn === 'free')).toBe(true);
+      // One transaction wrote every part.
+      const timedOut = deadlines(raw());
+      expect(timedOut).toHaveLength(276);
+      expect(timedOut.every(({ n }) => n === 1)).toBe(true);
+    });
+
+    it('ends a claim spread over turns at its next turn when the store closes, writing what it read', async () => {
+      await dueAsks(300);
+      const store = open();
+      await store.get('due-000');
+      const claim = store.claimDue(10, 256, settle, spentEvery(10));
+      await new Promise((resolve) => setImmediate(resolve));
+      await store.close();
+      const swept = await claim;
+      expect(swept.length).toBeGreaterThan(0);
+      expect(swept.length).toBeLessThan(256);
+      const timedOut = deadlines(raw());
+      expect(timedOut.map(({ id }) => id).sort()).toEqual(swept.map(({ ask }) => ask.askId).sort());
+    });
+
     it('finishes a claim in flight before it closes', async () => {
       const { store, holder } = await behindLock(100);
       const claim = store.claimDue(10, 256, settle);
