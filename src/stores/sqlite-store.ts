@@ -263,6 +263,11 @@ class SqliteAskStore implements AskStore {
   #frontier: SqliteValue[] | undefined;
   /** Claims the worker writes that are still reading their parts: `close` waits for them. */
   readonly #claims = new Set<Promise<void>>();
+  /** Claims whose transaction the worker is writing (sent, not yet answered). */
+  #workerWrites = 0;
+  /** Writes on this store's connection waiting for those to end: they go first. */
+  #ownWaiting = 0;
+  #wakers: (() => void)[] = [];
   #workerFailed = false;
   /** Asks written on this store's connection since it last asked its worker for a checkpoint. */
   #asksSinceCheckpoint = 0;
@@ -303,7 +308,7 @@ class SqliteAskStore implements AskStore {
   }
 
   async create(write: AskWrite): Promise<AskCreateResult> {
-    const { opened, statements } = await this.#open();
+    const { opened, statements } = await this.#openToWrite();
     const { ask, event } = write;
     let eventId: number | undefined;
     const named: string[] = [];
@@ -331,7 +336,7 @@ class SqliteAskStore implements AskStore {
   }
 
   async update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
-    const { opened, statements } = await this.#open();
+    const { opened, statements } = await this.#openToWrite();
     const { ask, event } = write;
     let eventId: number | undefined;
     const named: string[] = [];
@@ -360,7 +365,7 @@ class SqliteAskStore implements AskStore {
   }
 
   async append(event: AskAuditEvent): Promise<void> {
-    const { statements } = await this.#open();
+    const { statements } = await this.#openToWrite();
     const { changes } = statements.insertEvent.run(...eventParams(event), event.askId);
     if (Number(changes) === 0) {
       throw new Error(`Cannot append an audit event to unknown ask ${event.askId}.`);
@@ -432,7 +437,7 @@ class SqliteAskStore implements AskStore {
     channels: readonly string[],
   ): Promise<ClaimedOutboxEntry[]> {
     checkOutboxClaim(now, limit, leaseMs, channels);
-    const { opened, statements } = await this.#open();
+    const { opened, statements } = await this.#openToWrite();
     const wanted = JSON.stringify(channels);
     // Most looks find nothing due: they read, and take the write lock only when there is work.
     if (statements.outboxAnyDue.get(now, now, wanted) === undefined) return [];
@@ -469,7 +474,7 @@ class SqliteAskStore implements AskStore {
   }
 
   async completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean> {
-    const { opened, statements } = await this.#open();
+    const { opened, statements } = await this.#openToWrite();
     // Not worth a wait for the disk: a done mark a power loss undoes sends the message again,
     // as a crash before the mark does (the outbox sends at least once).
     return this.#write(
@@ -485,7 +490,7 @@ class SqliteAskStore implements AskStore {
   }
 
   async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
-    const { statements } = await this.#open();
+    const { statements } = await this.#openToWrite();
     statements.outboxRetry.run(retryAt, deliveryId);
   }
 
@@ -509,7 +514,7 @@ class SqliteAskStore implements AskStore {
 
   async purge(finalBefore: number, limit: number): Promise<number> {
     checkPurge(finalBefore, limit);
-    const { opened, statements } = await this.#open();
+    const { opened, statements } = await this.#openToWrite();
     // One short write transaction per call: the caller purges in batches, so writers queued
     // behind it wait for one batch at most.
     return this.#write(
@@ -548,6 +553,36 @@ class SqliteAskStore implements AskStore {
     const connection = this.#connection;
     this.#connection = undefined;
     connection?.opened.close();
+  }
+
+  /**
+   * The connection, once no claim of this store's is being written by its worker: the worker
+   * then holds the write lock, and a write here would wait for it in SQLite's busy handler,
+   * which sleeps on the event loop's thread. The caller writes at once (no await between).
+   */
+  async #openToWrite(): Promise<Connection> {
+    const connection = await this.#open();
+    if (this.#workerWrites === 0) return connection;
+    this.#ownWaiting++;
+    await this.#until(() => this.#workerWrites === 0);
+    // Claims waiting for this write to go first go on at the next turn, once it was made.
+    setImmediate(() => {
+      this.#ownWaiting--;
+      this.#wake();
+    });
+    if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
+    return connection;
+  }
+
+  /** Resolves once `condition` holds, checked whenever a claim's or an own write's turn ends. */
+  async #until(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise<void>((resolve) => this.#wakers.push(resolve));
+  }
+
+  #wake(): void {
+    const wakers = this.#wakers;
+    this.#wakers = [];
+    for (const wake of wakers) wake();
   }
 
   async #open(): Promise<Connection> {
@@ -702,7 +737,16 @@ class SqliteAskStore implements AskStore {
         await transaction.end(false).catch(() => undefined);
         throw error;
       }
-      const results = await transaction.end(true);
+      // Writes of this store's waiting for the worker go first: they would wait for this too.
+      await this.#until(() => this.#ownWaiting === 0);
+      this.#workerWrites++;
+      let results: BatchResult[];
+      try {
+        results = await transaction.end(true);
+      } finally {
+        this.#workerWrites--;
+        this.#wake();
+      }
       return parts.flatMap(({ batch, plan }, index) =>
         this.#applied(batch, plan, results[index] as BatchResult),
       );

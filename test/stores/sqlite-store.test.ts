@@ -864,6 +864,28 @@ describe('the SQLite store', () => {
       expect(timedOut.map(({ id }) => id).sort()).toEqual(swept.map(({ ask }) => ask.askId).sort());
     });
 
+    it("makes its own writes wait for its worker's claim without blocking the loop", async () => {
+      const { store, holder } = await behindLock(100);
+      const claim = store.claimDue(10, 256, settle);
+      // The claim is read and sent: its worker waits for the lock another connection holds.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const order: string[] = [];
+      // Made on the loop's thread while the worker waits for the lock, the write would wait in
+      // SQLite's busy handler there, so this timer could never release the lock.
+      setTimeout(() => {
+        holder.exec('COMMIT');
+        order.push('released');
+      }, 30);
+      const created = store
+        .create(startWrite({ askId: 'meanwhile' }))
+        .then((result) => order.push('created') && result);
+      const swept = await claim;
+      expect(await created).toEqual({ created: true });
+      expect(order).toEqual(['released', 'created']);
+      expect(swept).toHaveLength(100);
+      expect((await store.get('meanwhile'))?.state).toBe('pending');
+    });
+
     it('finishes a claim in flight before it closes', async () => {
       const { store, holder } = await behindLock(100);
       const claim = store.claimDue(10, 256, settle);
