@@ -62,9 +62,9 @@ export function createMemoryAskStore(options: Record<string, never> = {}): AskSt
 /**
  * One ask: its current row, its history and its place in a heap. The history is `first`, then
  * `rest`: nothing, the second event bare (most asks have two), or from the third on a list of
- * every event after the first (see `record`). The heap: while it is open with a deadline, in the deadline heap; once it is final, in
- * the heap of settled asks by `updatedAt`. Never in both (a final ask has no deadline to keep),
- * so the two share one slot.
+ * every event after the first (see `record`). The heap: while the ask is open with a deadline,
+ * the deadline heap; once it is final, the heap of settled asks by `updatedAt`. Never both (a
+ * final ask has no deadline to keep), so the two share one slot.
  */
 interface Entry extends HeapSlot {
   row: StoredAsk;
