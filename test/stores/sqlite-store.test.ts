@@ -659,14 +659,19 @@ describe('the SQLite store', () => {
       await writer.create(startWrite({ askId: 'later' }));
     };
     const settle = (ask: StoredAsk) => timeoutWrite(ask, 10);
+    /** `count` due asks and a store of the test's options that has opened the file. */
+    const openOnDue = async (count: number, options = {}) => {
+      await dueAsks(count);
+      const store = open(options);
+      await store.get('due-000');
+      return store;
+    };
     /**
      * `count` due asks, a store that has opened the file, and another connection holding the
      * write lock (the test releases it with `holder.exec('COMMIT')`).
      */
     const behindLock = async (count: number) => {
-      await dueAsks(count);
-      const store = open({ busyTimeoutMs: 5_000 });
-      await store.get('due-000');
+      const store = await openOnDue(count, { busyTimeoutMs: 5_000 });
       const holder = raw();
       holder.exec('BEGIN IMMEDIATE');
       return { store, holder };
@@ -678,6 +683,12 @@ describe('the SQLite store', () => {
            WHERE e.type = 'deadline' GROUP BY a.id`,
         )
         .all() as { id: string; n: number }[];
+    /** `count` asks in the file have a deadline event, each exactly one. */
+    const expectTimedOutOnce = (count: number) => {
+      const timedOut = deadlines(raw());
+      expect(timedOut).toHaveLength(count);
+      expect(timedOut.every(({ n }) => n === 1)).toBe(true);
+    };
 
     it('writes beside the event loop: a claim waits for a lock held by another connection without blocking the loop', async () => {
       const { store, holder } = await behindLock(200);
@@ -718,9 +729,7 @@ describe('the SQLite store', () => {
       expect(swept.map(({ ask }) => ask.askId)).not.toContain('due-007');
       expect(swept.map(({ ask }) => ask.askId)).not.toContain('due-070');
       expect(await store.get('due-007')).toMatchObject({ state: 'answered', version: 2 });
-      const timedOut = deadlines(raw());
-      expect(timedOut).toHaveLength(98);
-      expect(timedOut.every(({ n }) => n === 1)).toBe(true);
+      expectTimedOutOnce(98);
     });
 
     it('settles each due ask once when two connections claim the same storm at once', async () => {
@@ -743,15 +752,11 @@ describe('the SQLite store', () => {
       await Promise.all([sweep(a), sweep(b)]);
       expect(claimed).toHaveLength(300);
       expect(new Set(claimed).size).toBe(300);
-      const timedOut = deadlines(raw());
-      expect(timedOut).toHaveLength(300);
-      expect(timedOut.every(({ n }) => n === 1)).toBe(true);
+      expectTimedOutOnce(300);
     });
 
     it('gives two claims in flight at once on one store different asks, each written once', async () => {
-      await dueAsks(300);
-      const store = open();
-      await store.get('due-000');
+      const store = await openOnDue(300);
       const settled: string[] = [];
       const settleOnce = (ask: StoredAsk) => {
         settled.push(ask.askId);
@@ -845,15 +850,11 @@ describe('the SQLite store', () => {
       expect(lastRead).toBeGreaterThan(10);
       expect(turns.slice(0, lastRead).every((turn) => turn === 'free')).toBe(true);
       // One transaction wrote every part.
-      const timedOut = deadlines(raw());
-      expect(timedOut).toHaveLength(276);
-      expect(timedOut.every(({ n }) => n === 1)).toBe(true);
+      expectTimedOutOnce(276);
     });
 
     it('ends a claim spread over turns at its next turn when the store closes, writing what it read', async () => {
-      await dueAsks(300);
-      const store = open();
-      await store.get('due-000');
+      const store = await openOnDue(300);
       const claim = store.claimDue(10, 256, settle, spentEvery(10));
       await new Promise((resolve) => setImmediate(resolve));
       await store.close();
