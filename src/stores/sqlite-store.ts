@@ -242,6 +242,7 @@ const LIST_DIALECT: ListDialect = {
   columns: queryColumns(ASK_COLUMNS),
   notified: (recipient) => `seq IN (SELECT ask FROM ask_events WHERE recipient = ${recipient})`,
   placeholder: () => '?',
+  rewrittenOnly: true,
 };
 
 interface Connection {

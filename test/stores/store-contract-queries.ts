@@ -107,6 +107,18 @@ export function describeListAndPurge(context: QueryCaseContext): void {
       expect(await list({ created: { from: at(4) } })).toEqual(['t5', 'a4']);
       expect(await list({ updated: { from: at(4) } })).toEqual(['t5', 'a4']);
       expect(await list({ updated: { to: at(3) } })).toEqual(['p2', 'p1']);
+      // Asks written again (d3) and asks never written since their creation (p1, p2), together
+      // in list order, with states, and a page at a time.
+      expect(
+        await list({ updated: { from: at(1), to: at(5) }, state: ['pending', 'deferred'] }),
+      ).toEqual(['d3', 'p2', 'p1']);
+      expect(await everyPage(context.store(), { updated: { from: at(1) } }, 1)).toEqual([
+        't5',
+        'a4',
+        'd3',
+        'p2',
+        'p1',
+      ]);
       expect(await list({ sessionId: 's-a', state: ['pending', 'timedOut'] })).toEqual([
         't5',
         'p1',
