@@ -242,6 +242,8 @@ const migrations: readonly Migration[] = [
         WHERE ask <> 0; -- placeholders (EVENT_ID_HOLDER) are no ask's events
       UPDATE asks SET last_event = (SELECT max(e.id) FROM ask_events e WHERE e.ask = asks.seq);
       DROP INDEX ask_events_by_ask;
+      -- The placeholders alone (a purge drops those below the newest), as the index did.
+      CREATE INDEX ask_events_holders ON ask_events (id) WHERE ask = 0;
       DROP INDEX asks_updated;
       CREATE INDEX asks_updated ON asks (updated_at) WHERE updated_at <> created_at;
       CREATE TRIGGER ask_events_chain AFTER INSERT ON ask_events BEGIN

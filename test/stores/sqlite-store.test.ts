@@ -156,6 +156,7 @@ describe('the SQLite store', () => {
           'ask_outbox_due',
           'asks_answered_by',
           'ask_events_recipient',
+          'ask_events_holders',
         ]),
       );
       // An ask's events are found by their chain (step 9), kept whole by its trigger.
@@ -1216,6 +1217,13 @@ describe('the SQLite store', () => {
       const statements = storeStatements(prepared);
       expect(statements.length).toBeGreaterThanOrEqual(10 + shapes.length);
       expectNoFullScan(db, statements);
+      // A one-sided range of event ids reads every event below the bound: the placeholders a
+      // purge drops are read by their own index instead.
+      const holders = statements.filter((sql) => /ask = 0 AND id </.test(sql));
+      expect(holders).toHaveLength(1);
+      expect(planOf(db, holders[0]!, [1_000_000])).toMatch(
+        /USING (COVERING )?INDEX ask_events_holders/,
+      );
       const duePlan = planOf(db, dueStatement(statements), [1, 1, 1, 1, 1]);
       expect(duePlan).toMatch(/USING INDEX asks_due/);
       expect(duePlan).not.toMatch(/TEMP B-TREE/);
