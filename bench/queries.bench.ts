@@ -58,11 +58,10 @@ async function fileOfAsks(path: string, count: number, final: 'mixed' | 'all'): 
         NULL, NULL, a.owner, a.final, 1700000000000 + i * 1000, 1700000000000 + i * 1000 + 500,
         'session-' || (i % 1000), 'agent'
       FROM n JOIN template a ON a.state = ${state};
-    INSERT INTO ask_events (ask, prev, at, type, from_state, to_state, data)
-      SELECT seq, last_event, created_at, 'start', NULL, 'pending', '{"questions":1}' FROM asks;
-    INSERT INTO ask_events (ask, prev, at, type, from_state, to_state, data)
-      SELECT seq, last_event, updated_at, 'answer', 'pending', 'answered', NULL FROM asks
-      WHERE final = 1;
+    INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+      SELECT seq, created_at, 'start', NULL, 'pending', '{"questions":1}' FROM asks;
+    INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+      SELECT seq, updated_at, 'answer', 'pending', 'answered', NULL FROM asks WHERE final = 1;
     COMMIT;
     ANALYZE;
   `);

@@ -17,7 +17,6 @@ import Database from 'better-sqlite3';
 import { SimulatedClock } from 'xstate';
 import { createInteractionService } from '../src/index.js';
 import { createSqliteAskStore } from '../src/sqlite.js';
-import { eventChain } from '../src/stores/sqlite-schema.js';
 import { requireGc, yesAnswer, yesNoRequest } from './fixtures.js';
 import { report } from './ratio.js';
 import { record } from './record.js';
@@ -133,24 +132,12 @@ async function fill(path: string): Promise<void> {
       a.owner, a.final, @now - 3600000 + i, @now - 3600000 + i, a.session_id, a.agent,
       a.answered_by
     FROM pick JOIN asks a ON a.id = pick.t`);
-  // The templates' events, numbered per ask: copied one number at a time, so each copy's event
-  // names the one copied before it (`prev`, its row's `last_event`), as the schema requires.
-  db.prepare(`
-    CREATE TEMP TABLE template_events AS
-    SELECT a.state AS state, e.at, e.type, e.from_state, e.to_state, e.data, e.recipient,
-      row_number() OVER (PARTITION BY e.ask ORDER BY e.id) AS k
-    FROM asks a JOIN ask_events e ON e.ask = a.seq
-    WHERE a.id IN (@answeredId, @pendingId, @deferredId)`).run({
-    answeredId: answered.id,
-    pendingId: pending.id,
-    deferredId: deferred.id,
-  });
   const events = db.prepare(`
-    INSERT INTO ask_events (ask, prev, at, type, from_state, to_state, data, recipient)
-    SELECT c.seq, c.last_event, e.at, e.type, e.from_state, e.to_state, e.data, e.recipient
-    FROM asks c JOIN temp.template_events e ON e.state = c.state AND e.k = @k
-    WHERE c.id LIKE @prefix || '%' ORDER BY c.seq`);
-  const ranks = Number(db.prepare('SELECT max(k) FROM temp.template_events').pluck().get());
+    INSERT INTO ask_events (ask, at, type, from_state, to_state, data, recipient)
+    SELECT c.seq, e.at, e.type, e.from_state, e.to_state, e.data, e.recipient
+    FROM asks c JOIN asks a ON a.state = c.state AND a.id IN (@answeredId, @pendingId, @deferredId)
+      JOIN ask_events e ON e.ask = a.seq
+    WHERE c.id LIKE @prefix || '%' ORDER BY c.seq, e.id`);
   const params = {
     prefix: PREFIX,
     stored: STORED,
@@ -163,13 +150,15 @@ async function fill(path: string): Promise<void> {
   };
   db.transaction(() => {
     copy.run(params);
-    for (let k = 1; k <= ranks; k++) events.run({ prefix: PREFIX, k });
+    events.run({
+      prefix: PREFIX,
+      answeredId: answered.id,
+      pendingId: pending.id,
+      deferredId: deferred.id,
+    });
     const templates = [answered.id, pending.id, deferred.id];
     for (const id of templates) {
-      db.prepare(
-        `DELETE FROM ask_events WHERE id IN
-         (${eventChain('SELECT last_event FROM asks WHERE id = ?')} SELECT id FROM chain)`,
-      ).run(id);
+      db.prepare('DELETE FROM ask_events WHERE ask = (SELECT seq FROM asks WHERE id = ?)').run(id);
       db.prepare('DELETE FROM asks WHERE id = ?').run(id);
     }
   })();
@@ -237,12 +226,9 @@ function plainSqlSweep(path: string): number {
     WHERE seq IN (SELECT seq FROM asks WHERE final = 0 AND deadline_at <= @now
       ORDER BY deadline_at LIMIT 256)
     RETURNING seq, state`);
-  // With the ask's newest event as `prev`: the schema's trigger then names this one the newest,
-  // as it keeps the chain for the store's own writes.
   const event = db.prepare(`
-    INSERT INTO ask_events (ask, prev, at, type, from_state, to_state, data)
-    SELECT value, (SELECT last_event FROM asks WHERE seq = value), @now, 'deadline', 'pending',
-      'timedOut', '{}' FROM json_each(@seqs)`);
+    INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+    SELECT value, @now, 'deadline', 'pending', 'timedOut', '{}' FROM json_each(@seqs)`);
   const started = performance.now();
   let total = 0;
   for (;;) {

@@ -6,8 +6,9 @@
  */
 import type { AskWrite } from './ask-store.js';
 import { type OutboxRow, outboxRowsOf } from './outbox.js';
+import { columnList } from './row-columns.js';
 import type { SqliteStatement, SqliteValue } from './sqlite-database.js';
-import { eventParams, insertEventSql, UPDATED_COLUMNS, updateParams } from './sqlite-rows.js';
+import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from './sqlite-rows.js';
 
 /** A due row `settle` wrote anew: its row number, the version it was read at, the write. */
 export interface SettledRow {
@@ -18,7 +19,7 @@ export interface SettledRow {
 
 /**
  * A batch of writes, each row under the same version check as `update`. Its lists are JSON
- * text, each element naming the row's number: text crosses to the worker thread as one copy.
+ * text, each element led by the row's number: text crosses to the worker thread as one copy.
  */
 export interface BatchPlan {
   /** Owner names to add to `ask_owners` first (names this store does not know are there). */
@@ -27,7 +28,7 @@ export interface BatchPlan {
   size: number;
   /** [row number, expected version, ...UPDATED_COLUMNS' values] per row. */
   rows: string;
-  /** [...EVENT_COLUMNS' values, row number]: one event per row, in the rows' order. */
+  /** [row number, ...EVENT_COLUMNS' values]: one event per row, in the rows' order. */
   events: string;
   /** [row number, ask id, settled at] per final row. */
   settled: string;
@@ -47,14 +48,16 @@ export type BatchStatements = Record<keyof ReturnType<typeof batchSql>, SqliteSt
 
 /** The SQL of the statements a batch runs (prepared by the store and by the sweep's worker). */
 export function batchSql() {
+  const eventColumns = columnList(EVENT_COLUMNS);
   return {
     insertOwner: 'INSERT INTO ask_owners (name) VALUES (?) ON CONFLICT DO NOTHING',
     // [...UPDATED_COLUMNS' values, row number, expected version]: `update`'s version check.
     updateRow: `UPDATE asks SET ${UPDATED_COLUMNS.map(
       (column) => `${column.column} = ${column.placeholder ?? '?'}`,
     ).join(', ')} WHERE seq = ? AND version = ?`,
-    // [...EVENT_COLUMNS' values, ask row number].
-    insertEventRow: `${insertEventSql('seq')} RETURNING id`,
+    // [ask row number, ...EVENT_COLUMNS' values].
+    insertEventRow: `INSERT INTO ask_events (ask, ${eventColumns})
+       VALUES (${['ask', ...EVENT_COLUMNS].map(() => '?').join(', ')}) RETURNING id`,
     // Each element: [row number, ask id, settled at].
     outboxSettledBatch: `UPDATE ask_outbox SET due_at = b.value ->> 2 FROM json_each(?) AS b
        WHERE ask_outbox.ask_id = b.value ->> 1 AND due_at IS NULL AND done_at IS NULL`,
@@ -91,7 +94,7 @@ export function planBatch(batch: readonly SettledRow[], owners: string[]): Batch
   for (const { seq, version, write } of batch) {
     const { ask, event } = write;
     rows.push([seq, version, ...updateParams(ask)]);
-    events.push([...eventParams(event, ask), seq]);
+    events.push([seq, ...eventParams(event, ask)]);
     if (ask.final) settled.push([seq, ask.askId, ask.updatedAt]);
     for (const row of outboxRowsOf(write)) outbox.push([seq, ...outboxParams(row)]);
   }

@@ -13,7 +13,6 @@ import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
-  columnList,
   listedColumns,
   readJson,
   readOptionalText,
@@ -376,16 +375,6 @@ export type AskRow = Record<string, unknown> & { id: unknown };
 /** The values bound for `ASK_COLUMNS`, in order. */
 export function askParams(ask: StoredAsk): SqliteValue[] {
   return ASK_COLUMNS.map((column) => column.write(ask) as SqliteValue);
-}
-
-/**
- * Appends an event to the ask whose `column` (`id` or `seq`) is bound last, after
- * `EVENT_COLUMNS`' values (`eventParams`): its row number and its last event (`prev`) are read from its row in the
- * same statement, so nothing is appended to an unknown ask and the chain stays whole.
- */
-export function insertEventSql(column: 'id' | 'seq'): string {
-  return `INSERT INTO ask_events (ask, prev, ${columnList(EVENT_COLUMNS)})
-    SELECT seq, last_event, ${EVENT_COLUMNS.map(() => '?').join(', ')} FROM asks WHERE ${column} = ?`;
 }
 
 /**

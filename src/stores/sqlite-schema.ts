@@ -223,49 +223,17 @@ const migrations: readonly Migration[] = [
     `,
   },
   {
-    // Leaner commits (issue 20): fewer index pages written per ask. `asks_updated` keeps only
-    // rows written again at another time than their creation (a new ask adds no entry; the
-    // others' updated time is their creation time, which `list` reads by `asks_created`). And an
-    // ask's events are found by a chain instead of an index, so a commit that appends an event
-    // writes one page fewer (the index's). The ask's row keeps its last event's id
-    // (`last_event`), and each event the id of the ask's event before it (`prev`, NULL for the
-    // first), as a log record keeps its transaction's previous one. A history is read from the
-    // last event back, one row-id lookup per event. The trigger keeps the chain whole whoever
-    // writes: an insert must name the ask's last event as `prev` (it is refused otherwise), and
-    // the ask's row then names the new one.
+    // Leaner commits (issue 20): `asks_updated` keeps only rows written again at another time
+    // than their creation, so a new ask adds no entry to it (one index page fewer in the commit
+    // that creates it), and a later write adds one instead of moving one. The other rows' updated
+    // time is their creation time, which `list` reads by `asks_created`.
     version: 9,
     sql: `
-      ALTER TABLE asks ADD COLUMN last_event INTEGER;
-      ALTER TABLE ask_events ADD COLUMN prev INTEGER;
-      UPDATE ask_events SET prev = (SELECT max(p.id) FROM ask_events p
-          WHERE p.ask = ask_events.ask AND p.id < ask_events.id)
-        WHERE ask <> 0; -- placeholders (EVENT_ID_HOLDER) are no ask's events
-      UPDATE asks SET last_event = (SELECT max(e.id) FROM ask_events e WHERE e.ask = asks.seq);
-      DROP INDEX ask_events_by_ask;
-      -- The placeholders alone (a purge drops those below the newest), as the index did.
-      CREATE INDEX ask_events_holders ON ask_events (id) WHERE ask = 0;
       DROP INDEX asks_updated;
       CREATE INDEX asks_updated ON asks (updated_at) WHERE updated_at <> created_at;
-      CREATE TRIGGER ask_events_chain AFTER INSERT ON ask_events BEGIN
-        SELECT RAISE(ABORT, 'ask_events.prev must be its ask''s asks.last_event')
-          WHERE NEW.prev IS NOT (SELECT last_event FROM asks WHERE seq = NEW.ask);
-        UPDATE asks SET last_event = NEW.id WHERE seq = NEW.ask;
-      END;
     `,
   },
 ];
-
-/**
- * The ids of one ask's events, newest first, as a recursive common table expression named
- * \`chain\` (migration 9); \`anchor\` selects the ask's \`last_event\` from \`asks\`. A chain
- * only goes back (\`prev < id\`), so it ends even in a damaged file.
- */
-export function eventChain(anchor: string): string {
-  return `WITH RECURSIVE chain(id) AS (
-    ${anchor}
-    UNION ALL
-    SELECT e.prev FROM chain JOIN ask_events e ON e.id = chain.id WHERE e.prev < e.id)`;
-}
 
 /**
  * The `ask` of a placeholder event row: no ask has row number 0, so no history, list or change

@@ -68,7 +68,6 @@ import {
   CLAIMED_ASK_COLUMNS,
   EVENT_COLUMNS,
   eventParams,
-  insertEventSql,
   LISTED_COLUMNS,
   readAsk,
   readClaimedAsk,
@@ -77,13 +76,7 @@ import {
   UPDATED_COLUMNS,
   updateParams,
 } from './sqlite-rows.js';
-import {
-  EVENT_ID_HOLDER,
-  eventChain,
-  LAST_EVENT_ID,
-  LAST_EVENT_ID_SQL,
-  migrate,
-} from './sqlite-schema.js';
+import { EVENT_ID_HOLDER, LAST_EVENT_ID, LAST_EVENT_ID_SQL, migrate } from './sqlite-schema.js';
 import { SqliteWorker } from './sqlite-worker.js';
 
 /**
@@ -902,6 +895,8 @@ function prepare(db: SqliteDatabase): Statements {
   const assignments = UPDATED_COLUMNS.map(
     (column) => `${column.column} = ${column.placeholder ?? '?'}`,
   ).join(', ');
+  const eventColumns = columnList(EVENT_COLUMNS);
+  const eventPlaceholders = EVENT_COLUMNS.map(() => '?').join(', ');
   const claimedColumns = `o.delivery_id, o.ask_id, o.channel, o.due_at, o.while_open, o.payload, o.attempts, ${columnList(CLAIMED_ASK_COLUMNS, 'a.')}`;
   return {
     byId: db.prepare(`SELECT ${selected} FROM asks WHERE id = ?`),
@@ -917,13 +912,12 @@ function prepare(db: SqliteDatabase): Statements {
       `INSERT INTO asks (${columns}) VALUES (${placeholders}) ON CONFLICT DO NOTHING`,
     ),
     updateAsk: db.prepare(`UPDATE asks SET ${assignments} WHERE id = ? AND version = ?`),
-    insertEvent: db.prepare(insertEventSql('id')),
-    // Along the chain (CROSS JOIN keeps that order), never by walking the events in id order.
+    // The ask's row number by its id, in the same statement: nothing is appended to an unknown ask.
+    insertEvent: db.prepare(
+      `INSERT INTO ask_events (ask, ${eventColumns}) SELECT seq, ${eventPlaceholders} FROM asks WHERE id = ?`,
+    ),
     history: db.prepare(
-      `${eventChain('SELECT last_event FROM asks WHERE id = ?')}
-       SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome
-       FROM chain CROSS JOIN ask_events e ON e.id = chain.id CROSS JOIN asks a ON a.seq = e.ask
-       ORDER BY e.id`,
+      `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
     ),
     // One range of `asks_due`, from the cursor to `now`, in index order (deadline, then row
     // number): a batch reads only the rows it returns, wherever the cursor stands.
@@ -937,10 +931,7 @@ function prepare(db: SqliteDatabase): Statements {
     settled: db.prepare(
       'SELECT seq FROM asks WHERE final = 1 AND updated_at < ? ORDER BY updated_at LIMIT ?',
     ),
-    deleteEvents: db.prepare(
-      `DELETE FROM ask_events WHERE id IN
-       (${eventChain('SELECT last_event FROM asks WHERE seq = ?')} SELECT id FROM chain)`,
-    ),
+    deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     lastEventId: db.prepare(LAST_EVENT_ID_SQL),
     holdEventId: db.prepare(
       `INSERT INTO ask_events (id, ask, at, type, to_state) SELECT ?, ${EVENT_ID_HOLDER}, 0, '', ''

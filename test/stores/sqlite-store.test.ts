@@ -153,17 +153,12 @@ describe('the SQLite store', () => {
           'asks_open_interaction',
           'asks_interaction',
           'asks_due',
+          'ask_events_by_ask',
           'ask_outbox_due',
           'asks_answered_by',
           'ask_events_recipient',
-          'ask_events_holders',
         ]),
       );
-      // An ask's events are found by their chain (step 9), kept whole by its trigger.
-      expect(indexes).not.toContain('ask_events_by_ask');
-      expect(
-        db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").pluck().all(),
-      ).toEqual(['ask_events_chain']);
     });
 
     it('fills the answered-by and recipient columns of step 5 from rows written before it', async () => {
@@ -185,9 +180,7 @@ describe('the SQLite store', () => {
       });
       await before.close();
       // The file as a build before the filters' step (version 6) left it.
-      raw().exec(`DROP TRIGGER ask_events_chain; CREATE INDEX ask_events_by_ask ON ask_events (ask, id);
-        ALTER TABLE asks DROP COLUMN last_event; ALTER TABLE ask_events DROP COLUMN prev;
-        DROP INDEX asks_answered_by; DROP INDEX ask_events_recipient;
+      raw().exec(`DROP INDEX asks_answered_by; DROP INDEX ask_events_recipient;
         ALTER TABLE asks DROP COLUMN answered_by; ALTER TABLE ask_events DROP COLUMN recipient;
         DELETE FROM ask_schema_version WHERE version >= 6;`);
       const after = open();
@@ -285,7 +278,7 @@ describe('the SQLite store', () => {
     });
   });
 
-  describe('histories (a chain of events per ask)', () => {
+  describe('histories', () => {
     it('reads each history whole and in order, however the writes of several asks interleave', async () => {
       const store = open();
       const ids = ['a', 'b', 'c'];
@@ -320,45 +313,7 @@ describe('the SQLite store', () => {
       expect(await types('a')).toEqual([...middle, 'deadline']);
       expect(await types('b')).toEqual([...middle, 'answer']);
       expect(await types('c')).toEqual([...middle, 'deadline']);
-      // On disk: each event names the one before it of its own ask, the first none, and the
-      // ask's row names its newest.
-      const db = raw();
-      for (const askId of ids) {
-        const chain = db
-          .prepare(
-            'SELECT e.id, e.prev FROM ask_events e JOIN asks a ON a.seq = e.ask WHERE a.id = ? ORDER BY e.id',
-          )
-          .all(askId) as { id: number; prev: number | null }[];
-        expect(chain.map(({ prev }) => prev)).toEqual([
-          null,
-          ...chain.slice(0, -1).map(({ id }) => id),
-        ]);
-        expect(db.prepare('SELECT last_event FROM asks WHERE id = ?').pluck().get(askId)).toBe(
-          chain.at(-1)!.id,
-        );
-      }
       expect(await collect(store.history('unknown'))).toEqual([]);
-    });
-
-    it('refuses an event that does not follow its ask’s newest one, whoever writes it', async () => {
-      const store = open();
-      await store.create(startWrite({ askId: 'a' }));
-      const db = raw();
-      const append = db.prepare(
-        `INSERT INTO ask_events (ask, prev, at, type, from_state, to_state, data)
-         SELECT seq, ?, 1, 'late-answer', 'answered', 'answered', ? FROM asks WHERE id = 'a'`,
-      );
-      const data = JSON.stringify(lateAnswerEvent('a', 1).data);
-      const newest = db.prepare("SELECT last_event FROM asks WHERE id = 'a'").pluck().get();
-      expect(() => append.run(null, data)).toThrow(
-        "ask_events.prev must be its ask's asks.last_event",
-      );
-      expect(() => append.run(Number(newest) - 1, data)).toThrow(/prev must be/);
-      append.run(newest, data);
-      expect((await collect(store.history('a'))).map((event) => event.type)).toEqual([
-        'start',
-        'late-answer',
-      ]);
     });
   });
 
@@ -1175,12 +1130,12 @@ describe('the SQLite store', () => {
            CASE WHEN i % 2 = 1 AND i % 3 = 0 THEN 'person-' || (i % 200) END FROM n`,
       ).run(row);
       // Two events per ask, and every third ask told one of 200 people of it.
-      db.exec(`INSERT INTO ask_events (ask, prev, at, type, from_state, to_state, data)
-        SELECT seq, last_event, 1, 'start', NULL, 'pending', '{}' FROM asks;
-        INSERT INTO ask_events (ask, prev, at, type, from_state, to_state, data)
-        SELECT seq, last_event, 2, 'answer', 'pending', 'answered', '{}' FROM asks;
-        INSERT INTO ask_events (ask, prev, at, type, from_state, to_state, data, recipient)
-        SELECT seq, last_event, 3, 'notified', 'deferred', 'deferred',
+      db.exec(`INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+        SELECT seq, 1, 'start', NULL, 'pending', '{}' FROM asks;
+        INSERT INTO ask_events (ask, at, type, from_state, to_state, data)
+        SELECT seq, 2, 'answer', 'pending', 'answered', '{}' FROM asks;
+        INSERT INTO ask_events (ask, at, type, from_state, to_state, data, recipient)
+        SELECT seq, 3, 'notified', 'deferred', 'deferred',
           json_object('recipient', 'person-' || (seq % 200)), 'person-' || (seq % 200)
           FROM asks WHERE seq % 3 = 1;
         ANALYZE;`);
@@ -1218,11 +1173,11 @@ describe('the SQLite store', () => {
       expect(statements.length).toBeGreaterThanOrEqual(10 + shapes.length);
       expectNoFullScan(db, statements);
       // A one-sided range of event ids reads every event below the bound: the placeholders a
-      // purge drops are read by their own index instead.
+      // purge drops are read by the ask index, as asks of their own (ask 0).
       const holders = statements.filter((sql) => /ask = 0 AND id </.test(sql));
       expect(holders).toHaveLength(1);
       expect(planOf(db, holders[0]!, [1_000_000])).toMatch(
-        /USING (COVERING )?INDEX ask_events_holders/,
+        /USING (COVERING )?INDEX ask_events_by_ask/,
       );
       const duePlan = planOf(db, dueStatement(statements), [1, 1, 1, 1, 1]);
       expect(duePlan).toMatch(/USING INDEX asks_due/);
