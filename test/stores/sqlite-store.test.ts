@@ -1331,12 +1331,11 @@ function expectNoFullScan(db: Database.Database, statements: readonly string[]):
       sql,
       (sql.match(/\?/g) ?? []).map(() => 1),
     );
-    // A plan names a table by the alias the statement gave it.
+    // A plan names a table by the alias the statement gave it. The word after a table name may
+    // be a keyword instead (WHERE, JOIN...): no plan line scans one, so it is harmless here.
     const names = new Set(['asks', 'ask_events']);
-    for (const [, , alias] of sql.matchAll(/\b(asks|ask_events)\s+(?:AS\s+)?(\w+)/gi)) {
-      if (!/^(ON|WHERE|SET|JOIN|CROSS|ORDER|GROUP|LIMIT|VALUES|SELECT|AND|OR)$/i.test(alias!)) {
-        names.add(alias!);
-      }
+    for (const [, , word] of sql.matchAll(/\b(asks|ask_events)\s+(?:AS\s+)?(\w+)/gi)) {
+      names.add(word!);
     }
     const scans = plan
       .split('\n')
