@@ -146,7 +146,16 @@ function sleepSync(ms: number): void {
  * instead of failing them halfway.
  */
 export function writeTransaction<T>(db: SqliteDatabase, work: () => T): T {
-  db.exec('BEGIN IMMEDIATE');
+  return transaction(db, 'BEGIN IMMEDIATE', work);
+}
+
+/** `work` in a read transaction: every statement in it reads the same state of the file. */
+export function readTransaction<T>(db: SqliteDatabase, work: () => T): T {
+  return transaction(db, 'BEGIN', work);
+}
+
+function transaction<T>(db: SqliteDatabase, begin: string, work: () => T): T {
+  db.exec(begin);
   try {
     const result = work();
     db.exec('COMMIT');

@@ -392,6 +392,45 @@ export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[
   return params;
 }
 
+/**
+ * True when `ask`'s first row stands for all of its start `event`, so the event needs no row
+ * of its own (schema version 10): its time is the row's creation time, it comes from no state
+ * into 'pending', and its data is what the row gives (`startDataOf`). `impliedStartRow` reads
+ * it back from the row.
+ */
+export function startStandsFor(event: AskAuditEvent, ask: StoredAsk): boolean {
+  return (
+    event.type === 'start' &&
+    event.at === ask.createdAt &&
+    event.from === null &&
+    event.to === 'pending' &&
+    ask.state === 'pending' &&
+    notifiedRecipientOf(event) === undefined &&
+    dataStandsFor(event, ask)
+  );
+}
+
+/**
+ * The `ask_events` row of a start event its ask's row stands for (`startStandsFor`), as the
+ * history query returns one: `readEvent` reads it like any other (its id is 0, before every
+ * event's). `startData` undefined: the ask's row could not be read, and neither can this.
+ */
+export function impliedStartRow(
+  createdAt: unknown,
+  startData: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  return {
+    id: 0,
+    at: createdAt,
+    type: 'start',
+    from_state: null,
+    to_state: 'pending',
+    data: null,
+    recipient: null,
+    start_data: startData,
+  };
+}
+
 function dataStandsFor(event: AskAuditEvent, ask: StoredAsk | undefined): boolean {
   const data = event.data as Record<string, unknown>;
   if (event.type === 'deadline') return sameData(data, { at: event.at });

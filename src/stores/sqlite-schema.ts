@@ -233,6 +233,20 @@ const migrations: readonly Migration[] = [
       CREATE INDEX asks_updated ON asks (updated_at) WHERE updated_at <> created_at;
     `,
   },
+  {
+    // Leaner commits (issue 20): an ask's start event is no row of `ask_events` when the ask's
+    // row stands for all of it (`startStandsFor`: the row's creation time, no previous state,
+    // 'pending', the start data the row gives); the history reads it from the row. A build
+    // before this version would show such an ask without its start, so the version says a file
+    // has them. The change feed then finds new asks by their row numbers, which must never go
+    // back either: `ask_last_seq` keeps the largest one a purge deleted, and a new ask is
+    // numbered after it (`NEXT_ASK_SEQ`). It is written by a purge that deletes the newest ask
+    // only, never by the commit that creates one.
+    version: 10,
+    sql: `
+      CREATE TABLE IF NOT EXISTS ask_last_seq (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+    `,
+  },
 ];
 
 /**
@@ -244,6 +258,14 @@ export const EVENT_ID_HOLDER = 0;
 
 /** The largest event id in the file (a placeholder's included), 0 when there is none. */
 export const LAST_EVENT_ID = '(SELECT coalesce(max(id), 0) FROM ask_events)';
+
+/**
+ * The row number of a new ask: after every ask in the file and every one a purge deleted
+ * (migration 10), so row numbers never go back and the change feed finds new asks past the
+ * last number it saw.
+ */
+export const NEXT_ASK_SEQ = `(SELECT coalesce(max(seq), 0) + 1 FROM (
+    SELECT max(seq) AS seq FROM asks UNION ALL SELECT seq FROM ask_last_seq))`;
 
 /** `LAST_EVENT_ID` as a query of its own, read as `id`. */
 export const LAST_EVENT_ID_SQL = `SELECT ${LAST_EVENT_ID} AS id`;

@@ -48,6 +48,7 @@ import {
   keyedHere,
   type OpenedDatabase,
   openSqliteFile,
+  readTransaction,
   type SqliteDatabase,
   type SqliteStatement,
   type SqliteValue,
@@ -68,15 +69,23 @@ import {
   CLAIMED_ASK_COLUMNS,
   EVENT_COLUMNS,
   eventParams,
+  impliedStartRow,
   LISTED_COLUMNS,
   readAsk,
   readClaimedAsk,
   readEvent,
   readListed,
+  startStandsFor,
   UPDATED_COLUMNS,
   updateParams,
 } from './sqlite-rows.js';
-import { EVENT_ID_HOLDER, LAST_EVENT_ID, LAST_EVENT_ID_SQL, migrate } from './sqlite-schema.js';
+import {
+  EVENT_ID_HOLDER,
+  LAST_EVENT_ID,
+  LAST_EVENT_ID_SQL,
+  migrate,
+  NEXT_ASK_SEQ,
+} from './sqlite-schema.js';
 import { SqliteWorker } from './sqlite-worker.js';
 
 /**
@@ -212,6 +221,7 @@ interface Statements extends BatchStatements {
   settled: SqliteStatement;
   deleteEvents: SqliteStatement;
   lastEventId: SqliteStatement;
+  holdAskSeq: SqliteStatement;
   holdEventId: SqliteStatement;
   dropEventIdHolders: SqliteStatement;
   deleteAsk: SqliteStatement;
@@ -312,11 +322,12 @@ class SqliteAskStore implements AskStore {
     const { opened, statements } = await this.#openToWrite();
     const { ask, event } = write;
     let eventId: number | undefined;
+    let seq: number | undefined;
     const named: string[] = [];
     const existing = this.#write(opened, () => {
       this.#owner(statements, ask, named);
-      const { changes } = statements.insertAsk.run(...askParams(ask));
-      if (Number(changes) === 0) {
+      const inserted = statements.insertAsk.run(...askParams(ask));
+      if (Number(inserted.changes) === 0) {
         const found = (statements.byId.get(ask.askId) ??
           (ask.key === undefined ? undefined : statements.byKey.get(ask.key))) as
           | AskRow
@@ -326,13 +337,17 @@ class SqliteAskStore implements AskStore {
           `Cannot create ask ${ask.askId}: interaction id ${ask.interactionId} belongs to ask ${this.#holder(statements, ask)}, which is not final.`,
         );
       }
-      eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
+      seq = rowId(inserted);
+      // Most starts are the row's own (schema version 10): the history reads them from it.
+      if (!startStandsFor(event, ask)) {
+        eventId = rowId(statements.insertEvent.run(...eventParams(event, ask), ask.askId));
+      }
       queue(statements, write);
       return undefined;
     });
     this.#named(named);
     if (existing !== undefined) return { created: false, existing };
-    this.#feed.written(ask.askId, ask.version, eventId, write.writer);
+    this.#feed.written(ask.askId, ask.version, eventId, write.writer, seq);
     return { created: true };
   }
 
@@ -389,13 +404,22 @@ class SqliteAskStore implements AskStore {
   }
 
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
-    const { statements } = await this.#open();
-    // One read: events appended while the caller iterates belong to a later read.
-    const rows = statements.history.all(askId) as Record<string, unknown>[];
+    const { opened, statements } = await this.#open();
+    // One read transaction: events appended while the caller iterates belong to a later read,
+    // and the ask's row read for its start is the one these events belong to.
+    const rows = readTransaction(opened.db, () => {
+      const events = statements.history.all(askId) as Record<string, unknown>[];
+      const first = events[0];
+      if (first?.type === 'start') {
+        // A start event whose data its ask's row stands for (see `eventParams`).
+        if (first.data === null) first.start_data = this.#startData(statements, askId);
+        return events;
+      }
+      // No start row: the ask's row stands for all of it (`startStandsFor`), if there is an ask.
+      const start = this.#impliedStart(statements, askId);
+      return start === undefined ? events : [start, ...events];
+    });
     for (const row of rows) {
-      // A start event written with its ask's first row is read from the ask (see `eventParams`).
-      if (row.type === 'start' && row.data === null)
-        row.start_data = this.#startData(statements, askId);
       const event = this.#readEvent(row, askId);
       if (event !== undefined) yield event;
     }
@@ -524,11 +548,15 @@ class SqliteAskStore implements AskStore {
         const doomed = statements.settled.all(finalBefore, limit) as { seq: number }[];
         if (doomed.length === 0) return 0;
         const { id: lastEventId } = statements.lastEventId.get() as { id: number };
+        let lastSeq = 0;
         for (const { seq } of doomed) {
           statements.deleteOutbox.run(seq);
           statements.deleteEvents.run(seq);
           statements.deleteAsk.run(seq);
+          if (seq > lastSeq) lastSeq = seq;
         }
+        // Row numbers never go back: where the newest ask went, `ask_last_seq` keeps its number.
+        statements.holdAskSeq.run(lastSeq, lastSeq);
         // Event ids never go back: where the newest events went, a placeholder keeps their id.
         statements.holdEventId.run(lastEventId, lastEventId);
         statements.dropEventIdHolders.run(lastEventId);
@@ -841,13 +869,21 @@ class SqliteAskStore implements AskStore {
 
   /** The start event's data the ask's row stands for, or undefined if the row cannot be read. */
   #startData(statements: Statements, askId: string): Record<string, unknown> | undefined {
-    try {
-      const row = statements.byId.get(askId) as AskRow | undefined;
-      return row === undefined ? undefined : startDataOf(readAsk(row));
-    } catch (error) {
-      if (!(error instanceof CorruptAskRowError)) throw error;
-      return undefined;
-    }
+    const row = statements.byId.get(askId) as AskRow | undefined;
+    const ask = row && readableAsk(row);
+    return ask && startDataOf(ask);
+  }
+
+  /**
+   * The start event row the ask's row stands for (`impliedStartRow`); undefined when there is
+   * no such ask. A row that cannot be read gives a start that fails to read, so the history
+   * reports it (`#readEvent`) and goes on with the rest.
+   */
+  #impliedStart(statements: Statements, askId: string): Record<string, unknown> | undefined {
+    const row = statements.byId.get(askId) as AskRow | undefined;
+    if (row === undefined) return undefined;
+    const ask = readableAsk(row);
+    return impliedStartRow(row.created_at, ask && startDataOf(ask));
   }
 
   /**
@@ -909,7 +945,8 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     // A taken id or key writes nothing (and no exception): `create` then reads who has it.
     insertAsk: db.prepare(
-      `INSERT INTO asks (${columns}) VALUES (${placeholders}) ON CONFLICT DO NOTHING`,
+      `INSERT INTO asks (seq, ${columns}) VALUES (${NEXT_ASK_SEQ}, ${placeholders})
+       ON CONFLICT DO NOTHING`,
     ),
     updateAsk: db.prepare(`UPDATE asks SET ${assignments} WHERE id = ? AND version = ?`),
     // The ask's row number by its id, in the same statement: nothing is appended to an unknown ask.
@@ -936,6 +973,10 @@ function prepare(db: SqliteDatabase): Statements {
     holdEventId: db.prepare(
       `INSERT INTO ask_events (id, ask, at, type, to_state) SELECT ?, ${EVENT_ID_HOLDER}, 0, '', ''
        WHERE ${LAST_EVENT_ID} < ?`,
+    ),
+    holdAskSeq: db.prepare(
+      `INSERT INTO ask_last_seq (one, seq) SELECT 1, ? WHERE ${NEXT_ASK_SEQ} <= ?
+       ON CONFLICT (one) DO UPDATE SET seq = excluded.seq`,
     ),
     // Placeholders below the one that is the largest id (or below an event that is) hold nothing.
     dropEventIdHolders: db.prepare(
@@ -1046,6 +1087,16 @@ function claimedEntries(
     });
   }
   return entries;
+}
+
+/** The ask of `row`, or undefined when the row cannot be read (a corrupt row). */
+function readableAsk(row: AskRow): StoredAsk | undefined {
+  try {
+    return readAsk(row);
+  } catch (error) {
+    if (!(error instanceof CorruptAskRowError)) throw error;
+    return undefined;
+  }
 }
 
 function readOptional(row: unknown): StoredAsk | undefined {

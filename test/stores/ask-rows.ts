@@ -4,6 +4,7 @@
  * exactly, so the builders fill every kind of field a row can carry.
  */
 import type { AskAuditEvent, AskOutcome, AskState, AskStore, StoredAsk } from 'ask-engine';
+import { startDataOf } from '../../src/engine/audit.js';
 
 export type AskWrite = Parameters<AskStore['update']>[0];
 
@@ -123,6 +124,25 @@ export function startWrite(options: RowOptions): AskWrite {
         toolCallId: `call-${ask.askId}`,
         ...(ask.key === undefined ? {} : { key: ask.key }),
       },
+    },
+  };
+}
+
+/**
+ * The `start` write of a new ask as the service writes it: its event says nothing the row does
+ * not (its data is `startDataOf` the row), so a SQLite file keeps no row for it (version 10).
+ */
+export function rowStartWrite(options: RowOptions): AskWrite {
+  const { ask, event } = startWrite(options);
+  return {
+    ask,
+    event: {
+      askId: ask.askId,
+      type: 'start',
+      at: event.at,
+      from: null,
+      to: ask.state,
+      data: startDataOf(ask),
     },
   };
 }

@@ -92,17 +92,16 @@ describe('a SQLite file of schema version 6', () => {
       };
       const events = db
         .prepare(
-          'SELECT data FROM ask_events WHERE ask = (SELECT seq FROM asks WHERE id = ?) ORDER BY id',
+          'SELECT type, data FROM ask_events WHERE ask = (SELECT seq FROM asks WHERE id = ?) ORDER BY id',
         )
-        .pluck()
         .all(handle.id);
       db.close();
-      // Neither the status, the state value nor the empty progress; the start event's data and
-      // the answer's are the row's own.
+      // Neither the status, the state value nor the empty progress; the row stands for the whole
+      // start event (no row of its own, version 10), and for the answer's data.
       expect(JSON.parse(row.snapshot)).toEqual({
         context: { toolCallId: 'call-9', sessionId: 'session-9' },
       });
-      expect(events).toEqual([null, null]);
+      expect(events).toEqual([{ type: 'answer', data: null }]);
       expect((await store.get(handle.id))?.snapshot).toMatchObject({
         status: 'done',
         value: 'answered',
