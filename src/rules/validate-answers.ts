@@ -130,6 +130,12 @@ export function everySkipped(): UserInteractionError {
 }
 
 /**
+ * Up to this many options or selections, a scan finds a title or a duplicate more cheaply than
+ * a map or set built for the purpose; past it, one is built.
+ */
+const SCANNED = 8;
+
+/**
  * One question's response, checked: the response spelled with its options' own titles, or a
  * `UserInteractionError` whose data names the question and the part at fault (`AnswerErrorData`).
  */
@@ -185,6 +191,9 @@ export function validateResponse(
     throw fail('selection', `${where} allows one selection, got ${selections.length}.`);
   }
   const chosen: string[] = new Array(selections.length);
+  // Duplicates by a scan while there are few (as `optionTitle` finds titles); past that a set,
+  // or 64 selections would compare each with all before it.
+  const taken = selections.length > SCANNED ? new Set<string>() : undefined;
   for (let at = 0; at < selections.length; at++) {
     const selection: unknown = selections[at];
     const title = typeof selection === 'string' ? optionTitle(question, selection) : undefined;
@@ -194,13 +203,14 @@ export function validateResponse(
         `${where} has ${quote ? `selection ${describe(selection)}` : `a selection (${describeKind(selection)})`}, which is not one of its option titles (${question.options.map((o) => describe(o.title)).join(', ')}).`,
       );
     }
-    if (chosen.includes(title)) {
+    if (taken === undefined ? chosen.includes(title) : taken.has(title)) {
       throw fail(
         'selection',
         quote ? `${where} selects ${describe(title)} twice.` : `${where} selects one option twice.`,
       );
     }
     chosen[at] = title;
+    taken?.add(title);
   }
   if (comment === undefined) return { kind: 'selection', selections: chosen };
   if (!question.allowComment) {
@@ -227,7 +237,7 @@ interface TitleIndex {
  */
 function optionTitle(question: AskUserQuestion, selection: string): string | undefined {
   const { options } = question;
-  if (options.length > SCANNED_OPTIONS) {
+  if (options.length > SCANNED) {
     const titles = titleIndex(question);
     return titles.exact.get(selection) ?? titles.seen.get(titleKey(selection));
   }
@@ -236,7 +246,6 @@ function optionTitle(question: AskUserQuestion, selection: string): string | und
   for (const option of options) if (titleKey(option.title) === key) return option.title;
   return undefined;
 }
-const SCANNED_OPTIONS = 8;
 
 const titleIndexes = new WeakMap<AskUserQuestion, TitleIndex>();
 function titleIndex(question: AskUserQuestion): TitleIndex {

@@ -145,6 +145,25 @@ describe('selections match titles as people see them', () => {
     ).toBe('Question "q1" selects "Café" twice.');
   });
 
+  it('finds a selection made twice among many, however far apart', () => {
+    const titles = Array.from({ length: 20 }, (_, i) => `Option ${i + 1}`);
+    const many = question({ options: titles.map((title) => ({ title })), allowMultiple: true });
+    const answer = (selections: string[]) => [
+      { questionId: 'q1', response: { kind: 'selection', selections } },
+    ];
+    // Past a few selections duplicates are found by a set, not a scan: both must find them.
+    for (const selections of [
+      [...titles.slice(0, 12), 'option 1'],
+      ['Option 3', 'Option 20', 'OPTION 3'],
+    ]) {
+      expect(thrown(() => validateAskUserAnswers([many], answer(selections))).message).toMatch(
+        /^Question "q1" selects "Option (1|3)" twice\.$/,
+      );
+    }
+    const all = validateAskUserAnswers([many], answer(titles.map((t) => t.toLowerCase())));
+    expect(all[0]?.response).toEqual({ kind: 'selection', selections: titles });
+  });
+
   it('encodes an NFC selection for an NFD option through the form codec and decodes it back', () => {
     const form = buildAskUserForm([nfd]);
     const encoded = encodeAskUserFormAnswer(form, [
