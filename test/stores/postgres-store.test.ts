@@ -341,9 +341,11 @@ describe.skipIf(postgresMissing !== undefined)(
       const writer = storeOn(schema);
       const heard: { type: string; askId?: string }[] = [];
       store.subscribe((change) => heard.push(change));
+      // The LISTEN is up (its first 'missed'): a write before it would go unheard.
+      await nextChange(heard, (change) => change.type === 'missed');
       await writer.create(pendingAsk('before'));
       await nextChange(heard, (change) => change.askId === 'before');
-      heard.length = 0; // the first LISTEN's 'missed' is behind us
+      heard.length = 0;
       const killed = await admin`
         select pg_terminate_backend(pid) from pg_stat_activity where query ilike ${`listen "${schema}.asks"`}
       `;
@@ -382,10 +384,12 @@ describe.skipIf(postgresMissing !== undefined)(
         const writer = storeOn(schema);
         const heard: { type: string; askId?: string }[] = [];
         store.subscribe((change) => heard.push(change));
+        // The LISTEN is up (its first 'missed'): a write before it would go unheard.
+        await nextChange(heard, (change) => change.type === 'missed');
         await store.create(pendingAsk('before'));
         await writer.get('before');
         await nextChange(heard, (change) => change.askId === 'before');
-        heard.length = 0; // the first LISTEN's 'missed' is behind us
+        heard.length = 0;
         for (let round = 0; round < 3; round++) {
           const killed = await killStoreConnections();
           expect(killed.length).toBeGreaterThan(round === 0 ? 1 : 0);
@@ -678,6 +682,8 @@ describe.skipIf(postgresMissing !== undefined)(
       opened.push(store, writer);
       const heard: { type: string; askId?: string }[] = [];
       store.subscribe((change) => heard.push(change));
+      // The LISTEN is up (its first 'missed'): a write before it would go unheard.
+      await nextChange(heard, (change) => change.type === 'missed');
       await writer.create(pendingAsk('before'));
       await nextChange(heard, (change) => change.askId === 'before');
       heard.length = 0;
@@ -707,9 +713,11 @@ describe.skipIf(postgresMissing !== undefined)(
       const { schema, store } = storeOnNewSchema({ onError: (error) => errors.push(error) });
       const heard: { type: string; askId?: string }[] = [];
       store.subscribe((change) => heard.push(change));
+      // The LISTEN is up (its first 'missed'): a write before it would go unheard.
+      await nextChange(heard, (change) => change.type === 'missed');
       await store.create(pendingAsk('before'));
       await nextChange(heard, (change) => change.askId === 'before');
-      heard.length = 0; // the first LISTEN's 'missed' is behind us
+      heard.length = 0;
       await cluster.stop();
       await expect(store.get('before')).rejects.toThrow();
       await cluster.restart();
