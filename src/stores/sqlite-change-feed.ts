@@ -13,40 +13,85 @@ import { ChangeFanout } from './change-fanout.js';
 import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
 import { LAST_EVENT_ID_SQL } from './sqlite-schema.js';
 
-/** Events read per query while catching up, so a long absence does not load all at once. */
+/** Rows read per query while catching up, so a long absence does not load all at once. */
 const PAGE = 1_000;
 
-interface FeedStatements {
-  dataVersion: SqliteStatement;
-  lastEventId: SqliteStatement;
-  eventsAfter: SqliteStatement;
-  lastSeq: SqliteStatement;
-  asksAfter: SqliteStatement;
-}
-
-/** A news row: an ask and the version it is at. */
+/** A news row: its id (an event id or an ask's row number), its ask and the ask's version. */
 interface NewsRow {
   id: number;
   askId: string;
   version: number;
 }
 
+/**
+ * Where the poll stands in one table whose ids never go back (`ask_events` by id, `asks` by row
+ * number): the last id read, and the ids this connection wrote since (told when written).
+ */
+class NewsCursor {
+  #last = 0;
+  readonly #own = new Set<number>();
+  #ownMax = 0;
+  readonly #newest: SqliteStatement;
+  readonly #after: SqliteStatement;
+
+  /** `newest` reads the largest id as `id`; `after` reads `NewsRow`s past an id, in id order. */
+  constructor(newest: SqliteStatement, after: SqliteStatement) {
+    this.#newest = newest;
+    this.#after = after;
+  }
+
+  /** From now on, rows past the newest one are news. */
+  reset(): void {
+    this.#last = Number((this.#newest.get() as { id: number }).id);
+    this.#own.clear();
+    this.#ownMax = 0;
+  }
+
+  /** This connection wrote row `id`, already told. */
+  own(id: number): void {
+    this.#own.add(id);
+    if (id > this.#ownMax) this.#ownMax = id;
+  }
+
+  /** No other connection committed: every row since the last one read is this connection's. */
+  allOwn(): void {
+    if (this.#ownMax > this.#last) this.#last = this.#ownMax;
+    this.#own.clear();
+  }
+
+  /**
+   * Tells `fanout` the asks of the rows past the last one read, page by page, but this
+   * connection's own.
+   */
+  read(fanout: ChangeFanout): void {
+    let rows: NewsRow[];
+    do {
+      rows = this.#after.all(this.#last) as NewsRow[];
+      const latest = new Map<string, number>();
+      for (const row of rows) {
+        if (this.#own.delete(Number(row.id))) continue;
+        latest.set(row.askId, Number(row.version));
+      }
+      for (const [askId, version] of latest) fanout.changed(askId, version);
+      if (rows.length > 0) this.#last = Number(rows.at(-1)!.id);
+    } while (rows.length === PAGE && fanout.active);
+    if (this.#ownMax <= this.#last) this.#own.clear();
+  }
+}
+
+interface FeedReads {
+  dataVersion: SqliteStatement;
+  events: NewsCursor;
+  asks: NewsCursor;
+}
+
 export class SqliteChangeFeed {
   readonly #fanout: ChangeFanout;
   readonly #pollIntervalMs: number;
   readonly #onError: (error: unknown) => void;
-  #statements: FeedStatements | undefined;
+  #reads: FeedReads | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #dataVersion = -1;
-  #lastEventId = 0;
-  /** Ids of events this connection appended since the last poll (already told). */
-  #own = new Set<number>();
-  #ownMax = 0;
-  /** The row number of the newest ask seen. */
-  #lastSeq = 0;
-  /** Row numbers of asks this connection created since the last poll (already told). */
-  #ownSeqs = new Set<number>();
-  #ownSeqMax = 0;
   /** Writes of this store's own in flight on another connection (`hold`). */
   #held = 0;
 
@@ -58,17 +103,21 @@ export class SqliteChangeFeed {
 
   /** Called once the connection is open and migrated. */
   attach(db: SqliteDatabase): void {
-    this.#statements = {
+    this.#reads = {
       dataVersion: db.prepare('PRAGMA data_version'),
-      lastEventId: db.prepare(LAST_EVENT_ID_SQL),
-      eventsAfter: db.prepare(
-        `SELECT e.id AS id, a.id AS askId, a.version AS version
-         FROM ask_events e JOIN asks a ON a.seq = e.ask
-         WHERE e.id > ? ORDER BY e.id LIMIT ${PAGE}`,
+      events: new NewsCursor(
+        db.prepare(LAST_EVENT_ID_SQL),
+        db.prepare(
+          `SELECT e.id AS id, a.id AS askId, a.version AS version
+           FROM ask_events e JOIN asks a ON a.seq = e.ask
+           WHERE e.id > ? ORDER BY e.id LIMIT ${PAGE}`,
+        ),
       ),
-      lastSeq: db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM asks'),
-      asksAfter: db.prepare(
-        `SELECT seq AS id, id AS askId, version FROM asks WHERE seq > ? ORDER BY seq LIMIT ${PAGE}`,
+      asks: new NewsCursor(
+        db.prepare('SELECT coalesce(max(seq), 0) AS id FROM asks'),
+        db.prepare(
+          `SELECT seq AS id, id AS askId, version FROM asks WHERE seq > ? ORDER BY seq LIMIT ${PAGE}`,
+        ),
       ),
     };
     // Whoever subscribed before the file was open may have missed writes made meanwhile.
@@ -93,15 +142,9 @@ export class SqliteChangeFeed {
     writer: string | undefined,
     seq?: number,
   ): void {
-    if (this.#timer !== undefined) {
-      if (eventId !== undefined) {
-        this.#own.add(eventId);
-        if (eventId > this.#ownMax) this.#ownMax = eventId;
-      }
-      if (seq !== undefined) {
-        this.#ownSeqs.add(seq);
-        if (seq > this.#ownSeqMax) this.#ownSeqMax = seq;
-      }
+    if (this.#timer !== undefined && this.#reads !== undefined) {
+      if (eventId !== undefined) this.#reads.events.own(eventId);
+      if (seq !== undefined) this.#reads.asks.own(seq);
     }
     this.#fanout.changed(askId, version, writer);
   }
@@ -127,17 +170,13 @@ export class SqliteChangeFeed {
   }
 
   #start(): void {
-    if (this.#timer !== undefined || this.#statements === undefined || !this.#fanout.active) {
+    if (this.#timer !== undefined || this.#reads === undefined || !this.#fanout.active) {
       return;
     }
     // From now on: what happened before the first subscriber is not news.
     this.#dataVersion = this.#readDataVersion();
-    this.#lastEventId = Number((this.#statements.lastEventId.get() as { id: number }).id);
-    this.#own.clear();
-    this.#ownMax = 0;
-    this.#lastSeq = Number((this.#statements.lastSeq.get() as { seq: number }).seq);
-    this.#ownSeqs.clear();
-    this.#ownSeqMax = 0;
+    this.#reads.events.reset();
+    this.#reads.asks.reset();
     this.#timer = setInterval(() => this.#poll(), this.#pollIntervalMs);
     this.#timer.unref?.();
   }
@@ -151,50 +190,26 @@ export class SqliteChangeFeed {
     if (this.#held > 0) return;
     try {
       const dataVersion = this.#readDataVersion();
+      const { events, asks } = this.#reads as FeedReads;
       if (dataVersion === this.#dataVersion) {
         // No other connection committed: every event and ask since the last one seen is ours.
-        if (this.#ownMax > this.#lastEventId) this.#lastEventId = this.#ownMax;
-        this.#own.clear();
-        if (this.#ownSeqMax > this.#lastSeq) this.#lastSeq = this.#ownSeqMax;
-        this.#ownSeqs.clear();
+        events.allOwn();
+        asks.allOwn();
         return;
       }
       // Read the version before the rows: a commit landing in between is read now and
       // flagged again by the next poll, never skipped.
       this.#dataVersion = dataVersion;
-      const statements = this.#statements as FeedStatements;
-      this.#lastEventId = this.#readNews(statements.eventsAfter, this.#lastEventId, this.#own);
-      if (this.#ownMax <= this.#lastEventId) this.#own.clear();
-      this.#lastSeq = this.#readNews(statements.asksAfter, this.#lastSeq, this.#ownSeqs);
-      if (this.#ownSeqMax <= this.#lastSeq) this.#ownSeqs.clear();
+      events.read(this.#fanout);
+      asks.read(this.#fanout);
     } catch (error) {
-      // The next poll reads from the last event seen, so a failed poll loses nothing.
+      // The next poll reads from the last rows seen, so a failed poll loses nothing.
       this.#onError(error);
     }
   }
 
-  /**
-   * Tells the asks of the rows `after` reads past `from`, page by page, but those in `own`
-   * (this connection's, already told); returns the last row's id (`from` when none).
-   */
-  #readNews(after: SqliteStatement, from: number, own: Set<number>): number {
-    let last = from;
-    let rows: NewsRow[];
-    do {
-      rows = after.all(last) as NewsRow[];
-      const latest = new Map<string, number>();
-      for (const row of rows) {
-        if (own.delete(Number(row.id))) continue;
-        latest.set(row.askId, Number(row.version));
-      }
-      for (const [askId, version] of latest) this.#fanout.changed(askId, version);
-      if (rows.length > 0) last = Number(rows.at(-1)!.id);
-    } while (rows.length === PAGE && this.#fanout.active);
-    return last;
-  }
-
   #readDataVersion(): number {
-    const statements = this.#statements as FeedStatements;
-    return Number((statements.dataVersion.get() as { data_version: number }).data_version);
+    const reads = this.#reads as FeedReads;
+    return Number((reads.dataVersion.get() as { data_version: number }).data_version);
   }
 }

@@ -392,6 +392,9 @@ export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[
   return params;
 }
 
+/** The state a start the row stands for leads to: a new ask's. */
+const IMPLIED_START_STATE = 'pending';
+
 /**
  * True when `ask`'s first row stands for all of its start `event`, so the event needs no row
  * of its own (schema version 10): its time is the row's creation time, it comes from no state
@@ -403,8 +406,8 @@ export function startStandsFor(event: AskAuditEvent, ask: StoredAsk): boolean {
     event.type === 'start' &&
     event.at === ask.createdAt &&
     event.from === null &&
-    event.to === 'pending' &&
-    ask.state === 'pending' &&
+    event.to === IMPLIED_START_STATE &&
+    ask.state === IMPLIED_START_STATE &&
     notifiedRecipientOf(event) === undefined &&
     dataStandsFor(event, ask)
   );
@@ -424,7 +427,7 @@ export function impliedStartRow(
     at: createdAt,
     type: 'start',
     from_state: null,
-    to_state: 'pending',
+    to_state: IMPLIED_START_STATE,
     data: null,
     recipient: null,
     start_data: startData,

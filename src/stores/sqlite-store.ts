@@ -412,11 +412,11 @@ class SqliteAskStore implements AskStore {
       const first = events[0];
       if (first?.type === 'start') {
         // A start event whose data its ask's row stands for (see `eventParams`).
-        if (first.data === null) first.start_data = this.#startData(statements, askId);
+        if (first.data === null) first.start_data = this.#startOf(statements, askId)?.start_data;
         return events;
       }
       // No start row: the ask's row stands for all of it (`startStandsFor`), if there is an ask.
-      const start = this.#impliedStart(statements, askId);
+      const start = this.#startOf(statements, askId);
       return start === undefined ? events : [start, ...events];
     });
     for (const row of rows) {
@@ -867,19 +867,12 @@ class SqliteAskStore implements AskStore {
     return undefined;
   }
 
-  /** The start event's data the ask's row stands for, or undefined if the row cannot be read. */
-  #startData(statements: Statements, askId: string): Record<string, unknown> | undefined {
-    const row = statements.byId.get(askId) as AskRow | undefined;
-    const ask = row && readableAsk(row);
-    return ask && startDataOf(ask);
-  }
-
   /**
-   * The start event row the ask's row stands for (`impliedStartRow`); undefined when there is
-   * no such ask. A row that cannot be read gives a start that fails to read, so the history
-   * reports it (`#readEvent`) and goes on with the rest.
+   * The start event row the ask's row stands for (`impliedStartRow`), undefined when there is
+   * no such ask. From a row that cannot be read, a start without its data, which fails to read:
+   * the history reports it (`#readEvent`) and goes on with the rest.
    */
-  #impliedStart(statements: Statements, askId: string): Record<string, unknown> | undefined {
+  #startOf(statements: Statements, askId: string): Record<string, unknown> | undefined {
     const row = statements.byId.get(askId) as AskRow | undefined;
     if (row === undefined) return undefined;
     const ask = readableAsk(row);
