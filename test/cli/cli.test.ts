@@ -10,7 +10,6 @@ describe.concurrent('ask-engine without a terminal', () => {
     const result = await runCli(['ask', '{"question":"Deploy?","options":["Yes","No"]}']);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'cancelled', reason: 'unavailable' });
-    expect(result.ms).toBeLessThan(10_000);
   });
 
   it('reads the input from stdin with "-" and prints the tool result text with --text', async () => {

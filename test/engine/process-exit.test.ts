@@ -12,10 +12,10 @@ beforeAll(async () => {
   program = await bundleProgram('test/fixtures/exit-after-ask.ts');
 }, 120_000);
 
-function run(mode: string): { status: number | null; stdout: string; ms: number } {
-  const started = performance.now();
+function run(mode: string): { status: number | null; stdout: string; killed: boolean } {
   const child = spawnSync(process.execPath, [program, mode], { encoding: 'utf8', timeout: 30_000 });
-  return { status: child.status, stdout: child.stdout.trim(), ms: performance.now() - started };
+  // The spawn timeout kills a process kept alive: it then ends by a signal, not an exit code.
+  return { status: child.status, stdout: child.stdout.trim(), killed: child.signal !== null };
 }
 
 describe('the deadline timer and the process', () => {
@@ -24,7 +24,7 @@ describe('the deadline timer and the process', () => {
     expect(result.stdout).toBe('answered');
     expect(result.status).toBe(0);
     // The deadline was 60 s away; the 30 s spawn timeout would have killed a process kept alive.
-    expect(result.ms).toBeLessThan(20_000);
+    expect(result.killed).toBe(false);
   });
 
   it('keeps a program alive while its ask waits for its deadline', () => {
