@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packedPackage } from './support/packed-package.js';
@@ -14,11 +14,42 @@ const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');
 /** The packed package's folder: package.json and the `dist/` `npm run build` makes. */
 let stage: string;
+/** The tarball `npm pack` wrote, and a fresh project it was installed into. */
+let tarball: string;
+let project: string;
+
+/** The commands of the README's Install section, comments dropped. */
+async function readmeInstallCommands(): Promise<string[]> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Install\n'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter((line) => line !== '');
+}
 
 describe('the built package', () => {
   beforeAll(async () => {
-    ({ stage } = await packedPackage());
+    ({ stage, tarball, project } = await packedPackage());
   }, 180_000);
+
+  it('installs from a clone as the README says: npm pack, then npm install of the tarball it wrote', async () => {
+    const [pack, install, terminal] = await readmeInstallCommands();
+    expect(pack).toBe('npm ci && npm pack');
+    // `npm pack` builds dist/ first in a clone, as the tests' own build does.
+    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    expect(manifest.scripts.prepack).toBe('npm run build');
+    // The tarball the README names is the one npm pack writes (its name follows the version).
+    const [command, target, ...rest] = install?.split(' ').slice(1) ?? [];
+    expect([command, rest]).toEqual(['install', []]);
+    expect(basename(target ?? '')).toBe(basename(tarball));
+    expect(terminal).toBe('npm install @mariozechner/pi-tui');
+    // The project got it through that command: npm recorded the tarball as its dependency.
+    const installed = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
+    const spec: string = installed.dependencies['ask-engine'];
+    expect(spec.startsWith('file:') && resolve(project, spec.slice('file:'.length))).toBe(tarball);
+  });
 
   it('imports every entry from dist without a TypeScript loader', async () => {
     const script = `

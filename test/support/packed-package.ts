@@ -136,9 +136,15 @@ async function build({ stage, tarball, project, engineOnly }: PackedPackage): Pr
   mkdirSync(join(stage, 'docs'));
   for (const file of guides()) copyFileSync(join(ROOT, file), join(stage, file));
   const dir = resolve(tarball, '..');
-  await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
-    cwd: stage,
-  });
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
+    { cwd: stage },
+  );
+  const [report] = JSON.parse(stdout) as [{ filename: string }];
+  if (join(dir, report.filename) !== tarball) {
+    throw new Error(`npm pack wrote ${report.filename}, not ${tarball} as expected.`);
+  }
   const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
   };
@@ -152,16 +158,25 @@ async function build({ stage, tarball, project, engineOnly }: PackedPackage): Pr
         name: 'fresh-project',
         version: '1.0.0',
         private: true,
-        dependencies: { 'ask-engine': `file:${tarball}`, ...fromCheckout(peers) },
+        dependencies: fromCheckout(peers),
         overrides: fromCheckout(Object.keys(dependencies)),
       }),
     );
+    // The tarball goes in as the README's Install says (`npm install <tarball>`), offline.
     // --legacy-peer-deps: npm's tree builder fails ("reading 'matches'") placing a linked
     // (file:) package that is also an optional peer; optional peers are never installed for
     // the project anyway, so skipping their placement changes nothing else.
     await run(
       'npm',
-      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--legacy-peer-deps'],
+      [
+        'install',
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--legacy-peer-deps',
+        tarball,
+      ],
       { cwd: folder },
     );
   };
