@@ -61,4 +61,13 @@ describe('the public API', () => {
       .sort();
     expect(undocumented).toEqual([]);
   });
+
+  it.each(entries)(
+    '$subpath: the reference names its module as it is imported',
+    ({ subpath, file }) => {
+      const name = subpath === '.' ? 'ask-engine' : `ask-engine/${subpath.slice(2)}`;
+      const fileComment = /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(file, 'utf8'))?.[0] ?? '';
+      expect(fileComment).toMatch(new RegExp(`\n \\* @module ${name}\n`));
+    },
+  );
 });
