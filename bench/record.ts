@@ -1,8 +1,8 @@
 /**
  * Every benchmark figure goes through `record`: it prints the figure with the load average it
  * was taken at, and, when `bench/run.ts` asks for it (`ASK_ENGINE_BENCH_RESULTS`), appends it as
- * one JSON line, from which `npm run bench:doc` writes the tables of docs/benchmarks.md and the
- * README. No figure is typed into a document by hand.
+ * one JSON line, from which `npm run bench:doc` writes the tables of docs/benchmarks.md. No
+ * figure is typed into a document by hand.
  */
 import { appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

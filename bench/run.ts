@@ -4,7 +4,7 @@
  * dependencies left as imports), then run by `node`: figures are those of built JavaScript,
  * not of a loader transpiling on the fly. `npm run bench -- terminal form` runs only the files
  * whose names contain one of the words. `--doc` (`npm run bench:doc`) then writes the figures
- * into the table of docs/benchmarks.md.
+ * into the tables of docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -3,7 +3,8 @@
  * would, a scripted provider stands in for the person, and it prints each tool result
  * exactly as the agent receives it, then the audit trail of every ask.
  *
- * Run: node --conditions=ask-engine:source --import tsx examples/agent-loop.ts
+ * Run (in a clone): node --conditions=ask-engine:source --import tsx examples/agent-loop.ts
+ * Run (installed): npx tsx node_modules/ask-engine/examples/agent-loop.ts
  */
 import {
   type AskAuditEvent,

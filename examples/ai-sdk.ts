@@ -4,7 +4,8 @@
  * an explicit Allow runs it. The model is scripted (`MockLanguageModelV3`), so no key or network
  * is needed; swap in any AI SDK model.
  *
- * Run: node --conditions=ask-engine:source --import tsx examples/ai-sdk.ts
+ * Run (in a clone): node --conditions=ask-engine:source --import tsx examples/ai-sdk.ts
+ * Run (installed): npx tsx node_modules/ask-engine/examples/ai-sdk.ts
  */
 import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';

@@ -4,7 +4,8 @@
  * reads the form the way a browser would, from JSON, and sends back an encoded answer; the
  * engine decodes and validates it before it counts.
  *
- * Run: node --conditions=ask-engine:source --import tsx examples/form-host.ts
+ * Run (in a clone): node --conditions=ask-engine:source --import tsx examples/form-host.ts
+ * Run (installed): npx tsx node_modules/ask-engine/examples/form-host.ts
  */
 import {
   createAskUserTool,

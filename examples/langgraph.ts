@@ -4,7 +4,8 @@
  * the answers, the node runs again from its start, and attaches to the same ask: nobody is asked
  * twice. Use SqliteSaver and `ask-engine/sqlite` to resume in another process.
  *
- * Run: node --conditions=ask-engine:source --import tsx examples/langgraph.ts
+ * Run (in a clone): node --conditions=ask-engine:source --import tsx examples/langgraph.ts
+ * Run (installed): npx tsx node_modules/ask-engine/examples/langgraph.ts
  */
 import {
   Annotation,

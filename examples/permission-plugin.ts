@@ -3,7 +3,8 @@
  * (no model, no tool), and run it only on an explicit "Allow". A timeout, a dismissal or an
  * abort all mean "no": nothing is ever chosen on the person's behalf.
  *
- * Run: node --conditions=ask-engine:source --import tsx examples/permission-plugin.ts
+ * Run (in a clone): node --conditions=ask-engine:source --import tsx examples/permission-plugin.ts
+ * Run (installed): npx tsx node_modules/ask-engine/examples/permission-plugin.ts
  */
 import { type AskOutcome, createInteractionService, createScriptedProvider } from 'ask-engine';
 

@@ -6,7 +6,8 @@
  *
  *   pi install npm:ask-engine
  *
- * Run: node --conditions=ask-engine:source --import tsx examples/pi-extension.ts
+ * Run (in a clone): node --conditions=ask-engine:source --import tsx examples/pi-extension.ts
+ * Run (installed): npx tsx node_modules/ask-engine/examples/pi-extension.ts
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -9,7 +9,8 @@
  *   const listener = getRequestListener(answers.fetch, { overrideGlobalObjects: false });
  *   expressApp.use('/answers', (req, res) => void listener(req, res));
  *
- * Run: node --conditions=ask-engine:source --import tsx examples/web-mount.ts
+ * Run (in a clone): node --conditions=ask-engine:source --import tsx examples/web-mount.ts
+ * Run (installed): npx tsx node_modules/ask-engine/examples/web-mount.ts
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

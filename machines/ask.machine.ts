@@ -15,6 +15,7 @@ import { assign, setup } from 'xstate';
 // Structural copies of the contract types in src/contracts: this file stands alone so an
 // inspector or the Stately editor can load it; test/machines/contract-types.test.ts checks
 // both stay assignable.
+/** One question's response as the machine holds it: options picked, or text typed. */
 export type AskMachineResponse =
   | { kind: 'selection'; selections: string[]; comment?: string }
   | { kind: 'freeform'; text: string };
@@ -28,6 +29,7 @@ export interface AskMachineAnsweredBy {
   recipient: string;
   channel?: string;
 }
+/** Why an ask ended `cancelled` (the contracts' `AskCancelReason`). */
 export type AskMachineCancelReason =
   | 'user'
   | 'unavailable'
@@ -230,7 +232,8 @@ function withResponse(
   return [...(responses ?? []), response];
 }
 
-interface QuorumParams {
+/** What the quorum's guards and actions read: the ask's quorum, the responses so far, this one. */
+export interface QuorumParams {
   quorum: AskMachineQuorum | undefined;
   responses: AskMachineQuorumResponse[] | undefined;
   response: AskMachineQuorumResponse;

@@ -2,6 +2,8 @@
  * `ask-engine/data`: the browser-safe entry. Contracts, the form codec, option normalization,
  * answer validation, errors and limits; no Node built-ins, no xstate, no rxjs in its imports
  * (test/browser proves it by bundling this file for the browser and running it in Chromium).
+ *
+ * @module ask-engine/data
  */
 
 export {
@@ -41,6 +43,7 @@ export {
   type ProviderOutcome,
   ProviderOutcomeSchema,
   type QuorumResponse,
+  QuorumResponseSchema,
 } from './contracts/outcome.js';
 export {
   type AskUserIntent,
@@ -57,6 +60,7 @@ export {
   AskUserIntentInputSchema,
   type AskUserOptionInput,
   AskUserOptionInputSchema,
+  type AskUserOptionLike,
   type AskUserQuestionEntry,
   AskUserQuestionEntrySchema,
   type AskUserQuestionInput,

@@ -2,33 +2,42 @@
  * `ask-engine`: the root entry. Everything browser-safe from `ask-engine/data`, plus the
  * engine: the ask machine, the interaction service, the ask_user tool, providers and stores.
  * Explicit named exports only: test/public-api.test.ts pins this surface.
+ *
+ * @module ask-engine
  */
 
 export {
   type AskMachine,
   type AskMachineAnswer,
   type AskMachineAnsweredBy,
+  type AskMachineCancelReason,
   type AskMachineContext,
   type AskMachineEvent,
   type AskMachineInput,
   type AskMachineOutcome,
   type AskMachineQuorum,
   type AskMachineQuorumResponse,
+  type AskMachineRefusalReason,
+  type AskMachineResponse,
   askMachine,
+  type QuorumParams as AskMachineQuorumParams,
 } from '../machines/ask.machine.js';
 export * from './data.js';
 export type { AskObserver, AskTelemetry, AskTraceContext } from './engine/ask-observer.js';
+export type { PersistedAskState } from './engine/ask-table.js';
 export type {
   AskAttemptSource,
   AskAuditEvent,
   AskAuditEventType,
   AskState,
+  AuditEventBase as AskAuditEventBase,
   AuditedAnswers,
   NotifiedData,
   ResponseRefusalReason,
+  Transition as AskAuditTransition,
 } from './engine/audit.js';
 export { type Clock, systemClock } from './engine/clock.js';
-export type { InspectionEvent } from './engine/inspection.js';
+export type { Inspect, InspectionEvent } from './engine/inspection.js';
 export type { AskProvider, AskProviderContext } from './engine/provider.js';
 export { REDACTED } from './engine/redact.js';
 export type { RetentionOptions } from './engine/retention.js';
@@ -56,6 +65,7 @@ export {
 } from './providers/form-provider.js';
 export {
   createScriptedProvider,
+  type ScriptedAnswers,
   type ScriptedProvider,
   type ScriptedProviderOptions,
   type ScriptStep,
@@ -82,9 +92,11 @@ export type {
   AskTimeRange,
   AskUpdateResult,
   AskWrite,
+  ClaimedOutboxAsk,
   ClaimedOutboxEntry,
   ListedAsk,
   OutboxEntry,
+  OutboxLease,
   PersistedAskSnapshot,
   StoredAsk,
 } from './stores/ask-store.js';
@@ -93,6 +105,7 @@ export { prepareAskUserArguments } from './tool/prepare-arguments.js';
 export {
   type AskUserTool,
   type AskUserToolContext,
+  type AskUserToolErrorContext,
   type AskUserToolOptions,
   type AskUserToolUpdate,
   createAskUserTool,

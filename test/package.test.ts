@@ -4,21 +4,108 @@
  * `ask-engine` resolves to its `dist/` as the package resolves itself.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packedPackage } from './support/packed-package.js';
+import { packedPackage, shippedSources } from './support/packed-package.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');
 /** The packed package's folder: package.json and the `dist/` `npm run build` makes. */
 let stage: string;
+/** The tarball `npm pack` wrote, and a fresh project it was installed into. */
+let tarball: string;
+let project: string;
+
+/** The commands of the README's Install section, comments dropped. */
+async function readmeInstallCommands(): Promise<string[]> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Install\n'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter((line) => line !== '');
+}
 
 describe('the built package', () => {
   beforeAll(async () => {
-    ({ stage } = await packedPackage());
+    ({ stage, tarball, project } = await packedPackage());
   }, 180_000);
+
+  it('installs from a clone as the README says: npm pack, then npm install of the tarball it wrote', async () => {
+    const [pack, install, terminal] = await readmeInstallCommands();
+    expect(pack).toBe('npm ci && npm pack');
+    // `npm pack` builds dist/ first in a clone, as the tests' own build does.
+    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    expect(manifest.scripts.prepack).toBe('npm run build');
+    // The tarball the README names is the one npm pack writes (its name follows the version).
+    const [command, target, ...rest] = install?.split(' ').slice(1) ?? [];
+    expect([command, rest]).toEqual(['install', []]);
+    expect(basename(target ?? '')).toBe(basename(tarball));
+    expect(terminal).toBe('npm install @mariozechner/pi-tui');
+    // The project got it through that command: npm recorded the tarball as its dependency.
+    const installed = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'));
+    const spec: string = installed.dependencies['ask-engine'];
+    expect(spec.startsWith('file:') && resolve(project, spec.slice('file:'.length))).toBe(tarball);
+  });
+
+  it('ships what package.json names: the README, the guides and the examples the guides point to', async () => {
+    const { stdout } = await run('tar', ['-tzf', tarball]);
+    const packed = stdout.split('\n').map((entry) => entry.replace(/^package\//, ''));
+    const examples = (await readdir(join(root, 'examples'))).filter((name) => name.endsWith('.ts'));
+    expect(examples.length).toBeGreaterThan(0);
+    expect(shippedSources()).toEqual(
+      expect.arrayContaining(examples.map((name) => `examples/${name}`)),
+    );
+    expect(packed).toEqual(expect.arrayContaining(['README.md', 'LICENSE', ...shippedSources()]));
+  });
+
+  it('type-checks the shipped examples against the published types, as a user compiles them', async () => {
+    const installed = join(project, 'node_modules', 'ask-engine');
+    const examples = (await readdir(join(installed, 'examples'))).map((name) =>
+      join(installed, 'examples', name),
+    );
+    // The project's strictest options, without the condition that maps ask-engine to src/: the
+    // examples import ask-engine by name and get the .d.ts files of dist/. The frameworks they
+    // use (ai, LangGraph, pi) are found in this checkout's node_modules, up from the project.
+    await expect(
+      run(
+        process.execPath,
+        [
+          join(root, 'node_modules/typescript/bin/tsc'),
+          '--noEmit',
+          '--strict',
+          '--noUncheckedIndexedAccess',
+          '--exactOptionalPropertyTypes',
+          '--verbatimModuleSyntax',
+          '--skipLibCheck',
+          '--target',
+          'es2022',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--types',
+          'node',
+          ...examples,
+        ],
+        { cwd: project },
+      ).catch((error: { stdout: string }) => Promise.reject(new Error(error.stdout))),
+    ).resolves.toBeDefined();
+  }, 120_000);
+
+  it('runs a shipped example where the package is installed, with tsx', async () => {
+    // The Run (installed) line of the example, with this checkout's tsx.
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'node_modules/ask-engine/examples/web-mount.ts'],
+      { cwd: project },
+    );
+    expect(stdout).toMatch(/posted to \/answers\/a\/[^:]+: 200/);
+    expect(stdout).toContain('"selections":["Yes"]');
+  }, 60_000);
 
   it('imports every entry from dist without a TypeScript loader', async () => {
     const script = `

@@ -25,6 +25,7 @@ const dataExports = [
   'MAX_QUESTIONS',
   'MIN_TIMEOUT_MS',
   'ProviderOutcomeSchema',
+  'QuorumResponseSchema',
   'USER_INTERACTION_ERROR_CODES',
   'UiFormActionSchema',
   'UiFormAnswerSchema',
@@ -87,7 +88,9 @@ describe('public API', () => {
       [
         'NOTIFICATION_KINDS',
         'NotificationDeliveryError',
+        'NotificationRecipientSchema',
         'NotificationSchema',
+        'SettledSummarySchema',
         'WEBHOOK_EVENT_TYPES',
         'createEmailChannel',
         'createNotifyProvider',

@@ -1,7 +1,11 @@
 /**
  * `ask-engine/ai-sdk`: the ask_user tool and human tool approvals for the AI SDK (`ai` 6 or 7,
  * an optional peer dependency).
+ *
+ * @module ask-engine/ai-sdk
  */
+
+export type { AskUserToolErrorContext } from '../tool/tool.js';
 export {
   ALLOW,
   type AnswerApprovalsOptions,

@@ -23,7 +23,8 @@ export type AuditedAnswers = AskUserQuestionAnswer[] | '[redacted]';
 /** Who tried to act on an ask that already had its outcome (or refused the attempt). */
 export type AskAttemptSource = 'provider' | 'answer' | 'resume' | 'restore' | 'cancel' | 'start';
 
-interface AuditEventBase<TType extends string, TData> {
+/** What every audit event has: its ask, its type, when it happened and its data. */
+export interface AuditEventBase<TType extends string, TData> {
   askId: string;
   type: TType;
   /** Time on the service's clock, ms since the epoch. */
@@ -31,7 +32,8 @@ interface AuditEventBase<TType extends string, TData> {
   data: TData;
 }
 
-interface Transition<TType extends string, TData> extends AuditEventBase<TType, TData> {
+/** An audit event that moved the ask from one state (`from`) to another (`to`). */
+export interface Transition<TType extends string, TData> extends AuditEventBase<TType, TData> {
   /** State before the event. */
   from: AskState;
   to: AskState;

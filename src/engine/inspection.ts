@@ -16,6 +16,7 @@ import { redactInspection } from './redact.js';
  */
 export type InspectionEvent = XStateInspectionEvent;
 
+/** The `inspect` option of the service: an observer, or a function, of every inspection event. */
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /** Emits the inspection events of every ask of one service; a no-op without an inspector. */

@@ -1,6 +1,8 @@
 /**
  * `ask-engine/langgraph`: ask from inside LangGraph nodes (`@langchain/langgraph` 1, an optional
  * peer dependency) so a node's re-run never asks twice, and map deferred asks to interrupts.
+ *
+ * @module ask-engine/langgraph
  */
 export {
   type AskInterrupt,

@@ -35,11 +35,12 @@ export type ElicitationServer = Pick<
 /** Options of `createElicitationProvider`. */
 export interface ElicitationProviderOptions {
   /**
-   * The answer page's link for an ask (e.g. the web answer server's `linkFor`), for URL-mode
-   * elicitation: used when the client declares URL elicitation and either cannot show forms or
-   * the ask has a question a flat form expresses poorly (pick or type on one question).
+   * The answer page's link for an ask (e.g. the web answer server's `linkFor`, which resolves
+   * to it), for URL-mode elicitation: used when the client declares URL elicitation and either
+   * cannot show forms or the ask has a question a flat form expresses poorly (pick or type on
+   * one question).
    */
-  urlFor?(askId: string): string | undefined;
+  urlFor?(askId: string): string | undefined | Promise<string | undefined>;
   /** The service's clock, so the time left before `deadlineAt` is measured on the same clock. */
   clock?: Pick<Clock, 'now'>;
   /** How many times a form reply that breaks a rule is sent back with the reason; default 3. */
@@ -126,7 +127,7 @@ export function createElicitationProvider(
       }
       const link =
         modes.url && (!modes.form || prefersAnswerPage(request.questions))
-          ? urlFor?.(ctx.askId)
+          ? await urlFor?.(ctx.askId)
           : undefined;
       const call = new ElicitationCall(server, ctx, now, relatedRequestId?.(ctx));
       if (link !== undefined) return call.byUrl(form, link);

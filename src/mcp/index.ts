@@ -2,6 +2,8 @@
  * `ask-engine/mcp`: ask an MCP client's user through elicitation. Needs
  * `@modelcontextprotocol/sdk`, an optional peer, imported only from this entry and the
  * `ask-engine mcp` command.
+ *
+ * @module ask-engine/mcp
  */
 export {
   type AskUserMcpServerOptions,

@@ -2,6 +2,8 @@
  * `ask-engine/notify`: reach the people an ask is for. A channel is `{ name, send(notification,
  * signal) }`; email (nodemailer) and webhooks (Standard Webhooks) ship here, and users add their
  * own the same way.
+ *
+ * @module ask-engine/notify
  */
 
 export type { AnsweredBy } from '../contracts/outcome.js';
@@ -20,9 +22,11 @@ export {
   type Notification,
   type NotificationKind,
   type NotificationRecipient,
+  NotificationRecipientSchema,
   NotificationSchema,
   readNotification,
   type SettledSummary,
+  SettledSummarySchema,
 } from './notification.js';
 export type {
   NotifyDeliveryOptions,

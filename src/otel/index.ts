@@ -2,6 +2,8 @@
  * `ask-engine/otel`: traces and metrics of asks with OpenTelemetry. Needs `@opentelemetry/api`
  * (an optional peer dependency; importing this subpath without it fails with an error that
  * says so); the engine itself never loads it.
+ *
+ * @module ask-engine/otel
  */
 import type { Meter, Tracer } from '@opentelemetry/api';
 import type { AskTelemetry } from '../engine/ask-observer.js';

@@ -4,11 +4,14 @@ import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 
-type Answers = AskUserQuestionAnswer[] | ((request: AskUserRequest) => AskUserQuestionAnswer[]);
+/** A scripted step's answers: given as they are, or made from the request asked. */
+export type ScriptedAnswers =
+  | AskUserQuestionAnswer[]
+  | ((request: AskUserRequest) => AskUserQuestionAnswer[]);
 
 /** One step answers one ask. `delayMs` waits first (on `clock` if given); `progress` is reported first. */
 export type ScriptStep = { delayMs?: number; progress?: AskUserQuestionAnswer[] } & (
-  | { answer: Answers }
+  | { answer: ScriptedAnswers }
   | { cancel: 'user' | 'unavailable'; message?: string }
   | { defer: string; message?: string }
   /** Never answers; rejects with the signal's reason once the ask leaves pending. */

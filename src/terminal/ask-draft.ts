@@ -1,4 +1,4 @@
-/** What the person has done so far on one question: the search, the picks, the typed text. */
+/** A question page's draft on the terminal: what the person has done on it, and its rows. */
 import type { AskUserResponse } from '../contracts/answer.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { searchOptions } from './option-search.js';
@@ -9,6 +9,7 @@ export type QuestionRow =
   | { kind: 'freeform' }
   | { kind: 'skip' };
 
+/** What the person has done so far on one question: the search, the picks, the typed text. */
 export interface QuestionDraft {
   query: string;
   /** Index into `rowsFor(...)`. */

@@ -1,5 +1,11 @@
-/** `ask-engine/terminal`: the terminal provider, its preferences and its building blocks. */
-export { AskView, type AskViewOptions } from './ask-view.js';
+/**
+ * `ask-engine/terminal`: the terminal provider, its preferences and its building blocks.
+ *
+ * @module ask-engine/terminal
+ */
+
+export type { QuestionDraft, QuestionRow } from './ask-draft.js';
+export { type AskPageState, AskView, type AskViewOptions } from './ask-view.js';
 export { openInteractiveTerminal, type TerminalStreams } from './controlling-terminal.js';
 export { toLiteralText } from './literal-text.js';
 export {

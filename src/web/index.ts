@@ -3,6 +3,8 @@
  * ask and a form page that works without JavaScript (mount it in any server, or run it on a
  * port of its own), a provider that hands asks to their links, a signed inbox per recipient
  * of the open asks they were notified of, and a read-only view of live asks for operators.
+ *
+ * @module ask-engine/web
  */
 export {
   type AnswerApp,

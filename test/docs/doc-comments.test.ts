@@ -4,36 +4,13 @@
  * the day it is added.
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-
-/** Each public subpath and the source file it maps to under the `ask-engine:source` condition. */
-function publicEntries(): { subpath: string; file: string }[] {
-  const { exports } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    exports: Record<string, string | Record<string, string>>;
-  };
-  return Object.entries(exports).flatMap(([subpath, target]) => {
-    const source = typeof target === 'object' ? target['ask-engine:source'] : undefined;
-    return source === undefined ? [] : [{ subpath, file: join(ROOT, source) }];
-  });
-}
+import { publicEntries, publicProgram } from '../support/public-entries.js';
 
 describe('the public API', () => {
   const entries = publicEntries();
-  const program = ts.createProgram(
-    entries.map((entry) => entry.file),
-    {
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      customConditions: ['ask-engine:source'],
-      skipLibCheck: true,
-      noEmit: true,
-    },
-  );
+  const program = publicProgram(entries);
   const checker = program.getTypeChecker();
 
   it('has entries to check', () => {
@@ -61,4 +38,13 @@ describe('the public API', () => {
       .sort();
     expect(undocumented).toEqual([]);
   });
+
+  it.each(entries)(
+    '$subpath: the reference names its module as it is imported',
+    ({ subpath, file }) => {
+      const name = subpath === '.' ? 'ask-engine' : `ask-engine/${subpath.slice(2)}`;
+      const fileComment = /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(file, 'utf8'))?.[0] ?? '';
+      expect(fileComment).toMatch(new RegExp(`\n \\* @module ${name}\n`));
+    },
+  );
 });

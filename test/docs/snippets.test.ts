@@ -80,13 +80,14 @@ describe('the pages', () => {
 });
 
 describe('the examples', () => {
-  it('each name a Run line that works in a fresh clone: the sources, no dist/ needed', () => {
+  it('each name a Run line for a fresh clone (the sources, no dist/ needed) and one for the installed package', () => {
     const examples = readdirSync(join(ROOT, 'examples')).filter((name) => name.endsWith('.ts'));
     expect(examples.length).toBeGreaterThan(0);
     for (const name of examples) {
       const text = readFileSync(join(ROOT, 'examples', name), 'utf8');
       expect(text, name).toContain(
-        ` * Run: node --conditions=ask-engine:source --import tsx examples/${name}\n`,
+        ` * Run (in a clone): node --conditions=ask-engine:source --import tsx examples/${name}\n` +
+          ` * Run (installed): npx tsx node_modules/ask-engine/examples/${name}\n`,
       );
     }
   });

@@ -441,6 +441,19 @@ describe('client capabilities and URL mode', () => {
     expect(asked.signal.aborted).toBe(false);
   });
 
+  it('takes the link from a urlFor that resolves to it, as the web answer server’s linkFor does', async () => {
+    peers = await linkPeers({
+      capabilities: FORM_AND_URL,
+      provider: { urlFor: async (askId) => linkFor(askId) },
+      person: neverAnswers,
+    });
+    const handle = peers.service.start({ questions: [dateOrText] }, {});
+    const asked = await peers.nth(1);
+    expect(asked.params).toMatchObject({ mode: 'url', url: linkFor(handle.id) });
+    await peers.service.cancel(handle.id);
+    expect(await handle.outcome).toMatchObject({ status: 'cancelled' });
+  });
+
   it('withdraws the link request when the page is answered before the client replies', async () => {
     peers = await linkPeers({
       capabilities: FORM_AND_URL,

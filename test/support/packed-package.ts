@@ -3,8 +3,8 @@
  * needs it (test/package.test.ts, test/cli/installed-bin.test.ts) instead of once per file.
  *
  * `stage/` is the package folder: `dist/` built from the sources as `npm run build` does it
- * (`tsc -p tsconfig.build.json`, then scripts/build-web-assets.mjs), with package.json, README.md
- * and LICENSE. `--noCheck`: the same output, without checking the types again
+ * (`tsc -p tsconfig.build.json`, then scripts/build-web-assets.mjs), with package.json, LICENSE
+ * and the other files package.json's `files` ships (the README, the guides, the examples). `--noCheck`: the same output, without checking the types again
  * (`npm run typecheck` does that). `project/` is a fresh project with the packed tarball
  * installed, offline: the package's runtime dependencies come from this checkout's node_modules
  * as `file:` overrides.
@@ -27,7 +27,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -36,8 +36,6 @@ const CACHE = join(ROOT, '.scratch', 'packed-package');
 /** What the package is made from, besides the folders `tsc -p tsconfig.build.json` compiles. */
 const FILES = [
   'package.json',
-  'README.md',
-  'CONTRIBUTING.md',
   'LICENSE',
   'tsconfig.json',
   'tsconfig.build.json',
@@ -130,15 +128,20 @@ async function build({ stage, tarball, project, engineOnly }: PackedPackage): Pr
     join(stage, 'scripts/build-web-assets.mjs'),
   );
   await run(process.execPath, [join(stage, 'scripts/build-web-assets.mjs')], { cwd: stage });
-  for (const file of ['package.json', 'README.md', 'CONTRIBUTING.md', 'LICENSE']) {
+  for (const file of ['package.json', 'LICENSE', ...shippedSources()]) {
+    mkdirSync(dirname(join(stage, file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(stage, file));
   }
-  mkdirSync(join(stage, 'docs'));
-  for (const file of guides()) copyFileSync(join(ROOT, file), join(stage, file));
   const dir = resolve(tarball, '..');
-  await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
-    cwd: stage,
-  });
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
+    { cwd: stage },
+  );
+  const [report] = JSON.parse(stdout) as [{ filename: string }];
+  if (join(dir, report.filename) !== tarball) {
+    throw new Error(`npm pack wrote ${report.filename}, not ${tarball} as expected.`);
+  }
   const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
   };
@@ -152,16 +155,25 @@ async function build({ stage, tarball, project, engineOnly }: PackedPackage): Pr
         name: 'fresh-project',
         version: '1.0.0',
         private: true,
-        dependencies: { 'ask-engine': `file:${tarball}`, ...fromCheckout(peers) },
+        dependencies: fromCheckout(peers),
         overrides: fromCheckout(Object.keys(dependencies)),
       }),
     );
+    // The tarball goes in as the README's Install says (`npm install <tarball>`), offline.
     // --legacy-peer-deps: npm's tree builder fails ("reading 'matches'") placing a linked
     // (file:) package that is also an optional peer; optional peers are never installed for
     // the project anyway, so skipping their placement changes nothing else.
     await run(
       'npm',
-      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--legacy-peer-deps'],
+      [
+        'install',
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--legacy-peer-deps',
+        tarball,
+      ],
       { cwd: folder },
     );
   };
@@ -170,7 +182,11 @@ async function build({ stage, tarball, project, engineOnly }: PackedPackage): Pr
 
 /** The size and modification time of every file the package is made from, hashed. */
 function fingerprint(): string {
-  const files = [...FILES, ...guides(), ...FOLDERS.flatMap((folder) => filesUnder(folder))].sort();
+  const files = [
+    ...FILES,
+    ...shippedSources(),
+    ...FOLDERS.flatMap((folder) => filesUnder(folder)),
+  ].sort();
   const hash = createHash('sha256').update(process.version);
   for (const file of files) {
     const { size, mtimeMs } = statSync(join(ROOT, file));
@@ -179,11 +195,28 @@ function fingerprint(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** The guides the README links to, as package.json's `files` ships them (docs/*.md, *.png). */
-function guides(): string[] {
-  return readdirSync(join(ROOT, 'docs'))
-    .filter((name) => /\.(md|png)$/.test(name))
-    .map((name) => `docs/${name}`);
+/**
+ * The files package.json's `files` ships besides the built `dist/`, read from it: a file by
+ * name, or a `*` in a file's name (`docs/*.md`, `examples/*.ts`).
+ */
+export function shippedSources(): string[] {
+  const { files } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    files: string[];
+  };
+  return files
+    .filter((entry) => !entry.startsWith('dist/'))
+    .flatMap((entry) => {
+      if (!entry.includes('*')) return [entry];
+      const [folder, name] = [dirname(entry), basename(entry)];
+      const pattern = new RegExp(`^${name.split('*').map(escapeRegExp).join('[^/]*')}$`);
+      return readdirSync(join(ROOT, folder))
+        .filter((file) => pattern.test(file))
+        .map((file) => `${folder}/${file}`);
+    });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function filesUnder(folder: string): string[] {
