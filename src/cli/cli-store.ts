@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AskStore } from '../stores/ask-store.js';
+import { withoutCredentials } from './credentials.js';
 import { importOptionalPackage, MissingPackage } from './optional-package.js';
 import { oneLineMessage } from './stderr-text.js';
 import { StoreProblem } from './store-problem.js';
@@ -15,7 +16,7 @@ export type StoreAccess = 'create' | 'existing';
 
 export interface CliStore {
   store: AskStore;
-  /** How messages name the store: `--store "<path>"`. */
+  /** How messages name the store: `--store "<path>"`, a URL's password masked. */
   where: string;
   close(): Promise<void>;
 }
@@ -32,7 +33,22 @@ const SQLITE_SCHEMA_TABLE = 'ask_schema_version';
  * const { store, close } = await openCliStore('asks.db', 'existing');
  */
 export async function openCliStore(path: string, access: StoreAccess): Promise<CliStore> {
-  const where = `--store ${JSON.stringify(path)}`;
+  try {
+    return await openStore(path, access);
+  } catch (error) {
+    // Every line about the store, ours or a driver's, is masked here, once.
+    if (error instanceof StoreProblem) {
+      throw new StoreProblem(withoutCredentials(error.message, path));
+    }
+    if (error instanceof MissingPackage) {
+      throw new MissingPackage(withoutCredentials(error.message, path));
+    }
+    throw error;
+  }
+}
+
+async function openStore(path: string, access: StoreAccess): Promise<CliStore> {
+  const where = `--store ${JSON.stringify(withoutCredentials(path, path))}`;
   if (POSTGRES_URL.test(path)) return openPostgresStore(path, where);
   const file = resolve(path);
   const directory = dirname(file);
