@@ -8,7 +8,7 @@ import { ASK_STATES, type AskAuditEvent, type AskState } from '../engine/audit.j
 import type { AskInfo, InteractionService } from '../engine/service-contract.js';
 import { escapeControlCharacters } from '../rules/escape-text.js';
 import type { AskListFilter, AskStore } from '../stores/ask-store.js';
-import { parseDuration } from './duration.js';
+import { looksLikeDuration, parseDuration } from './duration.js';
 import { EXIT } from './exit-codes.js';
 import { parseFlags } from './parse-flags.js';
 import { toTerminalSafeJson } from './stderr-text.js';
@@ -62,7 +62,7 @@ whose service redacts read "[redacted]".
 Options:
   ${STORE}
   --since TIME       only asks written since TIME: an ISO date (2026-12-01T00:00:00Z), or a
-                     duration back from now (30s, 2m, 24h)
+                     duration back from now (30s, 2m, 24h; at most 876000h, 100 years)
   -h, --help         this help
 `;
 
@@ -215,7 +215,7 @@ function parseLimit(text: string): number {
 }
 
 function parseSince(text: string): number {
-  if (/^\d+(ms|s|m|h)?$/.test(text)) return Date.now() - parseDuration(text);
+  if (looksLikeDuration(text)) return Date.now() - parseDuration('--since', text);
   const at = Date.parse(text);
   if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(at)) {
     throw new UsageError(
