@@ -1,6 +1,8 @@
 /**
- * The store behind `--store PATH`: a SQLite file. Every problem opening it is a `StoreProblem`: one line naming the problem
- * and the fix, never a stack trace. Commands that only read or answer open an existing store and
+ * The store behind `--store PATH`: a SQLite file, or a PostgreSQL URL. Every problem opening it
+ * is a `StoreProblem` (exit code 5), and a driver that is not installed a `MissingPackage` (exit
+ * code 6, like every optional package): one line naming the problem and the fix, never a stack
+ * trace. Commands that only read or answer open an existing store and
  * never create one, so a mistyped path is reported instead of becoming an empty database.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -65,13 +67,12 @@ async function openStore(path: string, access: StoreAccess): Promise<CliStore> {
       `${where}: no such store; check the path (ask-engine ask --store PATH, or any program with the SQLite store, creates one).`,
     );
   }
+  // Not installed: a MissingPackage (exit code 6), as for every optional package.
   const { default: Database } = await importOptionalPackage(
     'better-sqlite3',
     'the SQLite store',
     () => import('better-sqlite3'),
-  ).catch((error: unknown) => {
-    throw error instanceof MissingPackage ? new StoreProblem(`${where}: ${error.message}`) : error;
-  });
+  );
   let db: InstanceType<typeof Database>;
   try {
     db = new Database(file, { fileMustExist: access === 'existing' });
@@ -116,9 +117,7 @@ async function openPostgresStore(url: string, where: string): Promise<CliStore> 
     'postgres',
     'the PostgreSQL store',
     () => import('../stores/postgres-store.js'),
-  ).catch((error: unknown) => {
-    throw error instanceof MissingPackage ? new StoreProblem(`${where}: ${error.message}`) : error;
-  });
+  );
   let store: AskStore;
   try {
     store = createPostgresAskStore({ connectionString: url });
