@@ -49,7 +49,8 @@ export async function runAskCommand(argv: string[]): Promise<number> {
     throw new UsageError('--interaction-id names a deferred ask: give it a value, with --defer.');
   }
   const preferences = readPreferenceFlags(values);
-  const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
+  const timeoutMs =
+    values.timeout === undefined ? undefined : parseDuration('--timeout', values.timeout);
   const params = parseInput(await readInput(positionals[0]));
   if (timeoutMs !== undefined) params.timeout = timeoutMs;
 

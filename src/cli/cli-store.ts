@@ -1,11 +1,14 @@
 /**
- * The store behind `--store PATH`: a SQLite file. Every problem opening it is a `StoreProblem`: one line naming the problem
- * and the fix, never a stack trace. Commands that only read or answer open an existing store and
+ * The store behind `--store PATH`: a SQLite file, or a PostgreSQL URL. Every problem opening it
+ * is a `StoreProblem` (exit code 5), and a driver that is not installed a `MissingPackage` (exit
+ * code 6, like every optional package): one line naming the problem and the fix, never a stack
+ * trace. Commands that only read or answer open an existing store and
  * never create one, so a mistyped path is reported instead of becoming an empty database.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { AskStore } from '../stores/ask-store.js';
+import { withoutCredentials } from './credentials.js';
 import { importOptionalPackage, MissingPackage } from './optional-package.js';
 import { oneLineMessage } from './stderr-text.js';
 import { StoreProblem } from './store-problem.js';
@@ -15,7 +18,7 @@ export type StoreAccess = 'create' | 'existing';
 
 export interface CliStore {
   store: AskStore;
-  /** How messages name the store: `--store "<path>"`. */
+  /** How messages name the store: `--store "<path>"`, a URL's password masked. */
   where: string;
   close(): Promise<void>;
 }
@@ -32,7 +35,22 @@ const SQLITE_SCHEMA_TABLE = 'ask_schema_version';
  * const { store, close } = await openCliStore('asks.db', 'existing');
  */
 export async function openCliStore(path: string, access: StoreAccess): Promise<CliStore> {
-  const where = `--store ${JSON.stringify(path)}`;
+  try {
+    return await openStore(path, access);
+  } catch (error) {
+    // Every line about the store, ours or a driver's, is masked here, once.
+    if (error instanceof StoreProblem) {
+      throw new StoreProblem(withoutCredentials(error.message, path));
+    }
+    if (error instanceof MissingPackage) {
+      throw new MissingPackage(withoutCredentials(error.message, path));
+    }
+    throw error;
+  }
+}
+
+async function openStore(path: string, access: StoreAccess): Promise<CliStore> {
+  const where = `--store ${JSON.stringify(withoutCredentials(path, path))}`;
   if (POSTGRES_URL.test(path)) return openPostgresStore(path, where);
   const file = resolve(path);
   const directory = dirname(file);
@@ -49,13 +67,12 @@ export async function openCliStore(path: string, access: StoreAccess): Promise<C
       `${where}: no such store; check the path (ask-engine ask --store PATH, or any program with the SQLite store, creates one).`,
     );
   }
+  // Not installed: a MissingPackage (exit code 6), as for every optional package.
   const { default: Database } = await importOptionalPackage(
     'better-sqlite3',
     'the SQLite store',
     () => import('better-sqlite3'),
-  ).catch((error: unknown) => {
-    throw error instanceof MissingPackage ? new StoreProblem(`${where}: ${error.message}`) : error;
-  });
+  );
   let db: InstanceType<typeof Database>;
   try {
     db = new Database(file, { fileMustExist: access === 'existing' });
@@ -100,9 +117,7 @@ async function openPostgresStore(url: string, where: string): Promise<CliStore> 
     'postgres',
     'the PostgreSQL store',
     () => import('../stores/postgres-store.js'),
-  ).catch((error: unknown) => {
-    throw error instanceof MissingPackage ? new StoreProblem(`${where}: ${error.message}`) : error;
-  });
+  );
   let store: AskStore;
   try {
     store = createPostgresAskStore({ connectionString: url });

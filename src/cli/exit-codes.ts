@@ -10,7 +10,11 @@ export const EXIT = {
   deferred: 4,
   /** The store (`--store`) cannot be opened or used: one line names the problem and the fix. */
   store: 5,
-  /** A package the command needs (the terminal UI, the MCP SDK) is not installed: one line names it. */
+  /**
+   * A package the command needs (the terminal UI, the MCP SDK, the SQLite or PostgreSQL driver)
+   * is not installed: one line names it. Every optional package takes this one path
+   * (optional-package.ts).
+   */
   missingPackage: 6,
   /** 128 + signal number, as shells report a process ended by that signal. */
   interrupted: 130,

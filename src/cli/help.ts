@@ -44,7 +44,7 @@ stdin and stdout may be redirected.
 
 Options:
   --text              print the tool result text the agent would receive, not JSON
-  --timeout DURATION  give up after 1500 (ms), 30s, 2m, 1h (at least 1s): the outcome is timedOut
+  --timeout DURATION  give up after 1500 (ms), 30s, 2m, 1h (1s to 876000h): the outcome is timedOut
   --store FILE        keep the ask in this SQLite file (created if missing)
   --defer             do not ask here: keep the ask waiting in --store and exit 4 at once;
                       answer it with ask-engine resume ID or from ask-engine serve's link

@@ -3,11 +3,12 @@
  * PostgreSQL URL) without a program: what waits, what happened to one ask, everything since a
  * time as JSON Lines. Model text is shown escaped (C1 and bidi controls as `\uXXXX`).
  */
+import { shownAskInfo } from '../engine/ask-info.js';
 import { ASK_STATES, type AskAuditEvent, type AskState } from '../engine/audit.js';
 import type { AskInfo, InteractionService } from '../engine/service-contract.js';
 import { escapeControlCharacters } from '../rules/escape-text.js';
-import type { AskListFilter } from '../stores/ask-store.js';
-import { parseDuration } from './duration.js';
+import type { AskListFilter, AskStore } from '../stores/ask-store.js';
+import { looksLikeDuration, parseDuration } from './duration.js';
 import { EXIT } from './exit-codes.js';
 import { parseFlags } from './parse-flags.js';
 import { toTerminalSafeJson } from './stderr-text.js';
@@ -31,7 +32,8 @@ Options:
   --notified ID      only asks a notification reached this recipient about
   --limit N          at most N asks (1 to 1000, default 50); the next page's cursor goes to stderr
   --cursor C         the page after the one that printed this cursor
-  --json             one JSON object { items, cursor? } instead of the table
+  --json             one JSON object { items, cursor? } instead of the table; the answers of
+                     an ask whose service redacts read "[redacted]"
   -h, --help         this help
 
 Examples:
@@ -42,7 +44,8 @@ Examples:
 export const SHOW_HELP = `Usage: ask-engine show ASK_ID --store PATH|URL [--json]
 
 Prints one ask: its state, questions and outcome, then its history (every audit event, oldest
-first). Answers are shown as the store keeps them (redacted where the asking service redacts).
+first). The answers of an ask whose service redacts read "[redacted]", in its outcome as in its
+history and the web's live asks view.
 
 Options:
   ${STORE}
@@ -53,12 +56,13 @@ Options:
 export const EXPORT_HELP = `Usage: ask-engine export --store PATH|URL [--since TIME]
 
 Writes every ask of the store (newest first) with its history as JSON Lines on stdout: one
-{ "ask": …, "history": […] } per line, for an auditor or another system.
+{ "ask": …, "history": […] } per line, for an auditor or another system. The answers of an ask
+whose service redacts read "[redacted]".
 
 Options:
   ${STORE}
   --since TIME       only asks written since TIME: an ISO date (2026-12-01T00:00:00Z), or a
-                     duration back from now (30s, 2m, 24h)
+                     duration back from now (30s, 2m, 24h; at most 876000h, 100 years)
   -h, --help         this help
 `;
 
@@ -88,13 +92,15 @@ export async function runListCommand(argv: string[]): Promise<number> {
     ...(values.notified === undefined ? {} : { notified: values.notified }),
   };
   const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
-  return withStoreService('list', values.store, async (service) => {
+  return withStoreService('list', values.store, async (service, store) => {
     const page = await service.list(filter, {
       ...(limit === undefined ? {} : { limit }),
       ...(values.cursor === undefined ? {} : { cursor: values.cursor }),
     });
     if (values.json) {
-      process.stdout.write(`${toTerminalSafeJson(page)}\n`);
+      const items = await shownAsks(store, page.items);
+      const shown = page.cursor === undefined ? { items } : { items, cursor: page.cursor };
+      process.stdout.write(`${toTerminalSafeJson(shown)}\n`);
     } else {
       for (const ask of page.items) process.stdout.write(`${listLine(ask)}\n`);
       if (page.cursor !== undefined) {
@@ -114,11 +120,12 @@ export async function runShowCommand(argv: string[]): Promise<number> {
   });
   if (values.help) return help(SHOW_HELP);
   const askId = oneAskId('show', positionals);
-  return withStoreService('show', values.store, async (service) => {
-    const ask = await service.get(askId);
-    if (ask === undefined) {
+  return withStoreService('show', values.store, async (service, store) => {
+    const info = await service.get(askId);
+    if (info === undefined) {
       throw new UsageError(`show: no ask ${JSON.stringify(askId)} in this store.`);
     }
+    const ask = shownAskInfo(info, await store.get(askId));
     const history = await historyOf(service, askId);
     if (values.json) {
       process.stdout.write(`${toTerminalSafeJson({ ask, history })}\n`);
@@ -154,11 +161,11 @@ export async function runExportCommand(argv: string[]): Promise<number> {
   noArguments('export', positionals);
   const filter: AskListFilter =
     values.since === undefined ? {} : { updated: { from: parseSince(values.since) } };
-  return withStoreService('export', values.store, async (service) => {
+  return withStoreService('export', values.store, async (service, store) => {
     let cursor: string | undefined;
     do {
       const page = await service.list(filter, { limit: 200, ...(cursor ? { cursor } : {}) });
-      for (const ask of page.items) {
+      for (const ask of await shownAsks(store, page.items)) {
         const history = await historyOf(service, ask.askId);
         process.stdout.write(`${toTerminalSafeJson({ ask, history })}\n`);
       }
@@ -208,7 +215,7 @@ function parseLimit(text: string): number {
 }
 
 function parseSince(text: string): number {
-  if (/^\d+(ms|s|m|h)?$/.test(text)) return Date.now() - parseDuration(text);
+  if (looksLikeDuration(text)) return Date.now() - parseDuration('--since', text);
   const at = Date.parse(text);
   if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(at)) {
     throw new UsageError(
@@ -216,6 +223,13 @@ function parseSince(text: string): number {
     );
   }
   return at;
+}
+
+/** Listed asks as a reader is shown them: each one's answers redacted where that ask redacts. */
+async function shownAsks(store: AskStore, items: readonly AskInfo[]): Promise<AskInfo[]> {
+  const shown: AskInfo[] = [];
+  for (const item of items) shown.push(shownAskInfo(item, await store.get(item.askId)));
+  return shown;
 }
 
 async function historyOf(service: InteractionService, askId: string): Promise<AskAuditEvent[]> {

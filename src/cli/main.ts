@@ -40,7 +40,8 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 
 /**
  * Runs one command and returns its exit code. Usage mistakes (unknown flags, bad JSON, a bad
- * preference or settings file) are printed on stderr with exit code 2; a store that cannot be
+ * preference or settings file) are one line on stderr, pointing at the command's help, with
+ * exit code 2; a store that cannot be
  * opened or used is one line on stderr with exit code 5, and so is an optional package a command
  * needs and cannot load, with exit code 6. Help asked for goes to stdout (exit 0);
  * no command at all prints the help on stderr as a usage mistake (exit 2).
@@ -85,9 +86,18 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.missingPackage;
     }
     if (!isUsageProblem(error)) throw error;
-    process.stderr.write(toStderrText(`ask-engine: ${error.message}\nSee ask-engine --help.\n`));
+    // One line, one pointer: the help of the command that was run, else the main help.
+    const help = Object.hasOwn(COMMANDS, command ?? '')
+      ? `ask-engine ${command} --help`
+      : 'ask-engine --help';
+    process.stderr.write(toStderrText(`ask-engine: ${sentence(error.message)} See ${help}.\n`));
     return EXIT.invalidInput;
   }
+}
+
+/** A message as one sentence: its own final stop kept, one added where it has none. */
+function sentence(message: string): string {
+  return /[.!?…]$/.test(message) ? message : `${message}.`;
 }
 
 /** A mistake the person can fix, told by its type: never by reading the message. */

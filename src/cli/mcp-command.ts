@@ -17,7 +17,7 @@ gets an "unavailable" result. The server runs until the client closes stdin (exi
 SIGINT/SIGTERM (130/143); asks still waiting then end "aborted".
 
 Options:
-  --timeout DURATION  give up on an ask after 1500 (ms), 30s, 2m or 1h (at least 1s) when the
+  --timeout DURATION  give up on an ask after 1500 (ms), 30s, 2m or 1h (1s to 876000h) when the
                       model sets no timeout of its own (default: wait until the client replies)
   -h, --help          this help
 
@@ -44,7 +44,8 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   if (positionals.length > 0) {
     throw new UsageError(`mcp takes no arguments, got ${JSON.stringify(positionals[0])}.`);
   }
-  const timeoutMs = values.timeout === undefined ? undefined : parseDuration(values.timeout);
+  const timeoutMs =
+    values.timeout === undefined ? undefined : parseDuration('--timeout', values.timeout);
 
   const { mcp, service } = createAskUserMcpServer({
     version: packageVersion(),

@@ -6,11 +6,14 @@ import type { AskAuditEvent } from '../engine/audit.js';
 import { createInteractionService } from '../engine/service.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { escapeControlCharacters } from '../rules/escape-text.js';
-import { createWebAnswerServer } from '../web/answer-server.js';
+import { checkBaseUrl } from '../web/answer-app.js';
+import { createWebAnswerServer, type WebAnswerServer } from '../web/answer-server.js';
 import { MIN_SECRET_BYTES } from '../web/link-token.js';
 import { storeAuditEvents } from '../web/store-events.js';
 import { openCliStore } from './cli-store.js';
+import { withoutCredentials } from './credentials.js';
 import { EXIT } from './exit-codes.js';
+import { listenProblem } from './listen-problem.js';
 import { parseFlags } from './parse-flags.js';
 import { toStderrText } from './stderr-text.js';
 import { UsageError } from './usage-error.js';
@@ -23,7 +26,9 @@ line "link <askId> <url>" for every ask waiting deferred in the store (those def
 started first), and one line as each ask ends: "answered <askId>" (with "by <who> (<channel>)"
 when the answer says who gave it), "declined <askId>",
 "timed out <askId>", "cancelled <askId> (<reason>)" or "aborted <askId>". Stops on ctrl+c or
-SIGTERM. A store that cannot be opened (a wrong path, not a database) fails with exit code 5.
+SIGTERM. A store that cannot be opened (a wrong path, not a database) fails with exit code 5;
+a port in use, a --host it cannot listen on or a --base-url that is no http(s) address fails
+with exit code 2, in one line naming the flag and the fix.
 
 Options:
   --store FILE                the SQLite file the asking programs share (must exist: an asking
@@ -73,11 +78,14 @@ export async function runServeCommand(
     throw new UsageError('serve needs --store FILE: the SQLite file the asking programs share.');
   }
   const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) {
     throw new UsageError(
-      `--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}.`,
+      `serve: --port must be a whole number from 0 to 65535 (0 picks a free port), got ${JSON.stringify(values.port)}.`,
     );
   }
+  const host = values.host ?? '127.0.0.1';
+  const baseUrl = values['base-url'];
+  if (baseUrl !== undefined) checkBaseUrlFlag(baseUrl);
   const secret =
     values['secret-file'] === undefined
       ? randomBytes(32)
@@ -92,15 +100,22 @@ export async function runServeCommand(
   const opened = await openCliStore(values.store, 'existing');
   const { store } = opened;
   const service = createInteractionService({ store });
-  const server = await createWebAnswerServer({
-    service,
-    secret,
-    port,
-    ...(values.host === undefined ? {} : { host: values.host }),
-    ...(values['base-url'] === undefined ? {} : { baseUrl: values['base-url'] }),
-    operatorToken,
-    store,
-  });
+  let server: WebAnswerServer;
+  try {
+    server = await createWebAnswerServer({
+      service,
+      secret,
+      port,
+      host,
+      ...(baseUrl === undefined ? {} : { baseUrl }),
+      operatorToken,
+      store,
+    });
+  } catch (error) {
+    await service.close();
+    await opened.close();
+    throw listenProblem(error, host, port) ?? error;
+  }
   const out = (line: string) => process.stdout.write(`${escapeControlCharacters(line)}\n`);
   out(`serving ${server.url}`);
   out(`live asks ${server.url}/asks?token=${encodeURIComponent(operatorToken)}`);
@@ -168,6 +183,17 @@ function endLine(event: AskAuditEvent): string | undefined {
       return `aborted ${event.askId}`;
     default:
       return undefined;
+  }
+}
+
+/** `--base-url` checked by the answer server's own rule, before the store is opened. */
+function checkBaseUrlFlag(baseUrl: string): void {
+  try {
+    checkBaseUrl(baseUrl);
+  } catch {
+    throw new UsageError(
+      `serve: --base-url ${JSON.stringify(withoutCredentials(baseUrl, baseUrl))} is not an http(s) URL without credentials, query or fragment; give the address people open, e.g. https://asks.example.com/answers.`,
+    );
   }
 }
 

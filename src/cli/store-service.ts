@@ -2,6 +2,7 @@
 import { createInteractionService } from '../engine/service.js';
 import type { InteractionService } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
+import type { AskStore } from '../stores/ask-store.js';
 import { openCliStore } from './cli-store.js';
 import { EXIT } from './exit-codes.js';
 import { toStderrText } from './stderr-text.js';
@@ -18,7 +19,8 @@ export function requireStore(command: string, storePath: string | undefined): st
 }
 
 /**
- * Opens the store (never creating it), runs `work` with a service on it and closes both. A
+ * Opens the store (never creating it), runs `work` with a service on it (and the store, for
+ * what a service does not hand out: the row `shownAskInfo` reads) and closes both. A
  * request the engine refuses (an unknown ask, one already settled, invalid answers, a bad
  * filter) is one line on stderr with its code, exit code 2.
  *
@@ -28,7 +30,7 @@ export function requireStore(command: string, storePath: string | undefined): st
 export async function withStoreService(
   command: string,
   storePath: string | undefined,
-  work: (service: InteractionService) => Promise<number>,
+  work: (service: InteractionService, store: AskStore) => Promise<number>,
 ): Promise<number> {
   const store = await openCliStore(requireStore(command, storePath), 'existing');
   // Never sweeps nor purges: an operator's command reads and answers, nothing else.
@@ -37,7 +39,7 @@ export async function withStoreService(
     sweepIntervalMs: Number.POSITIVE_INFINITY,
   });
   try {
-    return await work(service);
+    return await work(service, store.store);
   } catch (error) {
     if (!isUserInteractionError(error)) throw error;
     process.stderr.write(toStderrText(`ask-engine ${command}: ${error.code}: ${error.message}\n`));

@@ -3,8 +3,9 @@
 import { quorumProgress } from '../rules/quorum.js';
 import { listedAsk } from '../stores/ask-query.js';
 import type { ListedAsk, StoredAsk } from '../stores/ask-store.js';
-import { basisOf } from './ask-write.js';
+import { basisOf, redacts } from './ask-write.js';
 import { deepFreeze } from './outcome-copy.js';
+import { redactAnswers } from './redact.js';
 import type { AskInfo } from './service-contract.js';
 import { checkListedAsk, checkStoredAsk } from './stored-ask-check.js';
 
@@ -23,4 +24,17 @@ export function askInfo(row: StoredAsk): AskInfo {
 /** A row `store.list` returned, checked and frozen: the same shape as `askInfo`. */
 export function listedInfo(row: ListedAsk): AskInfo {
   return checkListedAsk(row, 'the listed ask');
+}
+
+/**
+ * What a reader of the store is shown of an ask (the CLI's `show`, `list --json`, `export`):
+ * `info` as `service.get` or `service.list` gave it, with every answer `'[redacted]'` unless
+ * `row`, the ask's stored row, says it does not redact. The flag is the one its audit events
+ * were written by (`redacts`), so what is shown tells no more than its history. Without the row
+ * (purged since it was listed) nothing says the ask may be shown: its answers are redacted.
+ */
+export function shownAskInfo(info: AskInfo, row: StoredAsk | undefined): AskInfo {
+  const stored = row === undefined ? undefined : checkStoredAsk(row, 'the stored ask');
+  if (stored !== undefined && !redacts(basisOf(stored).snapshot)) return info;
+  return deepFreeze(redactAnswers(info));
 }

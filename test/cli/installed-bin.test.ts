@@ -11,6 +11,7 @@ import {
   realpathSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -117,6 +118,21 @@ describe('the installed ask-engine command', () => {
     expect(result.stderr).toMatch(
       /needs the @modelcontextprotocol\/sdk package, which is not installed/,
     );
+  });
+
+  it('without a store driver installed, names it with the same exit code 6 as every optional package', async () => {
+    const engineBin = join(engineOnly, 'node_modules', '.bin', 'ask-engine');
+    const file = join(dir, 'existing.db');
+    writeFileSync(file, '');
+    const sqlite = await installed(engineBin, ['list', '--store', file]);
+    expect(sqlite.stdout).toBe('');
+    expect(sqlite.stderr).toMatch(
+      /^ask-engine: the SQLite store needs the better-sqlite3 package, which is not installed; install it next to ask-engine \(npm install better-sqlite3@\^[\d.]+\)\.\n$/,
+    );
+    expect(sqlite.code).toBe(6);
+    const postgres = await installed(engineBin, ['list', '--store', 'postgres://127.0.0.1:1/app']);
+    expect(postgres.stderr).toMatch(/^ask-engine: the PostgreSQL store needs the postgres package/);
+    expect(postgres.code).toBe(6);
   });
 
   it('installs the engine alone in at most 15 MB of node_modules, without the terminal UI or the MCP SDK', () => {

@@ -215,7 +215,7 @@ describe.concurrent('the command line itself', () => {
     const result = await runCli(['ask', deploy, '--nope']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'ask-engine: ask: unknown option --nope; see ask-engine ask --help.\nSee ask-engine --help.\n',
+      'ask-engine: ask: unknown option --nope. See ask-engine ask --help.\n',
     );
     const top = await runCli(['--nope']);
     expect(top.code).toBe(2);

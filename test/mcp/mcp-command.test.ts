@@ -288,6 +288,6 @@ describe('ask-engine mcp usage', () => {
     const { code, stderr } = await runCli(['mcp', '--timeout', 'soon']);
 
     expect(code).toBe(2);
-    expect(stderr).toContain('Expected a duration of at least 1s');
+    expect(stderr).toContain('--timeout "soon" is not a duration from 1s');
   });
 });
