@@ -14,7 +14,7 @@ import type {
   OutboxEntry,
   StoredAsk,
 } from '../stores/ask-store.js';
-import { checkStoredKey } from './ask-intake.js';
+import { checkStoredKey, retiredIdError } from './ask-intake.js';
 import type { AskReplica } from './ask-replica.js';
 import { deliversIn } from './ask-table.js';
 import { nextAskWrite, restoreWrite, startWrite } from './ask-write.js';
@@ -86,6 +86,8 @@ export class AskCommits implements Committer {
         open.stored = undefined;
         this.#replica.cache(open, write.ask);
         this.#trail.publish(open, write.event, true);
+      } else if ('retired' in result) {
+        throw retiredIdError(open);
       } else {
         const stored = checkStoredAsk(result.existing, 'the stored ask');
         checkStoredKey(open, stored);

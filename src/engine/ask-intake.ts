@@ -100,6 +100,26 @@ export function checkStoredKey(open: OpenAsk, stored: StoredAsk): void {
   }
 }
 
+/**
+ * The error for a start whose ask id belonged to a purged ask: ids are never reused, so a link
+ * or token signed for the purged ask can never name a new one. A keyed id is the key's hash,
+ * so the key itself cannot be used again.
+ */
+export function retiredIdError(open: OpenAsk): UserInteractionError {
+  if (open.key === undefined) {
+    return new UserInteractionError(
+      'INVALID_REQUEST',
+      `Ask id ${open.id} belonged to an ask that was purged; an ask id is never used again. Choose ids that are unique.`,
+      { askId: open.id },
+    );
+  }
+  return new UserInteractionError(
+    'INVALID_REQUEST',
+    `Key ${JSON.stringify(open.key)} named ask ${open.id}, which was purged; a purged ask's id (and so its key) is never used again, so links to it cannot open a new ask. Start with a new key.`,
+    { askId: open.id, key: open.key },
+  );
+}
+
 function otherQuestions(key: string | undefined, askId: string): UserInteractionError {
   return new UserInteractionError(
     'INVALID_REQUEST',

@@ -106,13 +106,14 @@ export interface AskHandle {
   readonly events$: Observable<AskAuditEvent>;
   /**
    * Resolves with the outcome (at `deferred` for a deferred ask). Rejects only when the store
-   * fails, when a `key` is reused for another request (`INVALID_REQUEST`), or when the service
-   * is closed before the ask settles.
+   * fails, when a `key` is reused for another request or names a purged ask
+   * (`INVALID_REQUEST`), or when the service is closed before the ask settles.
    */
   readonly outcome: Promise<AskOutcome>;
   /**
    * Resolves once the ask's row is in the store, so another service or host can answer it by
-   * id; rejects with the store's error if that write failed (or the key names another request).
+   * id; rejects with the store's error if that write failed (or the key names another request,
+   * or a purged ask: ids are never reused).
    */
   readonly stored: Promise<void>;
   /** Ends a pending or deferred ask as `cancelled`; after the outcome is fixed, does nothing. */

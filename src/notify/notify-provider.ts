@@ -2,6 +2,7 @@
 import type { AskProvider } from '../engine/provider.js';
 import { compileCheck } from '../rules/compiled-check.js';
 import { describe } from '../rules/describe.js';
+import { canonicalPersonId } from '../rules/person-id.js';
 import type { QuorumOption } from '../rules/quorum.js';
 import { type NotificationRecipient, NotificationRecipientSchema } from './notification.js';
 import {
@@ -157,7 +158,11 @@ async function recipientsOf(
         `Expected ${what} to return recipients { id, channel, address } (non-empty strings), got ${describe(value)}: ${error?.path || '(root)'} ${error?.message ?? 'not valid'}.`,
       );
     }
-    const recipient: NotificationRecipient = value;
+    // The id in its canonical form, as every link, event and answer records it.
+    const recipient: NotificationRecipient = {
+      ...value,
+      id: canonicalPersonId(value.id, 'recipient.id'),
+    };
     if (!options.channels.has(recipient.channel)) {
       throw new TypeError(
         `${what} named channel ${describe(recipient.channel)} for ${describe(recipient.id)}, but the notify provider has only ${[...options.channels.keys()].map((name) => describe(name)).join(', ')}; add that channel to \`channels\`.`,

@@ -1,19 +1,19 @@
 /**
  * Who answered, checked where it is written (`service.answer`'s `by`, a provider's
  * `answeredBy`, a recipient-bound link): an object `{ recipient, channel? }` of non-empty
- * strings, each at most `MAX_ANSWERED_BY_LENGTH` long, with no control characters. Nothing is
+ * strings, each at most `MAX_ANSWERED_BY_LENGTH` long, with no control characters; the
+ * recipient is a person's id, kept in its canonical form (`canonicalPersonId`). Nothing is
  * shortened or dropped: a value that breaks a rule is refused with the field it is in.
  */
 import type { AnsweredBy } from '../contracts/outcome.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
-import { escapeControlCharacters, isEscapedCharacter } from './escape-text.js';
-import { MAX_ANSWERED_BY_LENGTH } from './limits.js';
+import { canonicalPersonId, readPersonText } from './person-id.js';
 
 const FIELDS: ReadonlySet<string> = new Set(['recipient', 'channel']);
 
 /**
- * Checks who answered and returns a plain copy; throws `UserInteractionError`
+ * Checks who answered and returns a plain copy, the recipient in its canonical form; throws `UserInteractionError`
  * (`INVALID_REQUEST`, `data.field` the field at fault) naming what is wrong. `field` is how the
  * caller spells the value (`by`, `answeredBy`; `''` for an options object that is itself
  * `{ recipient, channel? }`), so the message points at the caller's own code.
@@ -40,8 +40,8 @@ export function readAnsweredBy(value: unknown, field = 'by'): AnsweredBy {
     }
   }
   const { recipient, channel } = value as { recipient?: unknown; channel?: unknown };
-  const by: AnsweredBy = { recipient: readText(recipient, at('recipient')) };
-  if (channel !== undefined) by.channel = readText(channel, at('channel'));
+  const by: AnsweredBy = { recipient: canonicalPersonId(recipient, at('recipient')) };
+  if (channel !== undefined) by.channel = readPersonText(channel, at('channel'));
   return by;
 }
 
@@ -52,43 +52,6 @@ export function answeredByOrNothing(value: unknown): AnsweredBy | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * One name of a person (a recipient id, a channel): a non-empty string of at most
- * `MAX_ANSWERED_BY_LENGTH` characters without control characters; refused naming `field`.
- */
-export function readPersonName(value: unknown, field: string): string {
-  return readText(value, field);
-}
-
-function readText(value: unknown, field: string): string {
-  if (typeof value !== 'string' || value === '') {
-    throw refusal(field, `Expected \`${field}\` to be a non-empty string, got ${describe(value)}.`);
-  }
-  if (value.length > MAX_ANSWERED_BY_LENGTH) {
-    throw refusal(
-      field,
-      `\`${field}\` has ${value.length} characters, more than the ${MAX_ANSWERED_BY_LENGTH} allowed; it is refused, not shortened.`,
-    );
-  }
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        i++;
-        continue;
-      }
-    }
-    if (isEscapedCharacter(code)) {
-      throw refusal(
-        field,
-        `\`${field}\` contains the control character ${escapeControlCharacters(value[i]!)} at position ${i}; a name of who answered is shown to people and printed in terminals, so it may hold none.`,
-      );
-    }
-  }
-  return value;
 }
 
 function refusal(field: string, message: string): UserInteractionError {

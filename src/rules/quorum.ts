@@ -11,10 +11,10 @@ import {
 } from '../../machines/ask.machine.js';
 import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
-import { readPersonName } from './answered-by.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
 import { MAX_QUORUM_PEOPLE } from './limits.js';
+import { canonicalPersonId, readPersonText } from './person-id.js';
 
 /**
  * Several people decide one ask (`service.start(request, { quorum })`): `required` distinct
@@ -72,7 +72,8 @@ export function readQuorumOption(
   }
   const { required, from, agree, veto } = value as Record<string, unknown>;
   const rule: AskMachineQuorum = { required: 0, agree: 'same' };
-  if (from !== undefined) rule.from = readNames(from, 'quorum.from', 'recipient ids');
+  if (from !== undefined)
+    rule.from = readNames(from, 'quorum.from', 'recipient ids', canonicalPersonId);
   const most = rule.from?.length ?? MAX_QUORUM_PEOPLE;
   if (typeof required !== 'number' || !Number.isInteger(required) || required < 1) {
     throw refusal(
@@ -99,7 +100,7 @@ export function readQuorumOption(
     rule.agree = agree;
   }
   if (veto !== undefined) {
-    const titles = readNames(veto, 'quorum.veto', 'option titles');
+    const titles = readNames(veto, 'quorum.veto', 'option titles', readPersonText);
     for (const title of titles) {
       if (!questions.some((question) => question.options.some((o) => o.title === title))) {
         throw refusal(
@@ -183,7 +184,13 @@ function responders(responses: readonly { by: string }[] | undefined): string[] 
   return (responses ?? []).map((response) => response.by);
 }
 
-function readNames(value: unknown, field: string, what: string): string[] {
+/** `read` checks each entry: `canonicalPersonId` for ids, so two spellings of one id are a repeat. */
+function readNames(
+  value: unknown,
+  field: string,
+  what: string,
+  read: (value: unknown, field: string) => string,
+): string[] {
   if (!Array.isArray(value) || value.length === 0) {
     throw refusal(
       field,
@@ -196,7 +203,7 @@ function readNames(value: unknown, field: string, what: string): string[] {
       `\`${field}\` has ${value.length} entries, more than the ${MAX_QUORUM_PEOPLE} allowed; it is refused, not shortened.`,
     );
   }
-  const names = value.map((name, index) => readPersonName(name, `${field}[${index}]`));
+  const names = value.map((name, index) => read(name, `${field}[${index}]`));
   const seen = new Set<string>();
   for (const name of names) {
     if (seen.has(name)) {

@@ -132,11 +132,19 @@ export type ClaimedOutboxAsk = Pick<
   'askId' | 'state' | 'final' | 'outcome' | 'updatedAt'
 >;
 
-/** What `create` reports: written, or the ask that already holds the id or key. */
+/**
+ * What `create` reports: written, the ask that already holds the id or key, or that the id
+ * belonged to a purged ask.
+ */
 export type AskCreateResult =
   | { created: true }
   /** An ask with this id or this key exists already; nothing was written. */
-  | { created: false; existing: StoredAsk };
+  | { created: false; existing: StoredAsk }
+  /**
+   * The id belonged to an ask that `purge` deleted: an id is never used again (a link or token
+   * signed for the purged ask must never name a new one), so nothing was written.
+   */
+  | { created: false; retired: true };
 
 /** What `update` reports: written, or which condition failed so nothing was. */
 export type AskUpdateResult =
@@ -195,7 +203,8 @@ export const ASK_STORE_METHODS = [
 export interface AskStore {
   /**
    * Inserts a new ask (`version` 1) and its `start` event. If an ask with the same id or the
-   * same key exists, writes nothing and returns it.
+   * same key exists, writes nothing and returns it. If the id belonged to an ask `purge`
+   * deleted, writes nothing and says so (`retired`): ids are never reused.
    */
   create(write: AskWrite): Promise<AskCreateResult>;
   /**
@@ -286,6 +295,8 @@ export interface AskStore {
    * `finalBefore`, oldest first, with their audit events, in one short transaction. Asks that
    * are not final (pending, deferred) are never deleted. Returns how many were deleted: fewer
    * than `limit` means none is left to delete. Their outbox entries are deleted with them.
+   * Each deleted ask's id is kept (a tombstone: the id alone), so `create` never gives it to a
+   * new ask.
    */
   purge(finalBefore: number, limit: number): Promise<number>;
   /**

@@ -83,6 +83,8 @@ class MemoryAskStore implements AskStore {
    */
   readonly #settledBehind = new Map<string, string>();
   readonly #byKey = new Map<string, string>();
+  /** The ids of purged asks (tombstones): `create` never gives one to a new ask. */
+  readonly #retired = new Set<string>();
   readonly #fanout = new ChangeFanout();
   /** Open asks with a deadline, earliest first: a sweep reads only the due ones. */
   readonly #deadlines = new DeadlineHeap<Entry>();
@@ -100,6 +102,7 @@ class MemoryAskStore implements AskStore {
       this.#asks.get(ask.askId) ??
       (ask.key === undefined ? undefined : this.#asks.get(this.#byKey.get(ask.key) ?? ''));
     if (existing !== undefined) return { created: false, existing: existing.row };
+    if (this.#retired.has(ask.askId)) return { created: false, retired: true };
     const entry: Entry = {
       row: ask,
       first: write.event,
@@ -394,9 +397,10 @@ class MemoryAskStore implements AskStore {
     else this.#deadlines.set(entry, row.deadlineAt);
   }
 
-  /** Deletes a final ask, its history and its lookups. */
+  /** Deletes a final ask, its history and its lookups; keeps its id as a tombstone. */
   #forget(row: StoredAsk): void {
     this.#asks.delete(row.askId);
+    this.#retired.add(row.askId);
     for (const id of this.#outboxByAsk.get(row.askId) ?? []) this.#outbox.delete(id);
     this.#outboxByAsk.delete(row.askId);
     if (row.key !== undefined && this.#byKey.get(row.key) === row.askId)

@@ -118,6 +118,15 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
         where recipient is not null;
     `,
   },
+  {
+    // Ids are never reused (issue 37): a purge keeps the id of each ask it deletes (the id
+    // alone), and an ask is created only under an id that is not here. A link signed for a
+    // purged ask can then never open a new one, even one whose key hashes to the same id.
+    name: 'purged ask ids',
+    sql: (s) => `
+      create table if not exists ${s}.ask_purged (id text primary key);
+    `,
+  },
 ];
 
 /**

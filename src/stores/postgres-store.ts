@@ -159,6 +159,8 @@ class PostgresAskStore implements AskStore {
   readonly #eventTypes: ReturnType<Sql['unsafe']>;
   readonly #askAssignments: ReturnType<Sql['unsafe']>;
   readonly #outbox: ReturnType<Sql['unsafe']>;
+  /** The ids of purged asks (tombstones): never given to a new ask. */
+  readonly #purged: ReturnType<Sql['unsafe']>;
   readonly #writes: PostgresWrites;
   readonly #changes: PostgresChangeFeed;
   readonly #list: ListDialect;
@@ -183,10 +185,12 @@ class PostgresAskStore implements AskStore {
     this.#asks = sql.unsafe(`${s}.asks`);
     this.#events = sql.unsafe(`${s}.ask_events`);
     this.#outbox = sql.unsafe(`${s}.ask_outbox`);
+    this.#purged = sql.unsafe(`${s}.ask_purged`);
     this.#writes = new PostgresWrites({
       asks: `${s}.asks`,
       events: `${s}.ask_events`,
       outbox: `${s}.ask_outbox`,
+      purged: `${s}.ask_purged`,
       channel: this.#channel,
     });
     this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
@@ -245,6 +249,8 @@ class PostgresAskStore implements AskStore {
         : sql`where id = ${ask.askId} or key = ${ask.key} order by id = ${ask.askId} desc limit 1`,
     );
     if (existing !== undefined) return { created: false, existing };
+    const [retired] = await sql`select from ${this.#purged} where id = ${ask.askId}`.values();
+    if (retired !== undefined) return { created: false, retired: true };
     // `on conflict do nothing` also yields to the open-interaction index, which the contract
     // does not let `create` report: a new ask is never created deferred by the service.
     throw new Error(
@@ -362,6 +368,8 @@ class PostgresAskStore implements AskStore {
         delete from ${this.#events} where ask_id in (select id from doomed)
       ), outbox as (
         delete from ${this.#outbox} where ask_id in (select id from doomed)
+      ), retired as (
+        insert into ${this.#purged} (id) select id from doomed on conflict do nothing
       )
       delete from ${this.#asks} where id in (select id from doomed) returning id
     `.values();

@@ -19,6 +19,8 @@ export interface WriteTables {
   asks: string;
   events: string;
   outbox: string;
+  /** The ids of purged asks, never given to a new ask. */
+  purged: string;
   channel: string;
 }
 
@@ -38,20 +40,22 @@ export class PostgresWrites {
   }
 
   /**
-   * Inserts the ask unless its id or key is taken, with its event and outbox rows, and
-   * notifies; returns one row (its id) when it was created.
+   * Inserts the ask unless its id or key is taken or its id was purged, with its event and
+   * outbox rows, and notifies; returns one row (its id) when it was created.
    */
   create(write: AskWrite, outbox: readonly Record<string, unknown>[]): WriteStatement {
     const shape = outbox.length === 0 ? 'plain' : 'outbox';
     let text = this.#creates.get(shape);
     if (text === undefined) {
-      const { asks, events } = this.#tables;
+      const { asks, events, purged } = this.#tables;
       const askValues = placeholders(ASK_COLUMNS, 1);
+      const idValue = `$${ASK_COLUMNS.findIndex((column) => column.field === 'askId') + 1}::text`;
       const eventValues = placeholders(WRITTEN_EVENT_COLUMNS, ASK_COLUMNS.length + 1);
       let next = ASK_COLUMNS.length + WRITTEN_EVENT_COLUMNS.length + 1;
       text = `
         with inserted as (
-          insert into ${asks} (${names(ASK_COLUMNS)}) values (${askValues})
+          insert into ${asks} (${names(ASK_COLUMNS)}) select ${askValues}
+          where not exists (select from ${purged} where id = ${idValue})
           on conflict do nothing
           returning id, version
         ), event as (

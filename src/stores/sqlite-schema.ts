@@ -247,6 +247,21 @@ const migrations: readonly Migration[] = [
       CREATE TABLE IF NOT EXISTS ask_last_seq (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
     `,
   },
+  {
+    // Reserved for the owner lease (issue 37, branch `lease`), merged before version 12.
+    version: 11,
+    sql: '',
+  },
+  {
+    // Ids are never reused (issue 37): a purge keeps the id of each ask it deletes (the id
+    // alone, WITHOUT ROWID so it is one index entry), and an ask is created only under an id
+    // that is not here. A link signed for a purged ask can then never open a new one, even
+    // one whose key hashes to the same id.
+    version: 12,
+    sql: `
+      CREATE TABLE IF NOT EXISTS ask_purged (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

@@ -207,6 +207,9 @@ export function createSqliteAskStore(
   return new SqliteAskStore(openSqliteFile(source.path), `at ${source.path}`, settings);
 }
 
+/** What `create`'s transaction returns for an id a purge retired. */
+const RETIRED = Symbol('retired');
+
 /** The statements the store runs; those a sweep's batch runs are `BatchStatements`. */
 interface Statements extends BatchStatements {
   byId: SqliteStatement;
@@ -214,6 +217,9 @@ interface Statements extends BatchStatements {
   byInteraction: SqliteStatement;
   openHolder: SqliteStatement;
   insertAsk: SqliteStatement;
+  /** Whether an id belongs to a purged ask; `retire` keeps a purged ask's id. */
+  retired: SqliteStatement;
+  retire: SqliteStatement;
   updateAsk: SqliteStatement;
   insertEvent: SqliteStatement;
   history: SqliteStatement;
@@ -326,13 +332,14 @@ class SqliteAskStore implements AskStore {
     const named: string[] = [];
     const existing = this.#write(opened, () => {
       this.#owner(statements, ask, named);
-      const inserted = statements.insertAsk.run(...askParams(ask));
+      const inserted = statements.insertAsk.run(...askParams(ask), ask.askId);
       if (Number(inserted.changes) === 0) {
         const found = (statements.byId.get(ask.askId) ??
           (ask.key === undefined ? undefined : statements.byKey.get(ask.key))) as
           | AskRow
           | undefined;
         if (found !== undefined) return readAsk(found);
+        if (statements.retired.get(ask.askId) !== undefined) return RETIRED;
         throw new Error(
           `Cannot create ask ${ask.askId}: interaction id ${ask.interactionId} belongs to ask ${this.#holder(statements, ask)}, which is not final.`,
         );
@@ -346,6 +353,7 @@ class SqliteAskStore implements AskStore {
       return undefined;
     });
     this.#named(named);
+    if (existing === RETIRED) return { created: false, retired: true };
     if (existing !== undefined) return { created: false, existing };
     this.#feed.written(ask.askId, ask.version, eventId, write.writer, seq);
     return { created: true };
@@ -550,6 +558,7 @@ class SqliteAskStore implements AskStore {
         const { id: lastEventId } = statements.lastEventId.get() as { id: number };
         let lastSeq = 0;
         for (const { seq } of doomed) {
+          statements.retire.run(seq);
           statements.deleteOutbox.run(seq);
           statements.deleteEvents.run(seq);
           statements.deleteAsk.run(seq);
@@ -937,10 +946,14 @@ function prepare(db: SqliteDatabase): Statements {
       'SELECT id FROM asks WHERE interaction_id = ? AND final = 0 AND id <> ? LIMIT 1',
     ),
     // A taken id or key writes nothing (and no exception): `create` then reads who has it.
+    // Nor does an id a purge retired (`ask_purged`); `create` tells that from a taken one.
     insertAsk: db.prepare(
-      `INSERT INTO asks (seq, ${columns}) VALUES (${NEXT_ASK_SEQ}, ${placeholders})
+      `INSERT INTO asks (seq, ${columns}) SELECT ${NEXT_ASK_SEQ}, ${placeholders}
+       WHERE NOT EXISTS (SELECT 1 FROM ask_purged WHERE id = ?)
        ON CONFLICT DO NOTHING`,
     ),
+    retired: db.prepare('SELECT 1 FROM ask_purged WHERE id = ?'),
+    retire: db.prepare('INSERT OR IGNORE INTO ask_purged (id) SELECT id FROM asks WHERE seq = ?'),
     updateAsk: db.prepare(`UPDATE asks SET ${assignments} WHERE id = ? AND version = ?`),
     // The ask's row number by its id, in the same statement: nothing is appended to an unknown ask.
     insertEvent: db.prepare(

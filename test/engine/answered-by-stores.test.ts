@@ -27,7 +27,8 @@ import { manualProvider } from './helpers.js';
 const text = (typed: string) => [
   { questionId: 'q1', response: { kind: 'freeform' as const, text: typed } },
 ];
-const by = { recipient: 'Zoë <zoe@example.com>', channel: 'email' };
+// Already in the canonical form of a person's id (lower case), as it is recorded.
+const by = { recipient: 'zoë <zoe@example.com>', channel: 'email' };
 
 const dir = mkdtempSync(join(tmpdir(), 'ask-answered-by-'));
 let cluster: PostgresCluster | undefined;

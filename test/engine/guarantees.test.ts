@@ -163,7 +163,7 @@ describe('idempotency keys', () => {
     const store = bind(memory);
     store.create = async (write) => {
       const result = await memory.create(write);
-      return result.created
+      return result.created || !('existing' in result)
         ? result
         : { created: false, existing: sorted(result.existing) as StoredAsk };
     };

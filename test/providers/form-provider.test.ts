@@ -112,7 +112,8 @@ describe('createFormProvider', () => {
     expect(result.details).toMatchObject({
       status: 'answered',
       answers,
-      answeredBy: { recipient: 'U024BE7LH', channel: 'slack' },
+      // The canonical form of a person's id: lower case.
+      answeredBy: { recipient: 'u024be7lh', channel: 'slack' },
     });
   });
 

@@ -121,8 +121,13 @@ describe('a recipient’s inbox', () => {
     const bob = await inbox(server.inboxLinkFor({ recipient: 'bob', channel: 'email' }));
     expect(rowIds(bob.page)).toEqual([both, onlyBob]);
     expect(bob.page).not.toContain('Deploy the billing service?');
-    // The lead's escalation is not due, and carol was never told of anything.
-    for (const recipient of ['lead', 'carol', 'Alice']) {
+    // Another spelling of alice's id is alice (ids are compared in their canonical form).
+    expect(rowIds((await inbox(server.inboxLinkFor({ recipient: 'Alice' }))).page)).toEqual([
+      both,
+      onlyAlice,
+    ]);
+    // The lead's escalation is not due, and carol and alicia were never told of anything.
+    for (const recipient of ['lead', 'carol', 'alicia']) {
       const { status, page } = await inbox(server.inboxLinkFor({ recipient }));
       expect(status, recipient).toBe(200);
       expect(rowIds(page), recipient).toEqual([]);
