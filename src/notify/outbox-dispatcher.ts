@@ -1,8 +1,9 @@
 /**
  * Sends what the outbox holds: claims due entries of this process's channels (one sender per
  * entry across processes and hosts), sends each, and marks it done with its audit event in one
- * write; a failed send is tried again later with backoff under the same delivery id. Entries a
- * dead process had claimed are claimed again once their lease runs out. Entries due at once
+ * write; a failed send is tried again later with backoff under the same delivery id. A send
+ * renews its entry's lease while it runs (`holdLease`), so a slow channel is not sent twice;
+ * entries a dead process had claimed are claimed again once their lease runs out. Entries due at once
  * are written already leased to this sender (`lease`), so it sends them after a read, without
  * a claim of their own.
  */
@@ -13,6 +14,7 @@ import type { ClaimedOutboxAsk, ClaimedOutboxEntry, OutboxEntry } from '../store
 import { NotificationDeliveryError } from './delivery-error.js';
 import { type Notification, readNotification, type SettledSummary } from './notification.js';
 import type { ResolvedNotifyOptions } from './notify-options.js';
+import { holdLease } from './outbox-lease.js';
 import type { NotifyPayload } from './outbox-plan.js';
 
 export class OutboxDispatcher {
@@ -133,12 +135,17 @@ export class OutboxDispatcher {
       }
       const channel = this.#options.channels.get(entry.channel);
       if (channel === undefined) throw new Error(`No channel named ${entry.channel}.`);
+      // Leased for as long as the send runs, however long the channel takes.
+      const lease = holdLease(store, entry, this.#options, (error) => this.#report(error));
       try {
         await channel.send(notification, this.#controller.signal);
       } catch (error) {
-        if (this.#controller.signal.aborted) return false;
+        // Another sender has the entry now: its try decides, not this one's failure.
+        if (this.#controller.signal.aborted || lease.lost) return false;
         await this.#failed(entry, ask, error);
         return false;
+      } finally {
+        lease.stop();
       }
       await store.completeOutbox(
         entry.deliveryId,

@@ -184,6 +184,7 @@ export const ASK_STORE_METHODS = [
   'takeOutbox',
   'completeOutbox',
   'retryOutbox',
+  'renewOutbox',
   'subscribe',
   'close',
 ] as const satisfies readonly (keyof AskStore)[];
@@ -273,6 +274,14 @@ export interface AskStore {
   completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean>;
   /** Releases a claimed entry to be claimed again at `retryAt` (a send that may pass later). */
   retryOutbox(deliveryId: string, retryAt: number): Promise<void>;
+  /**
+   * Extends the lease of the entry that a claim (or its write's `lease`) handed out as its
+   * `attempts`-th try to `until`, so that no other sender claims it while its send runs: only if
+   * it is still that try's, that is, not done, not released for a retry, and not claimed again
+   * since (even once its lease ran out, as long as nobody claimed it). Returns whether it did:
+   * false means another sender may be sending it now.
+   */
+  renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean>;
   /**
    * The asks matching `filter`, newest first (by `createdAt`, then by an order of the store's
    * own for asks created at the same time), `page.limit` at a time (default 50, at most 1,000;

@@ -23,7 +23,13 @@ import type {
 } from './ask-store.js';
 import { ChangeFanout, subscriberWriter } from './change-fanout.js';
 import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
-import { checkOutboxClaim, checkOutboxTake, type OutboxRow, outboxRowsOf } from './outbox.js';
+import {
+  checkOutboxClaim,
+  checkOutboxRenew,
+  checkOutboxTake,
+  type OutboxRow,
+  outboxRowsOf,
+} from './outbox.js';
 
 /** An outbox entry as this store keeps it. */
 interface OutboxSlot extends OutboxRow {
@@ -282,6 +288,18 @@ class MemoryAskStore implements AskStore {
     slot.dueAt = retryAt;
     slot.claimedUntil = 0;
     slot.lease = undefined;
+  }
+
+  async renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean> {
+    this.#open();
+    checkOutboxRenew(deliveryId, attempts, until);
+    const slot = this.#outbox.get(deliveryId);
+    // A released entry (a retry) has no lease left to extend: `claimedUntil` 0.
+    if (slot === undefined || slot.done || slot.attempts !== attempts || slot.claimedUntil === 0) {
+      return false;
+    }
+    slot.claimedUntil = Math.max(slot.claimedUntil, until);
+    return true;
   }
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {

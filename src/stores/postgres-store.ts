@@ -22,7 +22,7 @@ import type {
 } from './ask-store.js';
 import { subscriberWriter } from './change-fanout.js';
 import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier, quoteLiteral } from './postgres-migrations.js';
 import {
@@ -610,6 +610,18 @@ class PostgresAskStore implements AskStore {
       update ${this.#outbox} set due_at = ${retryAt}, claimed_until = 0, claimed_by = null
       where delivery_id = ${deliveryId} and done_at is null
     `;
+  }
+
+  async renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean> {
+    checkOutboxRenew(deliveryId, attempts, until);
+    const sql = await this.#open();
+    // A claim at the same moment locks the row first (and counts a new try) or finds it leased.
+    const { count } = await sql`
+      update ${this.#outbox} set claimed_until = greatest(claimed_until, ${until})
+      where delivery_id = ${deliveryId} and attempts = ${attempts} and done_at is null
+        and claimed_until > 0
+    `;
+    return count > 0;
   }
 
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {

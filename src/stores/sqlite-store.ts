@@ -24,7 +24,7 @@ import type {
 import { subscriberWriter } from './change-fanout.js';
 import { WRITES_CLAIMS_BESIDE } from './claim-lanes.js';
 import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import {
   CorruptAskRowError,
   columnList,
@@ -233,6 +233,7 @@ interface Statements extends BatchStatements {
   outboxLease: SqliteStatement;
   outboxComplete: SqliteStatement;
   outboxRetry: SqliteStatement;
+  outboxRenew: SqliteStatement;
   deleteOutbox: SqliteStatement;
   /** `list` statements by their text, prepared on first use (one per filter shape). */
   lists: Map<string, SqliteStatement>;
@@ -517,6 +518,13 @@ class SqliteAskStore implements AskStore {
   async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
     const { statements } = await this.#openToWrite();
     statements.outboxRetry.run(retryAt, deliveryId);
+  }
+
+  async renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean> {
+    checkOutboxRenew(deliveryId, attempts, until);
+    const { statements } = await this.#openToWrite();
+    const { changes } = statements.outboxRenew.run(until, deliveryId, attempts);
+    return Number(changes) > 0;
   }
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
@@ -1010,6 +1018,11 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     outboxRetry: db.prepare(
       'UPDATE ask_outbox SET due_at = ?, claimed_until = 0, claimed_by = NULL WHERE delivery_id = ? AND done_at IS NULL',
+    ),
+    // Still this try's lease (not done, not released, not claimed again): extended.
+    outboxRenew: db.prepare(
+      `UPDATE ask_outbox SET claimed_until = MAX(claimed_until, ?)
+       WHERE delivery_id = ? AND attempts = ? AND done_at IS NULL AND claimed_until > 0`,
     ),
     deleteOutbox: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',

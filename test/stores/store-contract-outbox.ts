@@ -228,6 +228,42 @@ export function describeOutbox(context: QueryCaseContext): void {
       expect(ids(await store().claimOutbox(T0 + 2_000, 10, LEASE, ['email']))).toEqual(['retried']);
     });
 
+    it('renews the lease of a claim while it is still that claim’s, and says when it is not', async () => {
+      const lease = { sender: 'sender-1', until: T0 + 5_000 };
+      await deferredWith('ob-15', [
+        entry('ob-15', 'claimed'),
+        entry('ob-15', 'written-leased', { lease }),
+        entry('ob-15', 'retried'),
+        entry('ob-15', 'sent'),
+      ]);
+      const now = T0 + 1_000;
+      const claimed = await store().claimOutbox(now, 10, LEASE, ['email']);
+      expect(ids(claimed)).toEqual(['claimed', 'retried', 'sent']);
+      expect(await store().renewOutbox('claimed', 1, now + 3 * LEASE)).toBe(true);
+      expect(await store().renewOutbox('written-leased', 1, now + 3 * LEASE)).toBe(true);
+      // Not this try's any more: released for a retry, done, or unknown.
+      await store().retryOutbox('retried', now + 4 * LEASE);
+      expect(await store().renewOutbox('retried', 1, now + 9 * LEASE)).toBe(false);
+      expect(await store().completeOutbox('sent', now)).toBe(true);
+      expect(await store().renewOutbox('sent', 1, now + 9 * LEASE)).toBe(false);
+      expect(await store().renewOutbox('unknown', 1, now + 9 * LEASE)).toBe(false);
+      // Renewed: a claim after the first lease ran out finds them still leased.
+      expect(await store().claimOutbox(now + 2 * LEASE, 10, LEASE, ['email'])).toEqual([]);
+      const again = await store().claimOutbox(now + 3 * LEASE, 10, LEASE, ['email']);
+      expect(again.map((e) => [e.deliveryId, e.attempts]).sort()).toEqual([
+        ['claimed', 2],
+        ['written-leased', 2],
+      ]);
+      // Claimed again by another sender: the first sender's try is no longer renewed.
+      expect(await store().renewOutbox('claimed', 1, now + 9 * LEASE)).toBe(false);
+      expect(await store().renewOutbox('claimed', 2, now + 9 * LEASE)).toBe(true);
+      // A renewal never shortens a lease.
+      expect(await store().renewOutbox('claimed', 2, now)).toBe(true);
+      const later = await store().claimOutbox(now + 5 * LEASE, 10, LEASE, ['email']);
+      expect(ids(later)).toEqual(['retried', 'written-leased']);
+      await expect(store().renewOutbox('claimed', 0, now)).rejects.toThrow(/`attempts`/);
+    });
+
     it('refuses a lease without a sender, naming the entry', async () => {
       const started = await context.started({ askId: 'ob-14' });
       await expect(
