@@ -91,8 +91,10 @@ export interface OutboxEntry {
    */
   due: number | 'settled';
   /**
-   * True for a message about an open ask (a reminder, an escalation): the write that makes the
-   * ask final deletes it if it was not sent yet.
+   * True for a message about an open ask (a question, a reminder, an escalation): the write
+   * that makes the ask final deletes it if it was not sent yet and is not leased (being sent) at
+   * that write's `updatedAt`. While such a message of an ask is leased, the ask's other entries
+   * (how it ended) are not claimed: a person reads of the open ask before they read how it ended.
    */
   whileOpen?: boolean;
   /** What to send: JSON, kept as given. */
@@ -242,8 +244,9 @@ export interface AskStore {
    */
   readonly remote?: boolean;
   /**
-   * Claims up to `limit` outbox entries of `channels` that are due at `now`, not sent, and not
-   * leased to another sender, earliest first, and leases them until `now + leaseMs`: two
+   * Claims up to `limit` outbox entries of `channels` that are due at `now`, not sent, not
+   * leased to another sender, and not held back by a leased `whileOpen` entry of their ask
+   * (see `OutboxEntry.whileOpen`), earliest first, and leases them until `now + leaseMs`: two
    * services claiming at the same moment get different entries. An entry whose sender died is
    * claimed again once its lease ran out (at least once, with the same `deliveryId`).
    */

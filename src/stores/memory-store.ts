@@ -218,7 +218,8 @@ class MemoryAskStore implements AskStore {
           slot.dueAt !== undefined &&
           slot.dueAt <= now &&
           slot.claimedUntil <= now &&
-          wanted.has(slot.channel),
+          wanted.has(slot.channel) &&
+          !this.#heldBack(slot, now),
       )
       .sort((a, b) => (a.dueAt as number) - (b.dueAt as number))
       .slice(0, limit);
@@ -251,6 +252,16 @@ class MemoryAskStore implements AskStore {
       }
     }
     return taken.sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0)).map((slot) => this.#claimed(slot));
+  }
+
+  /** A message about how the ask ended, while one about the open ask is being sent. */
+  #heldBack(slot: OutboxSlot, now: number): boolean {
+    if (slot.whileOpen) return false;
+    for (const id of this.#outboxByAsk.get(slot.askId) ?? []) {
+      const other = this.#outbox.get(id) as OutboxSlot;
+      if (other.whileOpen && !other.done && other.claimedUntil > now) return true;
+    }
+    return false;
   }
 
   /** A claimed or taken slot as the sender gets it, with its ask. */
@@ -374,7 +385,8 @@ class MemoryAskStore implements AskStore {
       for (const id of ids) {
         const slot = this.#outbox.get(id) as OutboxSlot;
         if (slot.done) continue;
-        if (slot.whileOpen) {
+        // One being sent stays, to be marked done (or claimed and dropped once its lease ran out).
+        if (slot.whileOpen && slot.claimedUntil <= write.ask.updatedAt) {
           this.#outbox.delete(id);
           ids.delete(id);
         } else if (slot.dueAt === undefined) {

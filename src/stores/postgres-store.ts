@@ -523,15 +523,21 @@ class PostgresAskStore implements AskStore {
     const sql = await this.#open();
     // One statement: due rows are locked with SKIP LOCKED and leased, so senders claiming at
     // the same moment take disjoint rows, and a row leased by one is not due for the other.
+    // How an ask ended waits while a message about the open ask is being sent (leased).
     // Each comes with what the sender needs of its ask, so it reads nothing more.
     const rows = await sql`
       update ${this.#outbox} o
       set attempts = o.attempts + 1, claimed_until = ${now + leaseMs}, claimed_by = null
       from ${this.#asks} a
       where a.id = o.ask_id and o.delivery_id = any(array(
-        select delivery_id from ${this.#outbox}
+        select delivery_id from ${this.#outbox} c
         where done_at is null and due_at <= ${now} and claimed_until <= ${now}
           and channel in (select jsonb_array_elements_text(${sql.json(json(channels))}::jsonb))
+          and (while_open or not exists (
+            select from ${this.#outbox} w
+            where w.ask_id = c.ask_id and w.while_open and w.done_at is null
+              and w.claimed_until > ${now}
+          ))
         order by due_at limit ${limit}
         for update skip locked
       ))
@@ -698,6 +704,7 @@ class PostgresAskStore implements AskStore {
       ), outbox_dropped as (
         delete from ${this.#outbox} o using updated u
         where u.final and o.ask_id = u.id and o.while_open and o.done_at is null
+          and o.claimed_until <= u.updated_at
       )
       select id, pg_notify(${this.#channel}, id || ':' || version) from updated
       ${
