@@ -118,7 +118,8 @@ export function resolveNotifyOptions(options: NotifyProviderOptions): ResolvedNo
   if (
     typeof store?.claimOutbox !== 'function' ||
     typeof store.takeOutbox !== 'function' ||
-    typeof store.completeOutbox !== 'function'
+    typeof store.completeOutbox !== 'function' ||
+    typeof store.renewOutbox !== 'function'
   ) {
     throw new TypeError(
       options.store === undefined

@@ -1,8 +1,9 @@
 /**
  * Sends what the outbox holds: claims due entries of this process's channels (one sender per
  * entry across processes and hosts), sends each, and marks it done with its audit event in one
- * write; a failed send is tried again later with backoff under the same delivery id. Entries a
- * dead process had claimed are claimed again once their lease runs out. Entries due at once
+ * write; a failed send is tried again later with backoff under the same delivery id. A send
+ * renews its entry's lease while it runs (`holdLease`), so a slow channel is not sent twice;
+ * entries a dead process had claimed are claimed again once their lease runs out. Entries due at once
  * are written already leased to this sender (`lease`), so it sends them after a read, without
  * a claim of their own.
  */
@@ -13,6 +14,7 @@ import type { ClaimedOutboxAsk, ClaimedOutboxEntry, OutboxEntry } from '../store
 import { NotificationDeliveryError } from './delivery-error.js';
 import { type Notification, readNotification, type SettledSummary } from './notification.js';
 import type { ResolvedNotifyOptions } from './notify-options.js';
+import { holdLease } from './outbox-lease.js';
 import type { NotifyPayload } from './outbox-plan.js';
 
 export class OutboxDispatcher {
@@ -122,23 +124,27 @@ export class OutboxDispatcher {
   async #send(entry: ClaimedOutboxEntry): Promise<boolean> {
     const { store, clock } = this.#options;
     try {
-      // The claim read the ask with the entry: no read of its own.
       const { ask } = entry;
-      const notification = notificationOf(entry, ask);
+      const notification = await this.#notificationOf(entry, ask);
       if (notification === undefined) {
-        // The ask settled before this reminder, or before this recipient was told of it:
-        // there is nothing to say.
+        // The ask settled before this message about it was sent, or before this recipient was
+        // told of it: there is nothing to say.
         await store.completeOutbox(entry.deliveryId, clock.now());
         return false;
       }
       const channel = this.#options.channels.get(entry.channel);
       if (channel === undefined) throw new Error(`No channel named ${entry.channel}.`);
+      // Leased for as long as the send runs, however long the channel takes.
+      const lease = holdLease(store, entry, this.#options, (error) => this.#report(error));
       try {
         await channel.send(notification, this.#controller.signal);
       } catch (error) {
-        if (this.#controller.signal.aborted) return false;
+        // Another sender has the entry now: its try decides, not this one's failure.
+        if (this.#controller.signal.aborted || lease.lost) return false;
         await this.#failed(entry, ask, error);
         return false;
+      } finally {
+        lease.stop();
       }
       await store.completeOutbox(
         entry.deliveryId,
@@ -179,6 +185,46 @@ export class OutboxDispatcher {
     this.#report(new Error(message, { cause: error }));
   }
 
+  /**
+   * The notification an entry stands for, or undefined when the ask no longer needs it: a
+   * message about the open ask once it settled, or a settled notice to someone never told of it.
+   *
+   * The ask is as the claim read it, in the statement that leased the entry; the send starts
+   * right after. A read of its own would not make it fresher where it matters: an ask that
+   * settles while a message about it is being sent cannot be helped, and the store holds the
+   * settled notices back while such a message is leased (`whileOpen`), so the settled notice
+   * comes after it and sees it recorded.
+   */
+  async #notificationOf(
+    entry: ClaimedOutboxEntry,
+    ask: ClaimedOutboxAsk,
+  ): Promise<Notification | undefined> {
+    const { notification } = entry.payload as NotifyPayload;
+    if (notification?.kind !== 'settled') {
+      return ask.final ? undefined : readNotification(notification);
+    }
+    if (!ask.final || ask.outcome === undefined) return undefined;
+    if (!(await this.#wasTold(ask.askId, notification.recipient))) return undefined;
+    return readNotification({
+      ...notification,
+      at: ask.updatedAt,
+      outcome: summaryOf(ask.outcome, ask.updatedAt),
+    });
+  }
+
+  /** Whether the ask's history shows a message about the open ask sent to `recipient`. */
+  async #wasTold(askId: string, recipient: unknown): Promise<boolean> {
+    const id = (recipient as { id?: unknown } | null | undefined)?.id;
+    for await (const event of this.#options.store.history(askId)) {
+      const told =
+        event.type === 'reminded' ||
+        event.type === 'escalated' ||
+        (event.type === 'notified' && event.data.kind === 'created');
+      if (told && event.data.recipient === id) return true;
+    }
+    return false;
+  }
+
   #report(error: unknown): void {
     try {
       this.#options.onError(error);
@@ -186,27 +232,6 @@ export class OutboxDispatcher {
       // The host's error handler failing must not stop the sender.
     }
   }
-}
-
-/**
- * The notification an entry stands for, or undefined when there is nothing to send: a
- * reminder or escalation of a settled ask, or a settled notice to someone told after it settled.
- */
-function notificationOf(
-  entry: ClaimedOutboxEntry,
-  ask: ClaimedOutboxAsk,
-): Notification | undefined {
-  const { notification, since } = entry.payload as NotifyPayload;
-  if (notification?.kind !== 'settled') {
-    return entry.whileOpen === true && ask.final ? undefined : readNotification(notification);
-  }
-  if (!ask.final || ask.outcome === undefined) return undefined;
-  if (since !== undefined && ask.updatedAt < since) return undefined;
-  return readNotification({
-    ...notification,
-    at: ask.updatedAt,
-    outcome: summaryOf(ask.outcome, ask.updatedAt),
-  });
 }
 
 /** How the ask ended, without its answers. */

@@ -1,8 +1,11 @@
 /**
  * The outbox entries one ask hands over with its deferral: the first notification to each
- * recipient, their reminders, the escalation steps, and the settled notification to everyone
- * told. All are written in that one write, so reminders and escalations are due times in the
- * store: they fire after a restart and are claimed by one sender across hosts.
+ * recipient, their reminders, the escalation steps, and a settled notification to each of them.
+ * All are written in that one write, so reminders and escalations are due times in the store:
+ * they fire after a restart and are claimed by one sender across hosts. Every message but the
+ * settled one is about the open ask (`whileOpen`): the store drops it if the ask settles before
+ * it is sent, and holds the settled ones back while one is being sent; a settled one is sent
+ * only to a recipient who was sent one of them (see the dispatcher).
  */
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { OutboxEntry } from '../stores/ask-store.js';
@@ -17,8 +20,6 @@ export interface NotifyPayload {
    * stored ask when it is sent.
    */
   notification: Record<string, unknown> & { kind: NotificationKind };
-  /** Settled only: sent only if the ask settled at or after this time (the recipient was told by then). */
-  since?: number;
 }
 
 /** One recipient, their own signed link and, when the server makes them, their inbox link. */
@@ -50,9 +51,9 @@ export function outboxEntriesOf(
     { recipient, link, inboxLink }: LinkedRecipient,
     kind: NotificationKind,
     due: number | 'settled',
-    extra: { seq?: number; since?: number } = {},
+    seq?: number,
   ) => {
-    const deliveryId = deliveryIdFor(askId, recipient.id, kind, extra.seq);
+    const deliveryId = deliveryIdFor(askId, recipient.id, kind, seq);
     if (entries.has(deliveryId)) return;
     const notification: NotifyPayload['notification'] = {
       kind,
@@ -63,16 +64,15 @@ export function outboxEntriesOf(
       ...(inboxLink === undefined || kind === 'settled' ? {} : { inboxLink }),
       ...(deadlineAt === undefined ? {} : { deadline: deadlineAt }),
       ...(due === 'settled' ? {} : { at: due }),
-      ...(extra.seq === undefined ? {} : { seq: extra.seq }),
+      ...(seq === undefined ? {} : { seq }),
     };
-    const payload: NotifyPayload =
-      extra.since === undefined ? { notification } : { notification, since: extra.since };
+    const payload: NotifyPayload = { notification };
     entries.set(deliveryId, {
       deliveryId,
       askId,
       channel: recipient.channel,
       due,
-      ...(kind === 'reminded' || kind === 'escalated' ? { whileOpen: true } : {}),
+      ...(kind === 'settled' ? {} : { whileOpen: true }),
       payload,
     });
   };
@@ -82,16 +82,16 @@ export function outboxEntriesOf(
   for (let seq = 1; seq <= reminders.max; seq++) {
     const due = plan.at + reminders.afterMs + (seq - 1) * reminders.everyMs;
     if (!before(due)) break;
-    for (const recipient of plan.recipients) add(recipient, 'reminded', due, { seq });
+    for (const recipient of plan.recipients) add(recipient, 'reminded', due, seq);
   }
   plan.escalations.forEach(({ dueAt, recipients }, index) => {
     if (!before(dueAt)) return;
-    for (const recipient of recipients) add(recipient, 'escalated', dueAt, { seq: index + 1 });
+    for (const recipient of recipients) add(recipient, 'escalated', dueAt, index + 1);
   });
   for (const recipient of plan.recipients) add(recipient, 'settled', 'settled');
   for (const { dueAt, recipients } of plan.escalations) {
     if (!before(dueAt)) continue;
-    for (const recipient of recipients) add(recipient, 'settled', 'settled', { since: dueAt });
+    for (const recipient of recipients) add(recipient, 'settled', 'settled');
   }
   return [...entries.values()];
 }

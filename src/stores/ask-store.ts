@@ -91,8 +91,10 @@ export interface OutboxEntry {
    */
   due: number | 'settled';
   /**
-   * True for a message about an open ask (a reminder, an escalation): the write that makes the
-   * ask final deletes it if it was not sent yet.
+   * True for a message about an open ask (a question, a reminder, an escalation): the write
+   * that makes the ask final deletes it if it was not sent yet and is not leased (being sent) at
+   * that write's `updatedAt`. While such a message of an ask is leased, the ask's other entries
+   * (how it ended) are not claimed: a person reads of the open ask before they read how it ended.
    */
   whileOpen?: boolean;
   /** What to send: JSON, kept as given. */
@@ -192,6 +194,7 @@ export const ASK_STORE_METHODS = [
   'takeOutbox',
   'completeOutbox',
   'retryOutbox',
+  'renewOutbox',
   'subscribe',
   'close',
 ] as const satisfies readonly (keyof AskStore)[];
@@ -250,8 +253,9 @@ export interface AskStore {
    */
   readonly remote?: boolean;
   /**
-   * Claims up to `limit` outbox entries of `channels` that are due at `now`, not sent, and not
-   * leased to another sender, earliest first, and leases them until `now + leaseMs`: two
+   * Claims up to `limit` outbox entries of `channels` that are due at `now`, not sent, not
+   * leased to another sender, and not held back by a leased `whileOpen` entry of their ask
+   * (see `OutboxEntry.whileOpen`), earliest first, and leases them until `now + leaseMs`: two
    * services claiming at the same moment get different entries. An entry whose sender died is
    * claimed again once its lease ran out (at least once, with the same `deliveryId`).
    */
@@ -282,6 +286,14 @@ export interface AskStore {
   completeOutbox(deliveryId: string, at: number, event?: AskAuditEvent): Promise<boolean>;
   /** Releases a claimed entry to be claimed again at `retryAt` (a send that may pass later). */
   retryOutbox(deliveryId: string, retryAt: number): Promise<void>;
+  /**
+   * Extends the lease of the entry that a claim (or its write's `lease`) handed out as its
+   * `attempts`-th try to `until`, so that no other sender claims it while its send runs: only if
+   * it is still that try's, that is, not done, not released for a retry, and not claimed again
+   * since (even once its lease ran out, as long as nobody claimed it). Returns whether it did:
+   * false means another sender may be sending it now.
+   */
+  renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean>;
   /**
    * The asks matching `filter`, newest first (by `createdAt`, then by an order of the store's
    * own for asks created at the same time), `page.limit` at a time (default 50, at most 1,000;

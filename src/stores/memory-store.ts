@@ -23,7 +23,13 @@ import type {
 } from './ask-store.js';
 import { ChangeFanout, subscriberWriter } from './change-fanout.js';
 import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
-import { checkOutboxClaim, checkOutboxTake, type OutboxRow, outboxRowsOf } from './outbox.js';
+import {
+  checkOutboxClaim,
+  checkOutboxRenew,
+  checkOutboxTake,
+  type OutboxRow,
+  outboxRowsOf,
+} from './outbox.js';
 
 /** An outbox entry as this store keeps it. */
 interface OutboxSlot extends OutboxRow {
@@ -215,7 +221,8 @@ class MemoryAskStore implements AskStore {
           slot.dueAt !== undefined &&
           slot.dueAt <= now &&
           slot.claimedUntil <= now &&
-          wanted.has(slot.channel),
+          wanted.has(slot.channel) &&
+          !this.#heldBack(slot, now),
       )
       .sort((a, b) => (a.dueAt as number) - (b.dueAt as number))
       .slice(0, limit);
@@ -248,6 +255,16 @@ class MemoryAskStore implements AskStore {
       }
     }
     return taken.sort((a, b) => (a.dueAt ?? 0) - (b.dueAt ?? 0)).map((slot) => this.#claimed(slot));
+  }
+
+  /** A message about how the ask ended, while one about the open ask is being sent. */
+  #heldBack(slot: OutboxSlot, now: number): boolean {
+    if (slot.whileOpen) return false;
+    for (const id of this.#outboxByAsk.get(slot.askId) ?? []) {
+      const other = this.#outbox.get(id) as OutboxSlot;
+      if (other.whileOpen && !other.done && other.claimedUntil > now) return true;
+    }
+    return false;
   }
 
   /** A claimed or taken slot as the sender gets it, with its ask. */
@@ -285,6 +302,18 @@ class MemoryAskStore implements AskStore {
     slot.dueAt = retryAt;
     slot.claimedUntil = 0;
     slot.lease = undefined;
+  }
+
+  async renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean> {
+    this.#open();
+    checkOutboxRenew(deliveryId, attempts, until);
+    const slot = this.#outbox.get(deliveryId);
+    // A released entry (a retry) has no lease left to extend: `claimedUntil` 0.
+    if (slot === undefined || slot.done || slot.attempts !== attempts || slot.claimedUntil === 0) {
+      return false;
+    }
+    slot.claimedUntil = Math.max(slot.claimedUntil, until);
+    return true;
   }
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
@@ -359,7 +388,8 @@ class MemoryAskStore implements AskStore {
       for (const id of ids) {
         const slot = this.#outbox.get(id) as OutboxSlot;
         if (slot.done) continue;
-        if (slot.whileOpen) {
+        // One being sent stays, to be marked done (or claimed and dropped once its lease ran out).
+        if (slot.whileOpen && slot.claimedUntil <= write.ask.updatedAt) {
           this.#outbox.delete(id);
           ids.delete(id);
         } else if (slot.dueAt === undefined) {

@@ -127,3 +127,19 @@ export function checkOutboxClaim(
     throw new TypeError('Expected `channels` to be an array of channel names.');
   }
 }
+
+/** Checks `renewOutbox`'s arguments, with an error that names the wrong one. */
+export function checkOutboxRenew(deliveryId: string, attempts: number, until: number): void {
+  if (typeof deliveryId !== 'string' || deliveryId === '') {
+    throw new TypeError(
+      `Expected \`deliveryId\` to be a non-empty string, got ${String(deliveryId)}.`,
+    );
+  }
+  if (!Number.isSafeInteger(attempts) || attempts < 1) {
+    throw new TypeError(
+      `Expected \`attempts\` to be the claimed entry's try, an integer from 1 up, got ${attempts}.`,
+    );
+  }
+  if (!Number.isFinite(until))
+    throw new TypeError(`Expected \`until\` to be a time, got ${until}.`);
+}

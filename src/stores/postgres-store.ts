@@ -22,7 +22,7 @@ import type {
 } from './ask-store.js';
 import { subscriberWriter } from './change-fanout.js';
 import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier, quoteLiteral } from './postgres-migrations.js';
 import {
@@ -531,15 +531,21 @@ class PostgresAskStore implements AskStore {
     const sql = await this.#open();
     // One statement: due rows are locked with SKIP LOCKED and leased, so senders claiming at
     // the same moment take disjoint rows, and a row leased by one is not due for the other.
+    // How an ask ended waits while a message about the open ask is being sent (leased).
     // Each comes with what the sender needs of its ask, so it reads nothing more.
     const rows = await sql`
       update ${this.#outbox} o
       set attempts = o.attempts + 1, claimed_until = ${now + leaseMs}, claimed_by = null
       from ${this.#asks} a
       where a.id = o.ask_id and o.delivery_id = any(array(
-        select delivery_id from ${this.#outbox}
+        select delivery_id from ${this.#outbox} c
         where done_at is null and due_at <= ${now} and claimed_until <= ${now}
           and channel in (select jsonb_array_elements_text(${sql.json(json(channels))}::jsonb))
+          and (while_open or not exists (
+            select from ${this.#outbox} w
+            where w.ask_id = c.ask_id and w.while_open and w.done_at is null
+              and w.claimed_until > ${now}
+          ))
         order by due_at limit ${limit}
         for update skip locked
       ))
@@ -620,6 +626,18 @@ class PostgresAskStore implements AskStore {
     `;
   }
 
+  async renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean> {
+    checkOutboxRenew(deliveryId, attempts, until);
+    const sql = await this.#open();
+    // A claim at the same moment locks the row first (and counts a new try) or finds it leased.
+    const { count } = await sql`
+      update ${this.#outbox} set claimed_until = greatest(claimed_until, ${until})
+      where delivery_id = ${deliveryId} and attempts = ${attempts} and done_at is null
+        and claimed_until > 0
+    `;
+    return count > 0;
+  }
+
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     if (this.#closed) throw new Error('The PostgreSQL ask store is closed.');
     return this.#changes.subscribe(listener, subscriberWriter(options));
@@ -694,6 +712,7 @@ class PostgresAskStore implements AskStore {
       ), outbox_dropped as (
         delete from ${this.#outbox} o using updated u
         where u.final and o.ask_id = u.id and o.while_open and o.done_at is null
+          and o.claimed_until <= u.updated_at
       )
       select id, pg_notify(${this.#channel}, id || ':' || version) from updated
       ${

@@ -127,7 +127,10 @@ export class PostgresWrites {
         )`;
   }
 
-  /** An ask that settled: its entries waiting for that are due now, those only for an open ask go. */
+  /**
+   * An ask that settled: its entries waiting for that are due now, those only for an open ask go
+   * (but those being sent, leased at the settle: their sender marks them done).
+   */
   #outboxSettled(): string {
     const { outbox } = this.#tables;
     return `, outbox_settled as (
@@ -137,6 +140,7 @@ export class PostgresWrites {
         ), outbox_dropped as (
           delete from ${outbox} o using updated u
           where o.ask_id = u.id and o.while_open and o.done_at is null
+            and o.claimed_until <= u.updated_at
         )`;
   }
 }

@@ -61,9 +61,12 @@ export function batchSql() {
     // Each element: [row number, ask id, settled at].
     outboxSettledBatch: `UPDATE ask_outbox SET due_at = b.value ->> 2 FROM json_each(?) AS b
        WHERE ask_outbox.ask_id = b.value ->> 1 AND due_at IS NULL AND done_at IS NULL`,
+    // The same twice; those being sent (leased at the settle) stay, as in a single write.
     outboxDropOpenBatch: `DELETE FROM ask_outbox
        WHERE ask_id IN (SELECT value ->> 1 FROM json_each(?))
-         AND while_open = 1 AND done_at IS NULL`,
+         AND while_open = 1 AND done_at IS NULL
+         AND claimed_until <= (SELECT b.value ->> 2 FROM json_each(?) AS b
+                               WHERE b.value ->> 1 = ask_outbox.ask_id)`,
     insertOutbox: `INSERT INTO ask_outbox
          (delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -143,7 +146,7 @@ export function applyBatchPlan(statements: BatchStatements, plan: BatchPlan): Ba
         : JSON.stringify(
             (JSON.parse(plan.settled) as [number][]).filter((entry) => applied.has(entry[0])),
           );
-    statements.outboxDropOpenBatch.run(settled);
+    statements.outboxDropOpenBatch.run(settled, settled);
     statements.outboxSettledBatch.run(settled);
   }
   if (plan.outbox !== '[]') {

@@ -24,7 +24,7 @@ import type {
 import { subscriberWriter } from './change-fanout.js';
 import { WRITES_CLAIMS_BESIDE } from './claim-lanes.js';
 import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, checkOutboxTake, outboxRowsOf } from './outbox.js';
+import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from './outbox.js';
 import {
   CorruptAskRowError,
   columnList,
@@ -239,6 +239,7 @@ interface Statements extends BatchStatements {
   outboxLease: SqliteStatement;
   outboxComplete: SqliteStatement;
   outboxRetry: SqliteStatement;
+  outboxRenew: SqliteStatement;
   deleteOutbox: SqliteStatement;
   /** `list` statements by their text, prepared on first use (one per filter shape). */
   lists: Map<string, SqliteStatement>;
@@ -473,12 +474,12 @@ class SqliteAskStore implements AskStore {
     const { opened, statements } = await this.#openToWrite();
     const wanted = JSON.stringify(channels);
     // Most looks find nothing due: they read, and take the write lock only when there is work.
-    if (statements.outboxAnyDue.get(now, now, wanted) === undefined) return [];
+    if (statements.outboxAnyDue.get(now, now, wanted, now) === undefined) return [];
     // Read and leased under the write lock: a process claiming at the same moment waits, then
     // finds these entries leased.
     const corrupt: unknown[] = [];
     const claimed = this.#write(opened, () => {
-      const rows = statements.outboxDue.all(now, now, wanted, limit) as ClaimedRow[];
+      const rows = statements.outboxDue.all(now, now, wanted, now, limit) as ClaimedRow[];
       for (const row of rows) statements.outboxLease.run(now + leaseMs, row.delivery_id);
       // Read in the claim, so `attempts` counts this claim too.
       return claimedEntries(rows, 1, corrupt);
@@ -525,6 +526,13 @@ class SqliteAskStore implements AskStore {
   async retryOutbox(deliveryId: string, retryAt: number): Promise<void> {
     const { statements } = await this.#openToWrite();
     statements.outboxRetry.run(retryAt, deliveryId);
+  }
+
+  async renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean> {
+    checkOutboxRenew(deliveryId, attempts, until);
+    const { statements } = await this.#openToWrite();
+    const { changes } = statements.outboxRenew.run(until, deliveryId, attempts);
+    return Number(changes) > 0;
   }
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
@@ -992,20 +1000,22 @@ function prepare(db: SqliteDatabase): Statements {
     outboxSettled: db.prepare(
       'UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND due_at IS NULL AND done_at IS NULL',
     ),
+    // Those being sent (leased) stay, to be marked done or dropped by a later claim.
     outboxDropOpen: db.prepare(
-      'DELETE FROM ask_outbox WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL',
+      `DELETE FROM ask_outbox
+       WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL AND claimed_until <= ?`,
     ),
     outboxAnyDue: db.prepare(
-      `SELECT 1 FROM ask_outbox
-       WHERE done_at IS NULL AND due_at IS NOT NULL AND due_at <= ? AND claimed_until <= ?
-         AND channel IN (SELECT value FROM json_each(?))
+      `SELECT 1 FROM ask_outbox o
+       WHERE o.done_at IS NULL AND o.due_at IS NOT NULL AND o.due_at <= ? AND o.claimed_until <= ?
+         AND o.channel IN (SELECT value FROM json_each(?)) AND ${NOT_HELD_BACK}
        LIMIT 1`,
     ),
     // With what the sender needs of each entry's ask, so it reads nothing more.
     outboxDue: db.prepare(
       `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
        WHERE o.done_at IS NULL AND o.due_at IS NOT NULL AND o.due_at <= ? AND o.claimed_until <= ?
-         AND o.channel IN (SELECT value FROM json_each(?))
+         AND o.channel IN (SELECT value FROM json_each(?)) AND ${NOT_HELD_BACK}
        ORDER BY o.due_at LIMIT ?`,
     ),
     // Entries this sender wrote leased to itself (`takeOutbox`), with their ask.
@@ -1024,6 +1034,11 @@ function prepare(db: SqliteDatabase): Statements {
     outboxRetry: db.prepare(
       'UPDATE ask_outbox SET due_at = ?, claimed_until = 0, claimed_by = NULL WHERE delivery_id = ? AND done_at IS NULL',
     ),
+    // Still this try's lease (not done, not released, not claimed again): extended.
+    outboxRenew: db.prepare(
+      `UPDATE ask_outbox SET claimed_until = MAX(claimed_until, ?)
+       WHERE delivery_id = ? AND attempts = ? AND done_at IS NULL AND claimed_until > 0`,
+    ),
     deleteOutbox: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
     ),
@@ -1041,11 +1056,19 @@ function prepareAll<Names extends string>(
   return statements;
 }
 
+/**
+ * An outbox entry `o` that is about the open ask, or whose ask has no such entry being sent
+ * (leased at the claim's time, its last parameter): see `OutboxEntry.whileOpen`.
+ */
+const NOT_HELD_BACK = `(o.while_open = 1 OR NOT EXISTS (
+  SELECT 1 FROM ask_outbox w
+  WHERE w.ask_id = o.ask_id AND w.while_open = 1 AND w.done_at IS NULL AND w.claimed_until > ?))`;
+
 /** Inside a write that applied: stores its outbox entries; a final write settles the ask's waiting ones. */
 function queue(statements: Statements, write: AskWrite): void {
   const { ask } = write;
   if (ask.final) {
-    statements.outboxDropOpen.run(ask.askId);
+    statements.outboxDropOpen.run(ask.askId, ask.updatedAt);
     statements.outboxSettled.run(ask.updatedAt, ask.askId);
   }
   for (const row of outboxRowsOf(write)) statements.insertOutbox.run(...outboxParams(row));

@@ -1,7 +1,8 @@
 /**
- * A sender that dies after the outbox write (here: its send never returns and its process is
- * abandoned) loses nothing: once its lease runs out, a provider on a new connection to the same
- * SQLite file sends the notification with the same Message-ID.
+ * A sender that dies after the outbox write (here: its send never returns, and its provider
+ * stops, so nothing renews its lease any more, as in a dead process) loses nothing: once its
+ * lease runs out, a provider on a new connection to the same SQLite file sends the notification
+ * with the same Message-ID.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,8 @@ it('sends after a restart what a dead sender had claimed, under the same Message
     expect(await handle.outcome).toMatchObject({ status: 'deferred' });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(smtp.received).toHaveLength(0);
+    // The process dies mid-send: its hung send is left behind, its lease no longer renewed.
+    await hung.close();
 
     // The restarted process, on a new connection to the same file.
     const second = createSqliteAskStore({ path });
@@ -60,7 +63,6 @@ it('sends after a restart what a dead sender had claimed, under the same Message
       `<${deliveryIdFor(handle.id, 'alice', 'created')}@example.com>`,
     ]);
     await restarted.close();
-    await hung.close();
     await service.close();
     await server.close();
     await second.close();

@@ -20,6 +20,10 @@ export interface SmtpReceiver {
    * to DATA for ever, as a send under way when its process dies.
    */
   hold: boolean;
+  /** When set, each mail is recorded at once and its DATA answered once this settles. */
+  holdUntil: Promise<unknown> | undefined;
+  /** Resolves once `count` mails were received (recorded, answered or not). */
+  arrived(count: number): Promise<void>;
   transport: ReturnType<typeof nodemailer.createTransport>;
   /** The server as an `smtp://` URL, for a program that makes its own transport. */
   url: string;
@@ -31,8 +35,14 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const receiver = {
     received,
     hold: false,
+    holdUntil: undefined,
     onRcptTo: async () => undefined,
   } as unknown as SmtpReceiver;
+  const waiting = new Set<{ count: number; resolve: () => void }>();
+  receiver.arrived = (count) =>
+    received.length >= count
+      ? Promise.resolve()
+      : new Promise((resolve) => waiting.add({ count, resolve }));
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -47,7 +57,14 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
         const raw = Buffer.concat(chunks).toString('utf8');
         simpleParser(raw).then((mail) => {
           received.push({ mail, raw, rcptTo: session.envelope.rcptTo.map((to) => to.address) });
-          if (!receiver.hold) callback();
+          for (const waiter of waiting) {
+            if (received.length < waiter.count) continue;
+            waiting.delete(waiter);
+            waiter.resolve();
+          }
+          if (receiver.hold) return;
+          if (receiver.holdUntil === undefined) callback();
+          else receiver.holdUntil.then(() => callback(), callback);
         }, callback);
       });
     },

@@ -228,6 +228,94 @@ export function describeOutbox(context: QueryCaseContext): void {
       expect(ids(await store().claimOutbox(T0 + 2_000, 10, LEASE, ['email']))).toEqual(['retried']);
     });
 
+    it('renews the lease of a claim while it is still that claim’s, and says when it is not', async () => {
+      const lease = { sender: 'sender-1', until: T0 + 5_000 };
+      await deferredWith('ob-15', [
+        entry('ob-15', 'claimed'),
+        entry('ob-15', 'written-leased', { lease }),
+        entry('ob-15', 'retried'),
+        entry('ob-15', 'sent'),
+      ]);
+      const now = T0 + 1_000;
+      const claimed = await store().claimOutbox(now, 10, LEASE, ['email']);
+      expect(ids(claimed)).toEqual(['claimed', 'retried', 'sent']);
+      expect(await store().renewOutbox('claimed', 1, now + 3 * LEASE)).toBe(true);
+      expect(await store().renewOutbox('written-leased', 1, now + 3 * LEASE)).toBe(true);
+      // Not this try's any more: released for a retry, done, or unknown.
+      await store().retryOutbox('retried', now + 4 * LEASE);
+      expect(await store().renewOutbox('retried', 1, now + 9 * LEASE)).toBe(false);
+      expect(await store().completeOutbox('sent', now)).toBe(true);
+      expect(await store().renewOutbox('sent', 1, now + 9 * LEASE)).toBe(false);
+      expect(await store().renewOutbox('unknown', 1, now + 9 * LEASE)).toBe(false);
+      // Renewed: a claim after the first lease ran out finds them still leased.
+      expect(await store().claimOutbox(now + 2 * LEASE, 10, LEASE, ['email'])).toEqual([]);
+      const again = await store().claimOutbox(now + 3 * LEASE, 10, LEASE, ['email']);
+      expect(again.map((e) => [e.deliveryId, e.attempts]).sort()).toEqual([
+        ['claimed', 2],
+        ['written-leased', 2],
+      ]);
+      // Claimed again by another sender: the first sender's try is no longer renewed.
+      expect(await store().renewOutbox('claimed', 1, now + 9 * LEASE)).toBe(false);
+      expect(await store().renewOutbox('claimed', 2, now + 9 * LEASE)).toBe(true);
+      // A renewal never shortens a lease.
+      expect(await store().renewOutbox('claimed', 2, now)).toBe(true);
+      const later = await store().claimOutbox(now + 5 * LEASE, 10, LEASE, ['email']);
+      expect(ids(later)).toEqual(['retried', 'written-leased']);
+      await expect(store().renewOutbox('claimed', 0, now)).rejects.toThrow(/`attempts`/);
+    });
+
+    it('holds how an ask ended back while a message about the open ask is being sent', async () => {
+      const deferred = await deferredWith('ob-16', [
+        entry('ob-16', 'question', { whileOpen: true }),
+        entry('ob-16', 'reminder', { whileOpen: true, due: T0 + 50_000 }),
+        entry('ob-16', 'settled', { due: 'settled' }),
+      ]);
+      const now = T0 + 1_000;
+      expect(ids(await store().claimOutbox(now, 10, LEASE, ['email']))).toEqual(['question']);
+      // Settled while the question is being sent: the question stays (its sender marks it
+      // done), the unsent reminder goes, and how the ask ended waits for the question.
+      await context.applied(answerWrite(deferred));
+      expect(await store().claimOutbox(now + 1, 10, LEASE, ['email'])).toEqual([]);
+      expect(await store().completeOutbox('question', now + 2)).toBe(true);
+      expect(ids(await store().claimOutbox(now + 2, 10, LEASE, ['email']))).toEqual(['settled']);
+      expect(await store().completeOutbox('settled', now + 3)).toBe(true);
+      expect(await store().claimOutbox(now + 100_000, 10, LEASE, ['email'])).toEqual([]);
+    });
+
+    it('keeps a message being sent when a deadline sweep settles its ask, as a write does', async () => {
+      await deferredWith('ob-18', [
+        entry('ob-18', 'question', { whileOpen: true, due: T0 + 650_000 }),
+        entry('ob-18', 'unsent', { whileOpen: true, due: T0 + 900_000 }),
+        entry('ob-18', 'settled', { due: 'settled' }),
+      ]);
+      const sending = await store().claimOutbox(T0 + 650_000, 10, LEASE, ['email']);
+      expect(ids(sending)).toEqual(['question']);
+      const now = T0 + 700_000;
+      expect(await store().claimDue(now, 10, (ask) => timeoutWrite(ask, now))).toHaveLength(1);
+      expect(await store().claimOutbox(now, 10, LEASE, ['email'])).toEqual([]);
+      expect(await store().completeOutbox('question', now)).toBe(true);
+      expect(ids(await store().claimOutbox(T0 + 1_000_000, 10, LEASE, ['email']))).toEqual([
+        'settled',
+      ]);
+    });
+
+    it('holds how an ask ended back only as long as the lease of the message being sent', async () => {
+      const deferred = await deferredWith('ob-17', [
+        entry('ob-17', 'question', { whileOpen: true }),
+        entry('ob-17', 'settled', { due: 'settled' }),
+      ]);
+      const now = T0 + 1_000;
+      expect(ids(await store().claimOutbox(now, 10, LEASE, ['email']))).toEqual(['question']);
+      const answered = await context.applied(answerWrite(deferred));
+      expect(await store().claimOutbox(now + LEASE - 1, 10, LEASE, ['email'])).toEqual([]);
+      // Its sender died: both are claimed, the question with its ask final (not to be sent).
+      const claimed = await store().claimOutbox(now + LEASE, 10, LEASE, ['email']);
+      expect(claimed.map((e) => [e.deliveryId, e.dueAt, e.ask.final])).toEqual([
+        ['settled', answered.updatedAt, true],
+        ['question', T0 + 1_000, true],
+      ]);
+    });
+
     it('refuses a lease without a sender, naming the entry', async () => {
       const started = await context.started({ askId: 'ob-14' });
       await expect(
