@@ -17,6 +17,7 @@ import { createAssets } from './assets.js';
 import { htmlResponse, methodNotAllowed, respond } from './http-response.js';
 import { createLinkTokenSigner } from './link-token.js';
 import { createOperatorView } from './operator-view.js';
+import { bodyReadByHost, lostBodyWarning } from './read-body.js';
 import { createRecipientInbox } from './recipient-inbox.js';
 import { storeAuditEvents } from './store-events.js';
 import type { WebAnswerService } from './web-service.js';
@@ -149,7 +150,18 @@ export function buildAnswerApp(
     }
     const askId = c.req.param('askId');
     if (askId.length === 0 || askId.length > MAX_ASK_ID_LENGTH) return notFound();
-    if (method === 'POST') return routes.answer(askId, c.req.raw);
+    if (method === 'POST') {
+      const host = bodyReadByHost(c.env);
+      if (host !== 'lost') return routes.answer(askId, c.req.raw, host);
+      process.emitWarning(lostBodyWarning(new URL(c.req.url).pathname));
+      return htmlResponse(
+        500,
+        renderNoticePage(
+          'This answer could not be read',
+          "The server read the form before this page could, so nothing was recorded. Its operator's log says how to fix this; try again once it is fixed.",
+        ),
+      );
+    }
     // A link has one token: a second `t` makes it no link of this app.
     const tokens = new URL(c.req.url).searchParams.getAll('t');
     return routes.show(askId, tokens.length === 1 ? tokens[0]! : '');

@@ -19,7 +19,7 @@ import { describeState } from './ask-state.js';
 import { BodyError, type FormFields, onlyOnce } from './form-body.js';
 import { htmlResponse } from './http-response.js';
 import type { LinkTokenSigner } from './link-token.js';
-import { readFormBody } from './read-body.js';
+import { type HostParsedBody, readFormBody } from './read-body.js';
 import type { WebAnswerService } from './web-service.js';
 
 /** Longer ids are no ids of this engine: answered 404 before any work. */
@@ -56,11 +56,12 @@ export class AnswerRoutes {
     );
   }
 
-  async answer(askId: string, request: Request): Promise<Response> {
+  /** Takes a posted answer: the request's own body, or `host`, the body a host server parsed. */
+  async answer(askId: string, request: Request, host?: HostParsedBody): Promise<Response> {
     let body: FormFields;
     let token: string;
     try {
-      body = await readFormBody(request, this.maxBodyBytes);
+      body = await readFormBody(request, this.maxBodyBytes, host);
       token = onlyOnce(body, 'token') ?? '';
     } catch (error) {
       return notAccepted(error);
