@@ -118,6 +118,18 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
         where recipient is not null;
     `,
   },
+  {
+    // Owner leases (issue 37): one row per service, renewed while it is open. While its lease
+    // runs (past the clock's now), the service is live: a sweep leaves its pending asks to it,
+    // and no other service takes them over.
+    name: 'owner leases',
+    sql: (s) => `
+      create table ${s}.ask_leases (
+        owner text primary key,
+        lease_until double precision not null
+      );
+    `,
+  },
 ];
 
 /**

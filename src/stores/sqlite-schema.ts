@@ -247,6 +247,16 @@ const migrations: readonly Migration[] = [
       CREATE TABLE IF NOT EXISTS ask_last_seq (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
     `,
   },
+  {
+    // Owner leases (issue 37): one row per service, keyed by its number in `ask_owners` (as
+    // rows name their owner), however many asks it owns. While its lease runs (past the clock's
+    // now), the service is live: a sweep leaves its pending asks to it, and no other service
+    // takes them over.
+    version: 11,
+    sql: `
+      CREATE TABLE IF NOT EXISTS ask_leases (owner INTEGER PRIMARY KEY, lease_until REAL NOT NULL);
+    `,
+  },
 ];
 
 /**

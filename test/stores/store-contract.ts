@@ -39,6 +39,7 @@ import {
   timeoutWrite,
   waitUntil,
 } from './ask-rows.js';
+import { describeOwnerLeases } from './store-contract-leases.js';
 import { describeOutbox } from './store-contract-outbox.js';
 import { describePeopleFilters } from './store-contract-people.js';
 import { describeListAndPurge } from './store-contract-queries.js';
@@ -129,6 +130,13 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
     });
 
     describePeopleFilters({
+      store: () => store,
+      started,
+      applied,
+      connect: target.connect === undefined ? undefined : connect,
+    });
+
+    describeOwnerLeases({
       store: () => store,
       started,
       applied,
