@@ -163,11 +163,17 @@ export class AskCommands {
     return open.outcome;
   }
 
-  /** `restore`: takes over the stored ask a persisted snapshot names (see the facade). */
+  /**
+   * `restore`: takes over the stored ask a persisted snapshot names (see the facade). An ask
+   * this service waits on (a keyed start attached to it) is taken over as well; one it
+   * delivers already is returned as it is.
+   */
   async restore(persisted: PersistedAskSnapshot): Promise<OpenAsk> {
     const { askId } = checkPersistedSnapshot(persisted).context as { askId: string };
     const cached = this.#replica.get(askId);
-    if (cached !== undefined) return cached;
+    if (cached?.ready !== undefined) await cached.ready;
+    const held = cached !== undefined && this.#replica.get(askId) === cached;
+    if (held && cached.owner) return cached;
     const row = await this.#store.get(askId);
     if (row === undefined) {
       throw new UserInteractionError(
@@ -176,13 +182,15 @@ export class AskCommands {
         { askId },
       );
     }
-    const open = this.#replica.fromRow(checkStoredAsk(row, 'the stored ask'));
+    const checked = checkStoredAsk(row, 'the stored ask');
+    const open = held ? cached : this.#replica.fromRow(checked);
+    if (held) this.#replica.adopt(open, checked);
     if (open.state.status === 'done') {
       await this.#trail.attempt(open, 'restore');
       throw settledError(askId, open.state.value);
     }
-    this.#trail.restored(open);
-    await this.#commits.takeOver(open);
+    if (!held) this.#trail.restored(open);
+    await this.#commits.takeOver(open, checked, held);
     return open;
   }
 

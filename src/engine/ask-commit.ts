@@ -22,6 +22,7 @@ import type { AuditTrail } from './audit-trail.js';
 import type { Clock } from './clock.js';
 import type { Delivery } from './delivery.js';
 import type { OpenAsk } from './open-ask.js';
+import type { OwnerLease } from './owner-lease.js';
 import type { Committer, Settlement } from './settlement.js';
 import { storeFailed } from './store-retry.js';
 import { checkStoredAsk } from './stored-ask-check.js';
@@ -40,6 +41,7 @@ export class AskCommits implements Committer {
   readonly #settlement: Settlement;
   readonly #trail: AuditTrail;
   readonly #delivery: Delivery;
+  readonly #lease: OwnerLease;
   readonly #report: (error: unknown, open: OpenAsk | undefined) => void;
   #closed = false;
 
@@ -51,8 +53,10 @@ export class AskCommits implements Committer {
     settlement: Settlement,
     trail: AuditTrail,
     delivery: Delivery,
+    lease: OwnerLease,
     report: (error: unknown, open: OpenAsk | undefined) => void,
   ) {
+    this.#lease = lease;
     this.#store = store;
     this.#clock = clock;
     this.#serviceId = serviceId;
@@ -63,10 +67,18 @@ export class AskCommits implements Committer {
     this.#report = report;
   }
 
-  /** Writes a new ask; events wait for the write. On a key that exists, attaches to that ask. */
+  /**
+   * Writes a new ask; events wait for the write. On a key that exists, attaches to that ask, or
+   * takes it over when nobody delivers it any more (its owner's lease ran out).
+   */
   create(open: OpenAsk, deliver: boolean, signal: AbortSignal | undefined): void {
     const write = startWrite(open, this.#clock.now(), this.#serviceId, this.#serviceId);
-    const created = this.#store.create(write);
+    // The row names this service as its owner only once its lease is in the store.
+    const leased = this.#lease.ready;
+    const created =
+      leased === undefined
+        ? this.#store.create(write)
+        : leased.then(() => this.#store.create(write));
     open.stored = created;
     open.ready = this.#created(open, write, created, deliver, signal);
   }
@@ -94,7 +106,10 @@ export class AskCommits implements Committer {
         open.stored = undefined;
         this.#settlement.adoptRow(open, stored);
         if (open.handedOut) return;
-        deliver = false;
+        // A pending ask whose owner went away is this service's to deliver; else it waits.
+        deliver =
+          deliversIn(stored.state) && (await this.#claim(open, stored, false)) === undefined;
+        if (this.#closed || open.handedOut) return;
       }
       const held = this.#settlement.hold(open, signal);
       if (held !== undefined) await held;
@@ -173,39 +188,66 @@ export class AskCommits implements Committer {
     }
   }
 
-  /** `restore`: this service becomes the ask's owner with a write of its own. */
-  takeOver(open: OpenAsk): Promise<void> {
-    open.ready = this.#takeOver(open);
-    return open.ready;
+  /**
+   * `restore`: this service becomes the ask's owner with a write of its own, and delivers it
+   * (or hands out its deferral). `row` is the stored ask `open` was read from; `held` is true
+   * when this service already holds `open` (it waited on the ask). Rejects, saying why, when
+   * the ask's owner is live.
+   */
+  takeOver(open: OpenAsk, row: StoredAsk, held: boolean): Promise<void> {
+    const taking = this.#takeOver(open, row, held);
+    // Events queued behind the take-over go on whether or not it happened.
+    open.ready = taking.then(ignore, ignore).finally(() => {
+      open.ready = undefined;
+    });
+    return taking;
   }
 
-  async #takeOver(open: OpenAsk): Promise<void> {
-    try {
-      for (let attempt = 1; ; attempt++) {
-        const expected = open.version;
-        const write = restoreWrite(open, this.#clock.now(), this.#serviceId);
-        const result = await this.#store.update(write, expected);
-        if (result.ok) {
-          this.#replica.wrote(open, write.ask.version);
-          this.#replica.cache(open, write.ask);
-          this.#trail.publish(open, write.event, true);
-          break;
-        }
-        if (result.reason !== 'version') {
-          throw new Error(`Ask ${open.id} could not be taken over: ${result.reason}.`);
-        }
-        this.#settlement.adoptRow(open, this.#lost(open, expected, result));
-        if (open.handedOut) return;
-        if (attempt >= MAX_WRITE_ATTEMPTS) throw this.#gaveUp(open, attempt);
-      }
-      this.#replica.add(open);
-      const held = this.#settlement.hold(open, undefined);
-      if (held !== undefined) await held;
+  async #takeOver(open: OpenAsk, row: StoredAsk, held: boolean): Promise<void> {
+    const live = await this.#claim(open, row, !held);
+    if (live !== undefined) throw ownerIsLive(open.id, live);
+    if (open.handedOut) return;
+    this.#replica.add(open);
+    if (!held) {
+      const hold = this.#settlement.hold(open, undefined);
+      if (hold !== undefined) await hold;
       if (open.handedOut) return;
-      if (deliversIn(open.state.value)) this.#delivery.start(open);
-      else this.#settlement.handOut(open);
-    } finally {
-      open.ready = undefined;
+    }
+    if (deliversIn(open.state.value)) this.#delivery.start(open);
+    else this.#settlement.handOut(open);
+  }
+
+  /**
+   * Takes the ask over when nobody delivers it: it is not delivered at all (deferred), it has
+   * no owner, its owner's lease has run out, or its owner is this service (which does not
+   * hold it). One compare-and-set write (`restore`, audited); a lost race reads the row that
+   * won and decides again. Resolves `undefined` once this service owns the ask (or it has its
+   * outcome), else the live owner. `first`: the `restore` is the first event of the ask here.
+   */
+  async #claim(open: OpenAsk, row: StoredAsk, first: boolean): Promise<LiveOwner | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      const owner = row.owner;
+      if (deliversIn(row.state) && owner !== undefined && owner !== this.#serviceId) {
+        const until = await this.#lease.liveUntil(owner);
+        if (until !== undefined) return { owner, until };
+      }
+      if (this.#closed) throw closedError();
+      const expected = open.version;
+      const write = restoreWrite(open, this.#clock.now(), this.#serviceId);
+      const result = await this.#store.update(write, expected);
+      if (result.ok) {
+        this.#replica.wrote(open, write.ask.version);
+        this.#replica.cache(open, write.ask);
+        this.#trail.publish(open, write.event, first);
+        return undefined;
+      }
+      if (result.reason !== 'version') {
+        throw new Error(`Ask ${open.id} could not be taken over: ${result.reason}.`);
+      }
+      row = this.#lost(open, expected, result);
+      this.#settlement.adoptRow(open, row);
+      if (open.handedOut) return undefined;
+      if (attempt >= MAX_WRITE_ATTEMPTS) throw this.#gaveUp(open, attempt);
     }
   }
 
@@ -244,6 +286,21 @@ export class AskCommits implements Committer {
     this.#report(error, open);
     return error;
   }
+}
+
+/** Who delivers an ask while its lease runs. */
+interface LiveOwner {
+  owner: string;
+  until: number;
+}
+
+/** `restore` of an ask another live service delivers: refused, with when it may be tried again. */
+function ownerIsLive(askId: string, { owner, until }: LiveOwner): UserInteractionError {
+  return new UserInteractionError(
+    'INVALID_REQUEST',
+    `Ask ${askId} is delivered by service ${owner}, whose lease runs until ${new Date(until).toISOString()}; restore takes over an ask only once its owner's lease has run out (that service closed or died). Close that service, or restore after then.`,
+    { askId, owner, leaseUntil: until },
+  );
 }
 
 function closedError(): Error {

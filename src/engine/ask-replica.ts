@@ -92,6 +92,11 @@ export class AskReplica {
     open.owner = row.owner === this.#serviceId;
   }
 
+  /** A row of an ask held here that a command read: taken as news of it would be. */
+  adopt(open: OpenAsk, row: StoredAsk): void {
+    this.#adoptRow(open, row);
+  }
+
   onChange(change: AskStoreChange): void {
     if (change.type === 'missed') {
       for (const open of this.#open.values()) this.refresh(open, Number.POSITIVE_INFINITY);

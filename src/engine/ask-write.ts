@@ -10,7 +10,7 @@ import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskWrite, StoredAsk } from '../stores/ask-store.js';
-import { type PersistedAskState, stepAsk } from './ask-table.js';
+import { deliversIn, type PersistedAskState, stepAsk } from './ask-table.js';
 import { type AskAuditEvent, type AskState, startDataOf } from './audit.js';
 import { deepFreeze } from './outcome-copy.js';
 import { REDACTED } from './redact.js';
@@ -138,7 +138,7 @@ export function noteEvent<
   return deepFreeze({ askId, type, at, from: state, to: state, data } as AskAuditEvent);
 }
 
-/** The row for `state` at `version`: everything the store keeps of the ask. */
+/** The row for `state` at `version`: everything the store keeps of the ask. `owner` is the service that delivers it. */
 function rowOf(
   ask: AskBasis,
   state: PersistedAskState,
@@ -163,7 +163,9 @@ function rowOf(
   if (interactionId !== undefined) row.interactionId = interactionId;
   if (ask.key !== undefined) row.key = ask.key;
   if (context.deadlineAt !== undefined) row.deadlineAt = context.deadlineAt;
-  if (owner !== undefined) row.owner = owner;
+  // Only an ask that is delivered has an owner: a deferred or final one is nobody's to deliver,
+  // so no lease keeps the sweeper (or a take-over) away from it.
+  if (owner !== undefined && deliversIn(state.value)) row.owner = owner;
   return row;
 }
 

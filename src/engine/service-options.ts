@@ -5,6 +5,7 @@ import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
 import { ASK_TELEMETRY_METHODS, type AskTelemetry } from './ask-observer.js';
 import type { Clock } from './clock.js';
 import type { Inspect } from './inspection.js';
+import type { LeaseTimes } from './owner-lease.js';
 import type { RetentionOptions } from './retention.js';
 import type { AskOptions } from './service-contract.js';
 
@@ -25,6 +26,15 @@ export interface InteractionServiceOptions {
    * pending asks whose service went away). Default 250 ms.
    */
   sweepIntervalMs?: number;
+  /**
+   * How long this service's owner lease runs (ms of the `clock`), renewed every `leaseRenewMs`
+   * while the service is open and released by `close()`. The asks it delivers are its own while
+   * the lease runs; once it has run out (the process died), a keyed `start` or a `restore` in
+   * another service takes them over and the sweeper times them out. Default 15,000.
+   */
+  leaseMs?: number;
+  /** How often (ms of real time) the lease is renewed; below `leaseMs`. Default a third of it. */
+  leaseRenewMs?: number;
   /**
    * Hears of every failure that has no caller to reject: a stored row that fails its check (the
    * ask is skipped, never guessed at), a sweep the store failed, a re-read or a deadline write
@@ -53,6 +63,7 @@ export function checkServiceOptions(options: InteractionServiceOptions): void {
     throw new TypeError(`Expected service options to be an object, got ${describe(options)}.`);
   }
   const { clock, inspect, store, redact, ids, sweepIntervalMs, onError, otel, retention } = options;
+  leaseTimes(options);
   const hasMethods = (value: unknown, names: string[]) =>
     typeof value === 'object' &&
     value !== null &&
@@ -103,6 +114,31 @@ export function checkServiceOptions(options: InteractionServiceOptions): void {
     );
   }
   if (retention !== undefined && retention !== false) checkRetention(retention);
+}
+
+/** The default of `leaseMs`; `leaseRenewMs` defaults to a third of the lease. */
+export const DEFAULT_LEASE_MS = 15_000;
+
+/** The lease's duration and renewal interval of these options, checked, defaults resolved. */
+export function leaseTimes(options: InteractionServiceOptions): LeaseTimes {
+  const { leaseMs = DEFAULT_LEASE_MS, leaseRenewMs } = options;
+  if (typeof leaseMs !== 'number' || !Number.isFinite(leaseMs) || !(leaseMs > 0)) {
+    throw new TypeError(
+      `Expected \`leaseMs\` to be a number of milliseconds > 0, got ${describe(leaseMs)}.`,
+    );
+  }
+  const renewMs = leaseRenewMs ?? leaseMs / 3;
+  if (
+    typeof renewMs !== 'number' ||
+    !Number.isFinite(renewMs) ||
+    !(renewMs > 0) ||
+    renewMs >= leaseMs
+  ) {
+    throw new TypeError(
+      `Expected \`leaseRenewMs\` to be a number of milliseconds > 0 and below \`leaseMs\` (${leaseMs}), so the lease is renewed before it runs out, got ${describe(leaseRenewMs)}.`,
+    );
+  }
+  return { leaseMs, renewMs };
 }
 
 function checkRetention(retention: RetentionOptions): void {

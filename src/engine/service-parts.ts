@@ -17,9 +17,10 @@ import { type Clock, systemClock } from './clock.js';
 import { Delivery } from './delivery.js';
 import { AskInspection } from './inspection.js';
 import type { OpenAsk } from './open-ask.js';
+import { OwnerLease } from './owner-lease.js';
 import type { AskProvider } from './provider.js';
 import { RetentionTimer } from './retention.js';
-import type { InteractionServiceOptions } from './service-options.js';
+import { type InteractionServiceOptions, leaseTimes } from './service-options.js';
 import { Settlement } from './settlement.js';
 import { StoreSweeper } from './store-sweeper.js';
 
@@ -38,6 +39,8 @@ export interface ServiceParts {
   commits: AskCommits;
   commands: AskCommands;
   sweeper: StoreSweeper;
+  /** This service's owner lease, renewed while it is open. */
+  lease: OwnerLease;
   /** Traces and metrics of this service's asks (the `otel` option), if any. */
   observer: AskObserver | undefined;
   /** Purges old final asks on a timer, when the service has a `retention`. */
@@ -102,6 +105,7 @@ export function createServiceParts(
     observer,
     report,
   );
+  const lease = new OwnerLease(store, clock, serviceId, leaseTimes(options), report);
   const commits: AskCommits = new AskCommits(
     store,
     clock,
@@ -110,6 +114,7 @@ export function createServiceParts(
     settlement,
     trail,
     delivery,
+    lease,
     report,
   );
   const commands = new AskCommands(store, replica, commits, trail, quoteInput);
@@ -149,6 +154,7 @@ export function createServiceParts(
     commits,
     commands,
     sweeper,
+    lease,
     observer,
     retention,
     unsubscribe,

@@ -57,9 +57,13 @@ export function createInteractionService(
   options: InteractionServiceOptions = {},
 ): InteractionService & {
   /**
-   * Takes over the stored ask a persisted snapshot names: this service delivers it from now
-   * on (another service delivering it stops). Rejects `ASK_SETTLED` when it already has its
-   * outcome, `UNKNOWN_INTERACTION` when the store does not have it.
+   * Takes over the stored ask a persisted snapshot names, with one audited `restore` write:
+   * this service delivers it from now on (or hands out its deferral), also when this service
+   * only waited on it (a keyed `start` attached to it). An ask is taken over only once its
+   * owner's lease has run out (the owner closed or died; see `leaseMs`). Rejects, saying why:
+   * `INVALID_REQUEST` while the owner is live (naming it and until when its lease runs, in
+   * `data.owner` and `data.leaseUntil`), `ASK_SETTLED` when the ask already has its outcome,
+   * `UNKNOWN_INTERACTION` when the store does not have it.
    */
   restore(snapshot: PersistedAskSnapshot): Promise<AskHandle>;
   /** The persisted snapshot of an ask this service has open (a frozen copy). */
@@ -228,6 +232,8 @@ class Service implements InteractionService {
     for (const open of this.#parts.replica.values()) this.#parts.settlement.letGo(open, closed);
     this.#parts.replica.clear();
     this.#parts.trail.close();
+    // Its asks are anyone's from now on: another service takes them over, or sweeps them.
+    await this.#parts.lease.stop();
   }
 
   /** The store this service writes to, for the parts built on it (see store-of.ts). */

@@ -42,7 +42,11 @@ export interface StoredAsk {
   key?: string;
   /** Absolute time (ms since the epoch) when the ask times out; absent = never. */
   deadlineAt?: number;
-  /** The id of the service that delivers the ask to its provider. */
+  /**
+   * The id of the service that delivers the ask to its provider: set only while the ask is in a
+   * state that is delivered (pending). The ask is that service's while its lease runs
+   * (`renewOwnerLease`); once the lease has run out, any service may take it over.
+   */
   owner?: string;
   /** True once the machine reached a final state: nothing changes the ask any more. */
   final: boolean;
@@ -196,6 +200,9 @@ export const ASK_STORE_METHODS = [
   'retryOutbox',
   'renewOutbox',
   'subscribe',
+  'renewOwnerLease',
+  'releaseOwnerLease',
+  'ownerLeaseUntil',
   'close',
 ] as const satisfies readonly (keyof AskStore)[];
 
@@ -227,7 +234,9 @@ export interface AskStore {
   history(askId: string): AsyncIterable<AskAuditEvent>;
   /**
    * Claims asks that are not final and whose deadline is at or before `now`, oldest deadline
-   * first, skipping asks another service is claiming at the same moment. For each, calls
+   * first, skipping asks another service is claiming at the same moment, and asks whose `owner`
+   * holds a lease running past `now` (`renewOwnerLease`): a live owner times out its own asks
+   * (the sweep is for deferred asks, and asks whose owner went away). For each, calls
    * `settle` (synchronous, pure) and applies the write it returns as `update` would (same
    * version check), until `limit` writes are applied; an ask `settle` declines (returns
    * `undefined` for) does not count towards `limit`. Returns the writes that were applied.
@@ -318,6 +327,16 @@ export interface AskStore {
    * (see `AskSubscribeOptions`). Returns the unsubscribe function.
    */
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void;
+  /**
+   * Holds `owner`'s lease until `until` (ms since the epoch, on the service clock), or renews
+   * it: one record per owner, however many asks it owns. While it runs, the owner is live: its
+   * asks are neither swept (`claimDue`) nor taken over by another service.
+   */
+  renewOwnerLease(owner: string, until: number): Promise<void>;
+  /** Ends `owner`'s lease (its service closed): its asks are anyone's to take over or sweep. */
+  releaseOwnerLease(owner: string): Promise<void>;
+  /** Until when `owner`'s lease runs (ms since the epoch), or `undefined` when it holds none. */
+  ownerLeaseUntil(owner: string): Promise<number | undefined>;
   /** Releases the store's connections and timers; the data stays. */
   close(): Promise<void>;
 }

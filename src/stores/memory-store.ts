@@ -30,6 +30,7 @@ import {
   type OutboxRow,
   outboxRowsOf,
 } from './outbox.js';
+import { checkOwnerLease, leaseRuns } from './owner-lease.js';
 
 /** An outbox entry as this store keeps it. */
 interface OutboxSlot extends OutboxRow {
@@ -99,6 +100,8 @@ class MemoryAskStore implements AskStore {
   /** Outbox entries by delivery id, and each ask's delivery ids (for settling and purging). */
   readonly #outbox = new Map<string, OutboxSlot>();
   readonly #outboxByAsk = new Map<string, Set<string>>();
+  /** Each owner's lease: until when it runs. */
+  readonly #leases = new Map<string, number>();
   #closed = false;
 
   async create(write: AskWrite): Promise<AskCreateResult> {
@@ -185,13 +188,19 @@ class MemoryAskStore implements AskStore {
   ): Promise<AskWrite[]> {
     this.#open();
     const applied: AskWrite[] = [];
-    // Asks `settle` declines (a row it refuses) do not count and must not starve the others:
+    // Asks `settle` declines (a row it refuses), and asks a live owner holds, do not count and must not starve the others:
     // they are taken out while this sweep reads past them, and put back at its end.
     const declined: Entry[] = [];
     while (applied.length < limit) {
       if (applied.length > 0 && enough?.() === true) break;
       const entry = this.#deadlines.popDue(now);
       if (entry === undefined) break;
+      const { owner } = entry.row;
+      // A live owner times its own asks out: they are read past like a declined one.
+      if (owner !== undefined && leaseRuns(this.#leases.get(owner), now)) {
+        declined.push(entry);
+        continue;
+      }
       const write = settle(entry.row);
       if (write === undefined || write.ask.version !== entry.row.version + 1) {
         declined.push(entry);
@@ -352,6 +361,24 @@ class MemoryAskStore implements AskStore {
       purged++;
     }
     return purged;
+  }
+
+  async renewOwnerLease(owner: string, until: number): Promise<void> {
+    this.#open();
+    checkOwnerLease(owner, until);
+    this.#leases.set(owner, until);
+  }
+
+  async releaseOwnerLease(owner: string): Promise<void> {
+    this.#open();
+    checkOwnerLease(owner);
+    this.#leases.delete(owner);
+  }
+
+  async ownerLeaseUntil(owner: string): Promise<number | undefined> {
+    this.#open();
+    checkOwnerLease(owner);
+    return this.#leases.get(owner);
   }
 
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {

@@ -119,6 +119,18 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
     `,
   },
   {
+    // Owner leases (issue 37): one row per service, renewed while it is open. While its lease
+    // runs (past the clock's now), the service is live: a sweep leaves its pending asks to it,
+    // and no other service takes them over.
+    name: 'owner leases',
+    sql: (s) => `
+      create table ${s}.ask_leases (
+        owner text primary key,
+        lease_until double precision not null
+      );
+    `,
+  },
+  {
     // Ids are never reused (issue 37): a purge keeps the id of each ask it deletes (the id
     // alone), and an ask is created only under an id that is not here. A link signed for a
     // purged ask can then never open a new one, even one whose key hashes to the same id.

@@ -23,6 +23,7 @@ import type {
 import { subscriberWriter } from './change-fanout.js';
 import { type ListDialect, listStatement } from './list-sql.js';
 import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from './outbox.js';
+import { checkOwnerLease } from './owner-lease.js';
 import { PostgresChangeFeed } from './postgres-change-feed.js';
 import { migratePostgresSchema, quoteIdentifier, quoteLiteral } from './postgres-migrations.js';
 import {
@@ -161,6 +162,7 @@ class PostgresAskStore implements AskStore {
   readonly #outbox: ReturnType<Sql['unsafe']>;
   /** The ids of purged asks (tombstones): never given to a new ask. */
   readonly #purged: ReturnType<Sql['unsafe']>;
+  readonly #leases: ReturnType<Sql['unsafe']>;
   readonly #writes: PostgresWrites;
   readonly #changes: PostgresChangeFeed;
   readonly #list: ListDialect;
@@ -186,6 +188,7 @@ class PostgresAskStore implements AskStore {
     this.#events = sql.unsafe(`${s}.ask_events`);
     this.#outbox = sql.unsafe(`${s}.ask_outbox`);
     this.#purged = sql.unsafe(`${s}.ask_purged`);
+    this.#leases = sql.unsafe(`${s}.ask_leases`);
     this.#writes = new PostgresWrites({
       asks: `${s}.asks`,
       events: `${s}.ask_events`,
@@ -447,9 +450,11 @@ class PostgresAskStore implements AskStore {
     try {
       locked = await session`
         select ${this.#askColumns} from (
-          select ${this.#askColumns} from ${this.#asks}
+          select ${this.#askColumns} from ${this.#asks} a
           where not final and deadline_at <= ${now}
             and (claimed_until is null or claimed_until < clock_timestamp())
+            and (owner is null or not exists (
+              select from ${this.#leases} l where l.owner = a.owner and l.lease_until > ${now}))
           order by deadline_at
           offset 0
           for update skip locked
@@ -636,6 +641,30 @@ class PostgresAskStore implements AskStore {
         and claimed_until > 0
     `;
     return count > 0;
+  }
+
+  async renewOwnerLease(owner: string, until: number): Promise<void> {
+    checkOwnerLease(owner, until);
+    const sql = await this.#open();
+    await sql`
+      insert into ${this.#leases} (owner, lease_until) values (${owner}, ${until})
+      on conflict (owner) do update set lease_until = excluded.lease_until
+    `;
+  }
+
+  async releaseOwnerLease(owner: string): Promise<void> {
+    checkOwnerLease(owner);
+    const sql = await this.#open();
+    await sql`delete from ${this.#leases} where owner = ${owner}`;
+  }
+
+  async ownerLeaseUntil(owner: string): Promise<number | undefined> {
+    checkOwnerLease(owner);
+    const sql = await this.#open();
+    const [row] = await retryRead(() =>
+      sql`select lease_until from ${this.#leases} where owner = ${owner}`.values(),
+    );
+    return row === undefined ? undefined : Number(row[0]);
   }
 
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {

@@ -248,9 +248,14 @@ const migrations: readonly Migration[] = [
     `,
   },
   {
-    // Reserved for the owner lease (issue 37, branch `lease`), merged before version 12.
+    // Owner leases (issue 37): one row per service, keyed by its number in `ask_owners` (as
+    // rows name their owner), however many asks it owns. While its lease runs (past the clock's
+    // now), the service is live: a sweep leaves its pending asks to it, and no other service
+    // takes them over.
     version: 11,
-    sql: '',
+    sql: `
+      CREATE TABLE IF NOT EXISTS ask_leases (owner INTEGER PRIMARY KEY, lease_until REAL NOT NULL);
+      `,
   },
   {
     // Ids are never reused (issue 37): a purge keeps the id of each ask it deletes (the id

@@ -25,6 +25,7 @@ import { subscriberWriter } from './change-fanout.js';
 import { WRITES_CLAIMS_BESIDE } from './claim-lanes.js';
 import { type ListDialect, listStatement } from './list-sql.js';
 import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from './outbox.js';
+import { checkOwnerLease } from './owner-lease.js';
 import {
   CorruptAskRowError,
   columnList,
@@ -241,6 +242,9 @@ interface Statements extends BatchStatements {
   outboxRetry: SqliteStatement;
   outboxRenew: SqliteStatement;
   deleteOutbox: SqliteStatement;
+  renewLease: SqliteStatement;
+  releaseLease: SqliteStatement;
+  leaseUntil: SqliteStatement;
   /** `list` statements by their text, prepared on first use (one per filter shape). */
   lists: Map<string, SqliteStatement>;
 }
@@ -583,6 +587,30 @@ class SqliteAskStore implements AskStore {
     );
   }
 
+  async renewOwnerLease(owner: string, until: number): Promise<void> {
+    checkOwnerLease(owner, until);
+    const { opened, statements } = await this.#openToWrite();
+    // The owner's name first (a row names it by number), in the same transaction.
+    this.#write(opened, () => {
+      statements.insertOwner.run(owner);
+      statements.renewLease.run(owner, until);
+    });
+    this.#owners.add(owner);
+  }
+
+  async releaseOwnerLease(owner: string): Promise<void> {
+    checkOwnerLease(owner);
+    const { statements } = await this.#openToWrite();
+    statements.releaseLease.run(owner);
+  }
+
+  async ownerLeaseUntil(owner: string): Promise<number | undefined> {
+    checkOwnerLease(owner);
+    const { statements } = await this.#open();
+    const row = statements.leaseUntil.get(owner) as { lease_until: number } | undefined;
+    return row === undefined ? undefined : Number(row.lease_until);
+  }
+
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     if (this.#closed) throw new Error(`The SQLite ask store ${this.#where} is closed.`);
     return this.#feed.subscribe(listener, subscriberWriter(options));
@@ -685,7 +713,7 @@ class SqliteAskStore implements AskStore {
     const batch: SettledRow[] = [];
     while (batch.length < limit) {
       const wanted = limit - batch.length;
-      const rows = statements.due.all(now, ...cursor.after, wanted) as (AskRow & {
+      const rows = statements.due.all(now, ...cursor.after, now, wanted) as (AskRow & {
         seq: number;
       })[];
       for (const row of rows) {
@@ -971,11 +999,14 @@ function prepare(db: SqliteDatabase): Statements {
       `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
     ),
     // One range of `asks_due`, from the cursor to `now`, in index order (deadline, then row
-    // number): a batch reads only the rows it returns, wherever the cursor stands.
+    // number): a batch reads only the rows it returns, wherever the cursor stands. An ask whose
+    // owner's lease runs past `now` is its owner's to time out (migration 11).
     due: keyedHere(
       db.prepare(
         `SELECT seq, ${selected} FROM asks
        WHERE final = 0 AND deadline_at <= ? AND deadline_at >= ? AND (deadline_at > ? OR seq > ?)
+         AND (owner IS NULL OR NOT EXISTS
+           (SELECT 1 FROM ask_leases l WHERE l.owner = asks.owner AND l.lease_until > ?))
        ORDER BY deadline_at, seq LIMIT ?`,
       ),
     ),
@@ -1041,6 +1072,16 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     deleteOutbox: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
+    ),
+    renewLease: db.prepare(
+      `INSERT INTO ask_leases (owner, lease_until) VALUES ((SELECT id FROM ask_owners WHERE name = ?), ?)
+       ON CONFLICT (owner) DO UPDATE SET lease_until = excluded.lease_until`,
+    ),
+    releaseLease: db.prepare(
+      'DELETE FROM ask_leases WHERE owner = (SELECT id FROM ask_owners WHERE name = ?)',
+    ),
+    leaseUntil: db.prepare(
+      'SELECT l.lease_until FROM ask_leases l JOIN ask_owners o ON o.id = l.owner WHERE o.name = ?',
     ),
     lists: new Map(),
     ...prepareAll(db, batchSql()),

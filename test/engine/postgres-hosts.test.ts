@@ -16,11 +16,14 @@ let admin: postgres.Sql;
 let schemas = 0;
 let hosts: Host[] = [];
 
-async function startHosts(count: number): Promise<{ schema: string; hosts: Host[] }> {
+async function startHosts(
+  count: number,
+  options: { leaseMs?: number } = {},
+): Promise<{ schema: string; hosts: Host[] }> {
   const schema = `hosts_${++schemas}`;
   const started = await Promise.all(
     Array.from({ length: count }, (_, i) =>
-      startHost(cluster.url, schema, `host-${String.fromCharCode(65 + i)}`),
+      startHost(cluster.url, schema, `host-${String.fromCharCode(65 + i)}`, options),
     ),
   );
   hosts.push(...started);
@@ -231,10 +234,11 @@ describe.skipIf(postgresMissing !== undefined)(
     }, 60_000);
 
     it('answers or times out the asks of a host killed with SIGKILL', async () => {
+      // A's pending asks are its own until its lease (1 s, renewed while it lives) runs out.
       const {
         schema,
         hosts: [a, b, c],
-      } = await startHosts(3);
+      } = await startHosts(3, { leaseMs: 1_000 });
       // 20 of each kind are answered or resumed elsewhere, 20 wait for their deadline; it is
       // far enough (3 s) that A dies first, so B and C time them out.
       const start = (agent: string) =>

@@ -335,7 +335,8 @@ describe('persisted snapshots', () => {
   it('restore into a working ask whose deadline still fires (xstate#5331)', async () => {
     const clock = new CountingClock();
     const store = createMemoryAskStore();
-    const first = createInteractionService({ clock, store });
+    // Its clock stands still at 0: at the second service's 400 its 100 ms lease has run out.
+    const first = createInteractionService({ clock, store, leaseMs: 100 });
     const firstProvider = manualProvider();
     first.registerProvider(firstProvider);
     const handle = first.start(yesNo, { timeoutMs: 1_000 });

@@ -40,6 +40,7 @@ import {
   waitUntil,
 } from './ask-rows.js';
 import { describeAskIds } from './store-contract-ids.js';
+import { describeOwnerLeases } from './store-contract-leases.js';
 import { describeOutbox } from './store-contract-outbox.js';
 import { describePeopleFilters } from './store-contract-people.js';
 import { describeListAndPurge } from './store-contract-queries.js';
@@ -137,6 +138,13 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
     });
 
     describeAskIds({
+      store: () => store,
+      started,
+      applied,
+      connect: target.connect === undefined ? undefined : connect,
+    });
+
+    describeOwnerLeases({
       store: () => store,
       started,
       applied,

@@ -1,0 +1,88 @@
+/**
+ * The restart that asked nobody (issue 37): a process that owns a pending keyed ask on a
+ * SQLite file is killed with SIGKILL; a new process starts the same key, takes the ask over
+ * (its owner's lease has run out: its clock runs a minute ahead, so nothing waits for the
+ * lease in real time) and asks its own provider. The audit in the file shows the take-over.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AskAuditEvent } from 'ask-engine';
+import { createSqliteAskStore } from 'ask-engine/sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bundleProgram } from '../support/program-bundle.js';
+
+describe('a process that owned a pending keyed ask, killed with SIGKILL', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ask-engine-lease-'));
+  const path = join(dir, 'asks.db');
+
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('leaves the ask to the next process that starts the same key, which asks its own provider', async () => {
+    const worker = await bundleProgram('test/fixtures/sqlite-lease-worker.ts');
+    const owner = launch(worker, [path, 'deploy-1', '0']);
+    const askId = (await owner.line(/^asked (.+)$/))[1]!;
+    owner.child.kill('SIGKILL');
+    expect(await owner.exited).toBe('SIGKILL');
+
+    const next = launch(worker, [path, 'deploy-1', '60000', 'answer']);
+    expect((await next.line(/^asked (.+)$/))[1]).toBe(askId);
+    await next.line(/^outcome answered$/);
+    expect(await next.exited).toBe(0);
+
+    const store = createSqliteAskStore({ path });
+    try {
+      const history: AskAuditEvent[] = [];
+      for await (const event of store.history(askId)) history.push(event);
+      expect(history.map((event) => event.type)).toEqual(['start', 'restore', 'provider.answered']);
+      expect(history[1]).toMatchObject({ from: 'pending', to: 'pending' });
+      expect((await store.get(askId))?.state).toBe('answered');
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
+
+/** A worker process, its exit, and a wait for the first line of its output that matches. */
+function launch(file: string, args: string[]) {
+  const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines: string[] = [];
+  const waiting = new Set<() => void>();
+  let buffer = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    lines.push(...parts);
+    for (const wake of waiting) wake();
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  const line = (pattern: RegExp): Promise<RegExpMatchArray> =>
+    new Promise((resolve, reject) => {
+      const look = () => {
+        for (const each of lines) {
+          const match = pattern.exec(each);
+          if (match !== null) {
+            waiting.delete(look);
+            resolve(match);
+            return;
+          }
+        }
+      };
+      waiting.add(look);
+      look();
+      void exited.then((how) =>
+        reject(
+          new Error(
+            `The worker ended (${how}) before printing ${pattern}; it printed: ${lines.join(' | ')}`,
+          ),
+        ),
+      );
+    });
+  return { child: child as ChildProcess, exited, line };
+}
