@@ -1,7 +1,7 @@
 /**
  * The two benchmark tables of docs/benchmarks.md (every figure, and how cost grows), written
- * from recorded figures (`record`), never by hand. docs/benchmarks.json keeps the latest figure of every benchmark, so
- * a run of some files (`npm run bench:doc -- storm`) replaces only their figures.
+ * from recorded figures (`record`), never by hand. docs/benchmarks.json keeps the latest figure
+ * of every benchmark, so a run of some files (`npm run bench:doc -- storm`) replaces only theirs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { formatValue, type RecordedFigure } from './record.js';

@@ -4,8 +4,8 @@
  *
  * `stage/` is the package folder: `dist/` built from the sources as `npm run build` does it
  * (`tsc -p tsconfig.build.json`, then scripts/build-web-assets.mjs), with package.json, LICENSE
- * and the other files package.json's `files` ships (the README, the guides, the examples). `--noCheck`: the same output, without checking the types again
- * (`npm run typecheck` does that). `project/` is a fresh project with the packed tarball
+ * and the other files package.json's `files` ships (the README, the guides, the examples).
+ * `--noCheck`: the same output, without checking the types again (`npm run typecheck` does that). `project/` is a fresh project with the packed tarball
  * installed, offline: the package's runtime dependencies come from this checkout's node_modules
  * as `file:` overrides.
  *
