@@ -10,7 +10,7 @@ import { MAIN_HELP } from './help.js';
 import { importOptionalPackage, MissingPackage } from './optional-package.js';
 import { packageVersion } from './package-version.js';
 import { runResumeCommand } from './resume-command.js';
-import { toStderrText } from './stderr-text.js';
+import { sentence, toStderrText } from './stderr-text.js';
 import { StoreProblem } from './store-problem.js';
 import { UsageError } from './usage-error.js';
 
@@ -78,11 +78,11 @@ export async function main(argv: string[]): Promise<number> {
     return await run(rest);
   } catch (error) {
     if (error instanceof StoreProblem) {
-      process.stderr.write(toStderrText(`ask-engine: ${error.message}\n`));
+      process.stderr.write(toStderrText(`ask-engine: ${sentence(error.message)}\n`));
       return EXIT.store;
     }
     if (error instanceof MissingPackage) {
-      process.stderr.write(toStderrText(`ask-engine: ${error.message}\n`));
+      process.stderr.write(toStderrText(`ask-engine: ${sentence(error.message)}\n`));
       return EXIT.missingPackage;
     }
     if (!isUsageProblem(error)) throw error;
@@ -93,11 +93,6 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(toStderrText(`ask-engine: ${sentence(error.message)} See ${help}.\n`));
     return EXIT.invalidInput;
   }
-}
-
-/** A message as one sentence: its own final stop kept, one added where it has none. */
-function sentence(message: string): string {
-  return /[.!?…]$/.test(message) ? message : `${message}.`;
 }
 
 /** A mistake the person can fix, told by its type: never by reading the message. */
