@@ -141,8 +141,7 @@ export async function runShowCommand(argv: string[]): Promise<number> {
       ...(ask.outcome === undefined ? [] : [`outcome ${JSON.stringify(ask.outcome)}`]),
       'history:',
       ...history.map(
-        (event) =>
-          `  ${iso(event.at)}  ${event.type}${event.from === event.to ? '' : `  ${event.from ?? 'new'} -> ${event.to}`}`,
+        (event) => `  ${iso(event.at)}  ${event.type}  ${event.from ?? 'new'} -> ${event.to}`,
       ),
     ];
     process.stdout.write(`${lines.map((line) => escapeControlCharacters(line)).join('\n')}\n`);
