@@ -20,7 +20,7 @@ export function requireStore(command: string, storePath: string | undefined): st
 
 /**
  * Opens the store (never creating it), runs `work` with a service on it (and the store, for
- * what a service does not hand out: the row `shownAskInfo` reads) and closes both. A
+ * what a service does not hand out: the row `shownOfAsk` reads) and closes both. A
  * request the engine refuses (an unknown ask, one already settled, invalid answers, a bad
  * filter) is one line on stderr with its code, exit code 2.
  *
