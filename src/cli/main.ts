@@ -41,10 +41,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 /**
  * Runs one command and returns its exit code. Usage mistakes (unknown flags, bad JSON, a bad
  * preference or settings file) are one line on stderr, pointing at the command's help, with
- * exit code 2; a store that cannot be
- * opened or used is one line on stderr with exit code 5, and so is an optional package a command
- * needs and cannot load, with exit code 6. Help asked for goes to stdout (exit 0);
- * no command at all prints the help on stderr as a usage mistake (exit 2).
+ * exit code 2; a store that cannot be opened or used is one line on stderr with exit code 5,
+ * and so is an optional package a command needs and cannot load, with exit code 6. Help asked
+ * for goes to stdout (exit 0); no command at all prints the help on stderr as a usage mistake
+ * (exit 2).
  *
  * @example
  * process.exitCode = await main(['ask', '{"question":"Deploy now?","options":["Yes","No"]}']);
