@@ -46,6 +46,7 @@ const cases: [string, () => string[], number, string?][] = [
   ['ask: input that is no JSON', () => ['ask', 'not json'], 2],
   ['ask: input that is no object', () => ['ask', '[]'], 2],
   ['ask: two inputs', () => ['ask', deploy, deploy], 2],
+  ['ask: a request the tool refuses', () => ['ask', '{"question":"Q","timeout":5}'], 2],
   ['ask: a timeout in words', () => ['ask', deploy, '--timeout', 'soon'], 2],
   ['ask: a timeout under a second', () => ['ask', deploy, '--timeout', '999'], 2],
   ['ask: a timeout past the range', () => ['ask', deploy, '--timeout', '99999999999h'], 2],
