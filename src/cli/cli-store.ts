@@ -2,7 +2,7 @@
  * The store behind `--store PATH`: a SQLite file, or a PostgreSQL URL. Every problem opening it
  * is a `StoreProblem` (exit code 5), and a driver that is not installed a `MissingPackage` (exit
  * code 6, like every optional package): one line naming the problem and the fix, never a stack
- * trace. Commands that only read or answer open an existing store and
+ * trace, and never a password. Commands that only read or answer open an existing store and
  * never create one, so a mistyped path is reported instead of becoming an empty database.
  */
 import { existsSync, statSync } from 'node:fs';

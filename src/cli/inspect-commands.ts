@@ -3,7 +3,7 @@
  * PostgreSQL URL) without a program: what waits, what happened to one ask, everything since a
  * time as JSON Lines. Model text is shown escaped (C1 and bidi controls as `\uXXXX`).
  */
-import { shownAskInfo } from '../engine/ask-info.js';
+import { shownOfAsk } from '../engine/ask-info.js';
 import { ASK_STATES, type AskAuditEvent, type AskState } from '../engine/audit.js';
 import type { AskInfo, InteractionService } from '../engine/service-contract.js';
 import { escapeControlCharacters } from '../rules/escape-text.js';
@@ -125,7 +125,7 @@ export async function runShowCommand(argv: string[]): Promise<number> {
     if (info === undefined) {
       throw new UsageError(`show: no ask ${JSON.stringify(askId)} in this store.`);
     }
-    const ask = shownAskInfo(info, await store.get(askId));
+    const ask = shownOfAsk(info, await store.get(askId));
     const history = await historyOf(service, askId);
     if (values.json) {
       process.stdout.write(`${toTerminalSafeJson({ ask, history })}\n`);
@@ -141,8 +141,7 @@ export async function runShowCommand(argv: string[]): Promise<number> {
       ...(ask.outcome === undefined ? [] : [`outcome ${JSON.stringify(ask.outcome)}`]),
       'history:',
       ...history.map(
-        (event) =>
-          `  ${iso(event.at)}  ${event.type}${event.from === event.to ? '' : `  ${event.from ?? 'new'} -> ${event.to}`}`,
+        (event) => `  ${iso(event.at)}  ${event.type}  ${event.from ?? 'new'} -> ${event.to}`,
       ),
     ];
     process.stdout.write(`${lines.map((line) => escapeControlCharacters(line)).join('\n')}\n`);
@@ -228,7 +227,7 @@ function parseSince(text: string): number {
 /** Listed asks as a reader is shown them: each one's answers redacted where that ask redacts. */
 async function shownAsks(store: AskStore, items: readonly AskInfo[]): Promise<AskInfo[]> {
   const shown: AskInfo[] = [];
-  for (const item of items) shown.push(shownAskInfo(item, await store.get(item.askId)));
+  for (const item of items) shown.push(shownOfAsk(item, await store.get(item.askId)));
   return shown;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Why `serve` cannot listen where it was told, in one line naming the flag, the value and the
  * fix, instead of Node's stack trace: the port is taken or privileged, the host is no address
- * of this machine or has no address at all.
+ * of this machine or cannot be resolved.
  */
 import { UsageError } from './usage-error.js';
 
@@ -36,7 +36,7 @@ export function listenProblem(error: unknown, host: string, port: number): Usage
     case 'EAI_AGAIN':
     case 'EAI_NONAME':
       return new UsageError(
-        `serve: --host ${shownHost} has no address (${code}); give an address or host name of this machine (${PICK_HOST}).`,
+        `serve: --host ${shownHost} cannot be resolved to an address (${code}); give an address or host name of this machine (${PICK_HOST}).`,
       );
     default:
       return undefined;

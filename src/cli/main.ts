@@ -10,7 +10,7 @@ import { MAIN_HELP } from './help.js';
 import { importOptionalPackage, MissingPackage } from './optional-package.js';
 import { packageVersion } from './package-version.js';
 import { runResumeCommand } from './resume-command.js';
-import { toStderrText } from './stderr-text.js';
+import { sentence, toStderrText } from './stderr-text.js';
 import { StoreProblem } from './store-problem.js';
 import { UsageError } from './usage-error.js';
 
@@ -41,10 +41,10 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
 /**
  * Runs one command and returns its exit code. Usage mistakes (unknown flags, bad JSON, a bad
  * preference or settings file) are one line on stderr, pointing at the command's help, with
- * exit code 2; a store that cannot be
- * opened or used is one line on stderr with exit code 5, and so is an optional package a command
- * needs and cannot load, with exit code 6. Help asked for goes to stdout (exit 0);
- * no command at all prints the help on stderr as a usage mistake (exit 2).
+ * exit code 2; a store that cannot be opened or used is one line on stderr with exit code 5,
+ * and so is an optional package a command needs and cannot load, with exit code 6. Help asked
+ * for goes to stdout (exit 0); no command at all prints the help on stderr as a usage mistake
+ * (exit 2).
  *
  * @example
  * process.exitCode = await main(['ask', '{"question":"Deploy now?","options":["Yes","No"]}']);
@@ -78,11 +78,11 @@ export async function main(argv: string[]): Promise<number> {
     return await run(rest);
   } catch (error) {
     if (error instanceof StoreProblem) {
-      process.stderr.write(toStderrText(`ask-engine: ${error.message}\n`));
+      process.stderr.write(toStderrText(`ask-engine: ${sentence(error.message)}\n`));
       return EXIT.store;
     }
     if (error instanceof MissingPackage) {
-      process.stderr.write(toStderrText(`ask-engine: ${error.message}\n`));
+      process.stderr.write(toStderrText(`ask-engine: ${sentence(error.message)}\n`));
       return EXIT.missingPackage;
     }
     if (!isUsageProblem(error)) throw error;
@@ -93,11 +93,6 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(toStderrText(`ask-engine: ${sentence(error.message)} See ${help}.\n`));
     return EXIT.invalidInput;
   }
-}
-
-/** A message as one sentence: its own final stop kept, one added where it has none. */
-function sentence(message: string): string {
-  return /[.!?…]$/.test(message) ? message : `${message}.`;
 }
 
 /** A mistake the person can fix, told by its type: never by reading the message. */

@@ -2,6 +2,7 @@
  * `ask-engine resume <interactionId> <answers-json | -> --store PATH`: brings the answer of a
  * deferred ask kept in a SQLite file, from any later process, and prints the outcome.
  */
+import { shownOfAsk } from '../engine/ask-info.js';
 import { osUserAnswerer } from '../terminal/os-user.js';
 import { parseAnswers } from './answers-input.js';
 import { EXIT } from './exit-codes.js';
@@ -14,9 +15,10 @@ import { UsageError } from './usage-error.js';
 export const RESUME_HELP = `Usage: ask-engine resume <interactionId> <answers-json | -> --store PATH
 
 Answers the deferred ask waiting on <interactionId> in the SQLite file PATH (the one an earlier
-"ask-engine ask --store PATH" or any service wrote) and prints its outcome as JSON. The answers
-are a JSON array of { "questionId", "response" }, checked against the ask's questions. The
-outcome records the OS user as who answered ("answeredBy", channel "cli").
+"ask-engine ask --store PATH" or any service wrote) and prints its outcome as JSON with its
+"askId", as ask-engine answer does (its answers read "[redacted]" where the ask's service
+redacts). The answers are a JSON array of { "questionId", "response" }, checked against the
+ask's questions. The outcome records the OS user as who answered ("answeredBy", channel "cli").
 
 Options:
   --store FILE   the SQLite file the ask lives in (required; never created)
@@ -56,10 +58,13 @@ export async function runResumeCommand(argv: string[]): Promise<number> {
   // Before stdin is read: a missing --store is named even when the answers come on stdin.
   const storePath = requireStore('resume', values.store);
   const answers = parseAnswers(answersText === '-' ? await readStdin() : answersText);
-  return withStoreService('resume', storePath, async (service) => {
+  return withStoreService('resume', storePath, async (service, store) => {
+    // The ask waiting on the id, read before it settles: the outcome names it as answer's does.
+    const waiting = await store.findByInteractionId(interactionId);
     const by = osUserAnswerer('cli');
     const outcome = await service.resume(interactionId, answers, by === undefined ? {} : { by });
-    process.stdout.write(`${toTerminalSafeJson(outcome)}\n`);
+    const askId = waiting === undefined ? {} : { askId: waiting.askId };
+    process.stdout.write(`${toTerminalSafeJson(shownOfAsk({ ...askId, ...outcome }, waiting))}\n`);
     return EXIT.answered;
   });
 }

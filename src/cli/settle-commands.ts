@@ -3,6 +3,7 @@
  * its id, checked and recorded exactly as any other surface (the answer validated against the
  * ask's questions, the OS user recorded as who answered, every refusal audited).
  */
+import { shownOfAsk } from '../engine/ask-info.js';
 import { osUserAnswerer } from '../terminal/os-user.js';
 import { parseAnswers } from './answers-input.js';
 import { EXIT } from './exit-codes.js';
@@ -15,7 +16,8 @@ import { UsageError } from './usage-error.js';
 
 export const ANSWER_HELP = `Usage: ask-engine answer ASK_ID <answers-json | -> --store PATH|URL
 
-Answers a pending or deferred ask by its id and prints its outcome as JSON. The answers are a
+Answers a pending or deferred ask by its id and prints its outcome as JSON (its answers read
+"[redacted]" where the ask's service redacts, as everywhere). The answers are a
 JSON array of { "questionId", "response" }, checked against the ask's questions as any answer
 is; the OS user is recorded as who answered (channel "cli"). On an ask several people decide
 (a quorum), it is the OS user's response: it prints the outcome if it decided the ask, else
@@ -63,7 +65,7 @@ export async function runAnswerCommand(argv: string[]): Promise<number> {
     );
   }
   const answers = parseAnswers(answersText === '-' ? await readStdin() : answersText);
-  return withStoreService('answer', values.store, async (service) => {
+  return withStoreService('answer', values.store, async (service, store) => {
     const by = osUserAnswerer('cli');
     const { outcome, state, quorum } = await service.respond(
       askId,
@@ -71,7 +73,8 @@ export async function runAnswerCommand(argv: string[]): Promise<number> {
       by === undefined ? {} : { by },
     );
     const shown = outcome === undefined ? { askId, state, quorum } : { askId, ...outcome };
-    process.stdout.write(`${toTerminalSafeJson(shown)}\n`);
+    // Redacted where the ask redacts: a quorum's outcome holds everyone's responses.
+    process.stdout.write(`${toTerminalSafeJson(shownOfAsk(shown, await store.get(askId)))}\n`);
     return EXIT.answered;
   });
 }

@@ -45,3 +45,14 @@ export function oneLineMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
 }
+
+/**
+ * A message as one sentence for a line on stderr: its own final stop kept (never doubled), one
+ * added where it has none (a driver's or the system's text often ends without one).
+ *
+ * @example
+ * sentence('connect ECONNREFUSED 127.0.0.1:1') // => 'connect ECONNREFUSED 127.0.0.1:1.'
+ */
+export function sentence(message: string): string {
+  return /[.!?…]$/.test(message) ? message : `${message}.`;
+}

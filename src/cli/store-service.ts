@@ -5,7 +5,7 @@ import { isUserInteractionError } from '../rules/errors.js';
 import type { AskStore } from '../stores/ask-store.js';
 import { openCliStore } from './cli-store.js';
 import { EXIT } from './exit-codes.js';
-import { toStderrText } from './stderr-text.js';
+import { sentence, toStderrText } from './stderr-text.js';
 import { UsageError } from './usage-error.js';
 
 /** The `--store` value, or a usage error naming the command and what to give. */
@@ -20,7 +20,7 @@ export function requireStore(command: string, storePath: string | undefined): st
 
 /**
  * Opens the store (never creating it), runs `work` with a service on it (and the store, for
- * what a service does not hand out: the row `shownAskInfo` reads) and closes both. A
+ * what a service does not hand out: the row `shownOfAsk` reads) and closes both. A
  * request the engine refuses (an unknown ask, one already settled, invalid answers, a bad
  * filter) is one line on stderr with its code, exit code 2.
  *
@@ -42,7 +42,9 @@ export async function withStoreService(
     return await work(service, store.store);
   } catch (error) {
     if (!isUserInteractionError(error)) throw error;
-    process.stderr.write(toStderrText(`ask-engine ${command}: ${error.code}: ${error.message}\n`));
+    process.stderr.write(
+      toStderrText(`ask-engine ${command}: ${error.code}: ${sentence(error.message)}\n`),
+    );
     return EXIT.invalidInput;
   } finally {
     await service.close();

@@ -73,7 +73,7 @@ export function exitCause(askId: string, event: AskMachineEvent | undefined): un
 export function settledError(askId: string, state: AskState): UserInteractionError {
   return new UserInteractionError(
     'ASK_SETTLED',
-    `Ask ${askId} is already ${state}; its outcome is fixed and this answer changes nothing.`,
+    `Ask ${askId} was already ${state}: its outcome is fixed, so nothing changed.`,
     { askId, state },
   );
 }

@@ -27,14 +27,15 @@ export function listedInfo(row: ListedAsk): AskInfo {
 }
 
 /**
- * What a reader of the store is shown of an ask (the CLI's `show`, `list --json`, `export`):
- * `info` as `service.get` or `service.list` gave it, with every answer `'[redacted]'` unless
- * `row`, the ask's stored row, says it does not redact. The flag is the one its audit events
- * were written by (`redacts`), so what is shown tells no more than its history. Without the row
- * (purged since it was listed) nothing says the ask may be shown: its answers are redacted.
+ * What a reader of the store is shown of an ask (the CLI's `show`, `list --json`, `export`, and
+ * the outcomes `answer` and `resume` print): `value` (the ask as `service.get` or `service.list`
+ * gave it, or its outcome) with every answer `'[redacted]'` unless `row`, the ask's stored row,
+ * says it does not redact. The flag is the one its audit events were written by (`redacts`), so
+ * what is shown tells no more than its history. Without the row (purged since it was listed)
+ * nothing says the ask may be shown: its answers are redacted.
  */
-export function shownAskInfo(info: AskInfo, row: StoredAsk | undefined): AskInfo {
+export function shownOfAsk<T>(value: T, row: StoredAsk | undefined): T {
   const stored = row === undefined ? undefined : checkStoredAsk(row, 'the stored ask');
-  if (stored !== undefined && !redacts(basisOf(stored).snapshot)) return info;
-  return deepFreeze(redactAnswers(info));
+  if (stored !== undefined && !redacts(basisOf(stored).snapshot)) return value;
+  return deepFreeze(redactAnswers(value));
 }

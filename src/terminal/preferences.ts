@@ -87,8 +87,9 @@ export function resolvePreferences(
 }
 
 /**
- * Checks one preference value as a person wrote it; returns an error message or `undefined`.
- * Shared by the settings file and the CLI flags so both say the same thing.
+ * Checks one preference value as a person wrote it; returns the problem as a clause without a
+ * final stop (each caller ends the sentence) or `undefined`. Shared by the settings file, the
+ * CLI flags and the terminal provider's options so all say the same thing.
  */
 export function checkPreference(key: string, value: unknown): string | undefined {
   switch (key) {
@@ -109,7 +110,8 @@ export function checkPreference(key: string, value: unknown): string | undefined
         parseShortcut(value);
         return undefined;
       } catch (error) {
-        return (error as Error).message;
+        // A clause like every other problem here: the caller ends the sentence.
+        return (error as Error).message.replace(/\.$/, '');
       }
     default:
       return `unknown preference; known: ${PREFERENCE_KEYS.join(', ')}`;

@@ -114,7 +114,7 @@ function operatorFlow(name: string, storeFor: () => string) {
       expect(shown.stdout).toMatch(new RegExp(`^ask ${first}  answered  version \\d+\\n`));
       expect(shown.stdout).toContain('q1: Deploy \\u202eevil? [Yes | No]');
       expect(shown.stdout).toMatch(/ {2}\S+ {2}start {2}new -> pending\n/);
-      expect(shown.stdout).toMatch(/answer\.refused\n/);
+      expect(shown.stdout).toMatch(/answer\.refused {2}deferred -> deferred\n/);
       expect(shown.stdout).toMatch(/answer {2}deferred -> answered\n/);
       const json = JSON.parse((await runCli(['show', first, '--store', store, '--json'])).stdout);
       expect(json.ask.askId).toBe(first);

@@ -1,11 +1,13 @@
 /**
  * The operator's commands read what every other surface reads: the typed answer of an ask whose
- * service redacts is `[redacted]` in `show`, `show --json`, `list --json` and `export`, as in its
- * history and the web's live asks view; an ask whose service does not redact is shown whole.
+ * service redacts is `[redacted]` in `show`, `show --json`, `list --json` and `export`, and in
+ * the outcomes `answer` and `resume` print, as in its history and the web's live asks view; an
+ * ask whose service does not redact is shown whole.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import type { InteractionService } from 'ask-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 
@@ -112,5 +114,73 @@ describe('ask-engine show, list and export on asks that redact and asks that do 
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.ask.askId).sort()).toEqual([redacted, plain].sort());
+  });
+});
+
+describe('ask-engine answer and resume on asks that redact', () => {
+  /** A redacting service on the store, its asks deferred to `thread`; closed after `work`. */
+  async function withRedactingService(
+    thread: string,
+    work: (service: InteractionService) => Promise<void>,
+  ) {
+    const { createInteractionService, createScriptedProvider } = await import('ask-engine');
+    const { createSqliteAskStore } = await import('ask-engine/sqlite');
+    const asks = createSqliteAskStore({ path: store });
+    const service = createInteractionService({ store: asks, redact: true });
+    service.registerProvider(createScriptedProvider([{ defer: thread }]));
+    try {
+      await work(service);
+    } finally {
+      await service.close();
+      await asks.close();
+    }
+  }
+
+  it('answer prints the outcome of a quorum it decided without the other responses', async () => {
+    let askId = '';
+    await withRedactingService('thread-quorum', async (service) => {
+      const handle = service.start(
+        { question: 'Which password?' },
+        { quorum: { required: 2, agree: 'any' } },
+      );
+      await handle.outcome;
+      askId = handle.id;
+      await service.respond(
+        askId,
+        [{ questionId: 'q1', response: { kind: 'freeform', text: HIDDEN } }],
+        { by: { recipient: 'bo' } },
+      );
+    });
+    const ok = '[{"questionId":"q1","response":{"kind":"freeform","text":"mine"}}]';
+    const result = await runCli(['answer', askId, ok, '--store', store]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(HIDDEN);
+    const outcome = JSON.parse(result.stdout);
+    expect(outcome).toMatchObject({ askId, status: 'answered', answers: '[redacted]' });
+    expect(outcome.responses.map((response: { by: string }) => response.by)).toEqual([
+      'bo',
+      userInfo().username,
+    ]);
+  });
+
+  it('resume prints the outcome with its ask id and the answers redacted', async () => {
+    let askId = '';
+    await withRedactingService('thread-r', async (service) => {
+      const handle = service.start({ question: 'Which password?' });
+      await handle.outcome;
+      askId = handle.id;
+    });
+    const typed = `[{"questionId":"q1","response":{"kind":"freeform","text":"${HIDDEN}"}}]`;
+    const result = await runCli(['resume', 'thread-r', typed, '--store', store]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(HIDDEN);
+    expect(JSON.parse(result.stdout)).toEqual({
+      askId,
+      status: 'answered',
+      answers: '[redacted]',
+      answeredBy: { recipient: userInfo().username, channel: 'cli' },
+    });
   });
 });

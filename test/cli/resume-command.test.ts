@@ -49,7 +49,7 @@ describe('ask-engine resume --store', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('answers the deferred ask from a new process and prints the outcome', async () => {
+  it('answers the deferred ask from a new process and prints the outcome with its ask id, as answer does', async () => {
     const result = await runCli(['resume', 'thread-7', JSON.stringify(yes), '--store', file]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -59,7 +59,7 @@ describe('ask-engine resume --store', () => {
       // Who ran resume: the OS user, through the CLI.
       answeredBy: { recipient: userInfo().username, channel: 'cli' },
     };
-    expect(JSON.parse(result.stdout)).toEqual(answered);
+    expect(JSON.parse(result.stdout)).toEqual({ askId: ids['thread-7'], ...answered });
     const { row, types } = await stored(ids['thread-7']!);
     expect(row?.outcome).toEqual(answered);
     expect(types).toEqual(['start', 'provider.deferred', 'resume']);

@@ -50,9 +50,9 @@ describe('ask-engine serve, where it cannot serve', () => {
     );
   });
 
-  it('names a --host that has no address at all', async () => {
+  it('names a --host that cannot be resolved', async () => {
     expect(await refused('--host', 'no-such-host.invalid')).toMatch(
-      /^ask-engine: serve: --host "no-such-host\.invalid" has no address \(E[A-Z_]+\); give an address or host name of this machine/,
+      /^ask-engine: serve: --host "no-such-host\.invalid" cannot be resolved to an address \(E[A-Z_]+\); give an address or host name of this machine/,
     );
   });
 

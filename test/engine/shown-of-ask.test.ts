@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shownAskInfo } from '../../src/engine/ask-info.js';
+import { shownOfAsk } from '../../src/engine/ask-info.js';
 import {
   createInteractionService,
   createMemoryAskStore,
@@ -24,19 +24,19 @@ async function answered(redact: boolean) {
   return { info: info!, row };
 }
 
-describe('shownAskInfo', () => {
+describe('shownOfAsk', () => {
   it('redacts the answers of an ask that redacts, and leaves those of one that does not', async () => {
     const hidden = await answered(true);
-    expect(shownAskInfo(hidden.info, hidden.row).outcome).toEqual({
+    expect(shownOfAsk(hidden.info, hidden.row).outcome).toEqual({
       status: 'answered',
       answers: '[redacted]',
     });
     const plain = await answered(false);
-    expect(shownAskInfo(plain.info, plain.row)).toBe(plain.info);
+    expect(shownOfAsk(plain.info, plain.row)).toBe(plain.info);
   });
 
   it('redacts when the row is gone, since nothing says the ask may be shown', async () => {
     const plain = await answered(false);
-    expect(JSON.stringify(shownAskInfo(plain.info, undefined))).not.toContain(secret);
+    expect(JSON.stringify(shownOfAsk(plain.info, undefined))).not.toContain(secret);
   });
 });
