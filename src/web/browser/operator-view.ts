@@ -8,7 +8,7 @@ interface LiveEvent {
   askId: string;
   type: string;
   at: number;
-  /** `at` as ISO 8601, or a note when the stored time is not a date. */
+  /** `at` as pages and mails write a time (`formatTime`), or a note when it is not a date. */
   time: string;
   from: string | null;
   to: string;
