@@ -263,25 +263,29 @@ describe('answering in the browser', () => {
   });
 
   it('fits a 360 px wide screen; screenshots for the README', async () => {
-    const { handle, link } = await web.ask({
-      questions: [
-        {
-          question: 'Review the plan before I start.',
-          header: 'Plan review',
-          context: '1. Add the migration\n2. Backfill in batches of 10 000 rows\n3. Switch reads',
-          options: [{ title: 'Approve', description: 'Start now' }, { title: 'Revise' }],
-          allowComment: true,
-          allowFreeform: true,
-          intent: { kind: 'plan-review', approve: 'Approve' },
-        },
-        {
-          question: 'Which regions first?',
-          header: 'Regions',
-          options: ['eu', 'us', 'ap'],
-          allowMultiple: true,
-        },
-      ],
-    });
+    const { handle, link } = await web.ask(
+      {
+        agent: 'migration-planner',
+        questions: [
+          {
+            question: 'Review the plan before I start.',
+            header: 'Plan review',
+            context: '1. Add the migration\n2. Backfill in batches of 10 000 rows\n3. Switch reads',
+            options: [{ title: 'Approve', description: 'Start now' }, { title: 'Revise' }],
+            allowComment: true,
+            allowFreeform: true,
+            intent: { kind: 'plan-review', approve: 'Approve' },
+          },
+          {
+            question: 'Which regions first?',
+            header: 'Regions',
+            options: ['eu', 'us', 'ap'],
+            allowMultiple: true,
+          },
+        ],
+      },
+      { timeoutMs: 8 * 60 * 60 * 1000 },
+    );
     for (const width of [1280, 360]) {
       const page = await open(link);
       await page.setViewportSize({ width, height: 800 });

@@ -66,7 +66,7 @@ function updateInbox(inbox: HTMLElement, event: LiveEvent): void {
     row.cells[5]!.textContent = event.time;
     if (event.answeredBy !== undefined) row.cells[7]!.textContent = event.answeredBy;
     target.tBodies[0]!.prepend(row);
-    target.parentElement?.querySelector('.empty')?.remove();
+    target.closest('section')?.querySelector('.empty')?.remove();
   }
   highlight(
     new Set(
