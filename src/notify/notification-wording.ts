@@ -3,6 +3,7 @@
  * subject, its text and HTML parts). Plain strings: each part escapes them its own way.
  */
 import type { AskUserQuestion } from '../contracts/question.js';
+import { formatTime } from '../web/shown-time.js';
 import type { Notification } from './notification.js';
 
 /** The first line of the message: why the recipient receives it. */
@@ -74,11 +75,6 @@ export function answerHintOf(question: AskUserQuestion): string {
   if (question.options.length === 0) return 'Write your answer.';
   const pick = question.allowMultiple ? 'Pick one or more' : 'Pick one';
   return question.allowFreeform ? `${pick}, or write your own answer.` : `${pick}.`;
-}
-
-/** `2026-12-01 19:00 UTC`: one zone for everyone on the thread. */
-export function formatTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 function oneLine(text: string): string {

@@ -195,6 +195,11 @@ function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
   return value;
 }
 
+/** The header of question `n` (from 1) when none was given: `Q<n>`, a tab label, no title. */
+export function defaultHeader(n: number): string {
+  return `Q${n}`;
+}
+
 function normalizeQuestion(
   own: QuestionFields,
   defaults: QuestionFields | undefined,
@@ -231,7 +236,7 @@ function normalizeQuestion(
 
   // A header or context that shows nothing is left out, like a blank one.
   const headerInput = pick('header');
-  let header = `Q${n}`;
+  let header = defaultHeader(n);
   if (headerInput !== undefined) {
     if (typeof headerInput !== 'string') {
       throw invalid(`${where} has "header" ${describe(headerInput)}; a header is a short string.`);

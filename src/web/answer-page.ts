@@ -6,19 +6,24 @@ import type { AskUserQuestion } from '../contracts/question.js';
 import { describeQuorum, type QuorumProgress } from '../rules/quorum.js';
 import { type Html, html, shownText } from './html.js';
 import { renderPage } from './page-shell.js';
-
-/** What a person posted, by field id, as the form codec reads it. */
-export type PostedValues = Record<string, string | string[]>;
+import { hasOwnHeader, type PostedValues, questionHeading } from './refusal-words.js';
+import { timeHtml } from './shown-time.js';
 
 export interface AnswerPageInput {
   askId: string;
   questions: readonly AskUserQuestion[];
+  /** The name of the asking agent, as the caller set it. */
+  agent?: string;
+  /** When the ask times out. */
+  deadlineAt?: number;
+  /** The time the page is rendered at, for "in 2 hours" after the deadline. */
+  now?: number;
   /** `buildAskUserForm(questions)`. */
   form: UiForm;
   token: string;
   /** What the person typed and chose, shown again after a refusal. */
   values?: PostedValues;
-  /** Why the last submit was refused. */
+  /** Why the last submit was refused, in the person's words (`refusalInWords`). */
   error?: string;
   /** The recipient a recipient's own link answers as. */
   answeringAs?: string;
@@ -43,8 +48,11 @@ const PART_LABELS: Record<string, string> = {
 export function renderAnswerPage(input: AnswerPageInput): string {
   const { askId, questions, form, token, values = {}, error, answeringAs, quorum } = input;
   const byQuestion = groupFields(form.fields);
+  const title = pageTitle(form, questions);
+  const context = sharedContext(questions);
   const main = html`
-<h1>${shownText(form.title)}</h1>
+<h1>${shownText(title)}</h1>
+${askedBy(input)}
 ${form.body === undefined ? '' : html`<p class="lead">${shownText(form.body)}</p>`}
 ${answeringAs === undefined ? '' : html`<p class="answering-as">This link is yours: you answer as <strong>${shownText(answeringAs)}</strong>.</p>`}
 ${quorum === undefined ? '' : quorumStanding(quorum)}
@@ -52,14 +60,50 @@ ${error === undefined ? '' : html`<div class="problem" role="alert" id="refusal"
 <form method="post" action="./${encodeURIComponent(askId)}" accept-charset="utf-8" class="answer-form" novalidate
   data-questions="${JSON.stringify(questions)}">
 <input type="hidden" name="token" value="${token}">
+${context === undefined ? '' : html`<div class="context shared-context">${shownText(context)}</div>`}
 ${questions.map((question, index) =>
-  renderQuestion(question, byQuestion.get(`q${index + 1}`) ?? [], values),
+  renderQuestion(question, byQuestion.get(`q${index + 1}`) ?? [], values, {
+    // One question's header heads the page; several are each headed by their own.
+    heading: questions.length > 1 ? questionHeading(question, index) : question.question,
+    shared: context,
+  }),
 )}
 <p class="live-status" id="live-status" role="status" aria-live="polite"></p>
 <div class="actions"><button type="submit" name="action" value="submit">Send answer</button>
 ${quorum === undefined ? declineButton(form) : ''}</div>
 </form>`;
-  return renderPage({ title: form.title, main, script: 'answer-page.js', depth: 1 });
+  return renderPage({ title, main, script: 'answer-page.js', depth: 1 });
+}
+
+/**
+ * The page's heading: the one question's header when the caller gave one, else "Your answer is
+ * needed" (the question itself heads its group below); the form's title for several.
+ */
+function pageTitle(form: UiForm, questions: readonly AskUserQuestion[]): string {
+  if (questions.length > 1) return form.title;
+  return hasOwnHeader(questions[0]!, 0) ? form.title : 'Your answer is needed';
+}
+
+/** Who asks and by when: the agent's name and the deadline, with how far off it is. */
+function askedBy({ agent, deadlineAt, now }: AnswerPageInput): Html | string {
+  if (agent === undefined && deadlineAt === undefined) return '';
+  const who =
+    agent === undefined ? '' : html`Asked by <strong class="agent">${shownText(agent)}</strong>`;
+  const by =
+    deadlineAt === undefined
+      ? ''
+      : html`${agent === undefined ? 'Answer' : '; answer'} by <span class="deadline">${timeHtml(deadlineAt, now)}</span>`;
+  return html`<p class="asked-by">${who}${by}.</p>`;
+}
+
+/**
+ * The context every question carries, when there are several and they all carry the same (a
+ * request's top-level context reaches each question): shown once, above them.
+ */
+function sharedContext(questions: readonly AskUserQuestion[]): string | undefined {
+  const context = questions[0]?.context;
+  if (questions.length < 2 || context === undefined) return undefined;
+  return questions.every((question) => question.context === context) ? context : undefined;
 }
 
 /**
@@ -79,8 +123,9 @@ export function renderRecordedPage(
 ${quorum === undefined ? '' : quorumStanding(quorum)}
 <dl class="recorded">
 ${answers.map((answer) => {
-  const question = questions.find((candidate) => candidate.id === answer.questionId);
-  return html`<dt>${shownText(question?.header ?? answer.questionId)}</dt><dd>${recordedResponse(answer)}</dd>`;
+  const index = questions.findIndex((candidate) => candidate.id === answer.questionId);
+  const heading = index === -1 ? answer.questionId : questionHeading(questions[index]!, index);
+  return html`<dt>${shownText(heading)}</dt><dd>${recordedResponse(answer)}</dd>`;
 })}
 </dl>`;
   return renderPage({ title, main, depth: 1 });
@@ -98,16 +143,22 @@ export function renderNoticePage(title: string, message: string): string {
   return renderPage({ title, main, depth: 1 });
 }
 
+/**
+ * One question's group under `heading` (its header, or its text), the question's text below a
+ * header; its context unless the page shows it once for all (`shared`).
+ */
 function renderQuestion(
   question: AskUserQuestion,
   fields: readonly UiFormField[],
   values: PostedValues,
+  { heading, shared }: { heading: string; shared: string | undefined },
 ): Html {
+  const context = question.context === shared ? undefined : question.context;
   return html`
 <fieldset class="question" id="${fields[0]?.id.split('.')[0] ?? question.id}">
-<legend>${shownText(question.header)}</legend>
-<p class="question-text">${shownText(question.question)}</p>
-${question.context === undefined ? '' : html`<div class="context">${shownText(question.context)}</div>`}
+<legend>${shownText(heading)}</legend>
+${heading === question.question ? '' : html`<p class="question-text">${shownText(question.question)}</p>`}
+${context === undefined ? '' : html`<div class="context">${shownText(context)}</div>`}
 ${fields.map((field) => renderField(field, question, values))}
 </fieldset>`;
 }

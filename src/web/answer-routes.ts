@@ -6,11 +6,10 @@ import type { Clock } from '../engine/clock.js';
 import type { AskInfo, ResponseReceipt } from '../engine/service-contract.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
-import { formatTime } from '../notify/notification-wording.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { decidedBy, describeQuorum, type QuorumProgress } from '../rules/quorum.js';
 import {
-  type PostedValues,
+  type AnswerPageInput,
   renderAnswerPage,
   renderNoticePage,
   renderRecordedPage,
@@ -20,6 +19,8 @@ import { BodyError, type FormFields, onlyOnce } from './form-body.js';
 import { htmlResponse } from './http-response.js';
 import type { LinkTokenSigner } from './link-token.js';
 import { type HostParsedBody, readFormBody } from './read-body.js';
+import { type PostedValues, refusalInWords } from './refusal-words.js';
+import { formatTime } from './shown-time.js';
 import type { WebAnswerService } from './web-service.js';
 
 /** Longer ids are no ids of this engine: answered 404 before any work. */
@@ -43,17 +44,28 @@ export class AnswerRoutes {
       if (refusal !== undefined) return refusal;
     }
     const form = buildAskUserForm(ask.questions);
-    return htmlResponse(
-      200,
-      renderAnswerPage({
-        askId,
-        questions: ask.questions,
-        form,
-        token,
-        ...(by === undefined ? {} : { answeringAs: by.recipient }),
-        ...(ask.quorum === undefined ? {} : { quorum: ask.quorum }),
-      }),
-    );
+    return htmlResponse(200, renderAnswerPage(this.pageInput(askId, ask, form, token, by)));
+  }
+
+  /** What the form page shows of an ask, to the person `by` names (if the link names one). */
+  private pageInput(
+    askId: string,
+    ask: AskInfo,
+    form: UiForm,
+    token: string,
+    by: AnsweredBy | undefined,
+  ): AnswerPageInput {
+    return {
+      askId,
+      questions: ask.questions,
+      form,
+      token,
+      now: this.clock.now(),
+      ...(ask.agent === undefined ? {} : { agent: ask.agent }),
+      ...(ask.deadlineAt === undefined ? {} : { deadlineAt: ask.deadlineAt }),
+      ...(by === undefined ? {} : { answeringAs: by.recipient }),
+      ...(ask.quorum === undefined ? {} : { quorum: ask.quorum }),
+    };
   }
 
   /** Takes a posted answer: the request's own body, or `host`, the body a host server parsed. */
@@ -76,18 +88,13 @@ export class AnswerRoutes {
     } catch (error) {
       return notAccepted(error);
     }
-    const refuse = (message: string) =>
+    const refuse = (error: unknown) =>
       htmlResponse(
         422,
         renderAnswerPage({
-          askId,
-          questions: ask.questions,
-          form,
-          token,
+          ...this.pageInput(askId, ask, form, token, by),
           values: posted.values,
-          error: message,
-          ...(by === undefined ? {} : { answeringAs: by.recipient }),
-          ...(ask.quorum === undefined ? {} : { quorum: ask.quorum }),
+          error: refusalInWords(error, ask.questions, form, posted.values),
         }),
       );
     let answers: AskUserQuestionAnswer[] | null;
@@ -95,7 +102,7 @@ export class AnswerRoutes {
       answers = decodeAskUserFormAnswer(ask.questions, posted);
     } catch (error) {
       if (!isUserInteractionError(error)) throw error;
-      return ask.final ? htmlResponse(409, settledPage(ask)) : refuse(error.message);
+      return ask.final ? htmlResponse(409, settledPage(ask)) : refuse(error);
     }
     if (ask.quorum !== undefined && !ask.final) {
       // Who may respond and who already did is the machine's to refuse (and audit), below.
@@ -126,7 +133,7 @@ export class AnswerRoutes {
         isUserInteractionError(error, 'INVALID_ANSWER') ||
         isUserInteractionError(error, 'LIMIT_EXCEEDED')
       ) {
-        return refuse(error.message);
+        return refuse(error);
       }
       throw error;
     }

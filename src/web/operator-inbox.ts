@@ -121,9 +121,9 @@ export function renderInboxSections(
       : html`<p class="more"><a href="asks${query}&state=${states}${pageQuery}">First page</a></p>`;
     return html`<section aria-labelledby="${section.id}-title">
 <h2 id="${section.id}-title">${section.title}</h2>
-<table id="${section.id}" class="asks" data-states="${section.states.join(' ')}" data-first="${section.first}"><thead><tr><th scope="col">Ask</th><th scope="col">State</th><th scope="col">Question</th><th scope="col">Agent</th><th scope="col">Created</th><th scope="col">Last change</th><th scope="col">Deadline</th><th scope="col">Answered by</th></tr></thead><tbody>
+<div class="table-scroll"><table id="${section.id}" class="asks" data-states="${section.states.join(' ')}" data-first="${section.first}"><thead><tr><th scope="col">Ask</th><th scope="col">State</th><th scope="col">Question</th><th scope="col">Agent</th><th scope="col">Created</th><th scope="col">Last change</th><th scope="col">Deadline</th><th scope="col">Answered by</th></tr></thead><tbody>
 ${section.page.items.map((ask) => inboxRow(ask, query))}
-</tbody></table>
+</tbody></table></div>
 ${section.page.items.length === 0 ? html`<p class="empty">None.</p>` : ''}${more}${back}
 </section>`;
   })}`;

@@ -21,6 +21,7 @@ import {
   renderInboxSections,
 } from './operator-inbox.js';
 import { renderPage } from './page-shell.js';
+import { questionHeading } from './refusal-words.js';
 import { shownTime, timeCell } from './shown-time.js';
 import { layoutStatechart, renderStatechartSvg } from './statechart-svg.js';
 import type { WebAnswerService } from './web-service.js';
@@ -106,13 +107,13 @@ export function createOperatorView(options: {
       const main = html`<h1>Asks</h1>
 <p class="lead">The asks in the store, of every service sharing it: those waiting for a person first, then the most recent outcomes, newest first. The statechart (drawn from machines/ask.machine.ts) marks the states of the asks listed; the page follows new events as they happen.</p>
 <form class="filter" method="get" action="asks"><input type="hidden" name="token" value="${token}"><label for="state">State</label> <select id="state" name="state"><option value="">waiting, then recent outcomes</option>${askMachineStates.map((state) => html`<option value="${state}"${query.states?.length === 1 && query.states[0] === state ? html` selected` : ''}>${state}</option>`)}</select> <button type="submit">Show</button></form>
-<div id="chart">${rawSvg(renderStatechartSvg(chart, [...new Set(listed)]))}</div>
+<div id="chart" class="chart-scroll">${rawSvg(renderStatechartSvg(chart, [...new Set(listed)]))}</div>
 <div id="inbox" data-live-stream="asks/events${live}" data-query="${live}">
 ${renderInboxSections(sections, token, query.limit)}
 </div>`;
       return htmlResponse(
         200,
-        renderPage({ title: 'Asks', main, script: 'operator-view.js', depth: 0 }),
+        renderPage({ title: 'Asks', main, script: 'operator-view.js', depth: 0, wide: true }),
       );
     },
     stream(url, signal) {
@@ -144,15 +145,21 @@ ${renderInboxSections(sections, token, query.limit)}
       }
       const main = html`<h1>Ask ${askId}</h1>
 <p><a href="../asks${query}">All asks</a></p>
-<p class="lead">State: <strong id="state">${ask.state}</strong>. Questions: ${ask.questions.map((question) => shownText(question.header)).join(', ')}.</p>
-<div id="chart" data-ask="${askId}" data-live-stream="events${query}">${rawSvg(renderStatechartSvg(chart, [ask.state]))}</div>
+<p class="lead">State: <strong id="state">${ask.state}</strong>. Questions: ${ask.questions.map((question, index) => shownText(questionHeading(question, index))).join(', ')}.</p>
+<div id="chart" class="chart-scroll" data-ask="${askId}" data-live-stream="events${query}">${rawSvg(renderStatechartSvg(chart, [ask.state]))}</div>
 <h2>Stored history</h2>
-<table><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">From → to</th><th scope="col">Data</th></tr></thead>
-<tbody id="history">${history.map((event) => historyRow(event))}</tbody></table>
+<div class="table-scroll"><table><thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">From → to</th><th scope="col">Data</th></tr></thead>
+<tbody id="history">${history.map((event) => historyRow(event))}</tbody></table></div>
 ${unreadable === undefined ? '' : html`<p class="problem" role="alert">The rest of the stored history could not be read: ${shownText(unreadable)}</p>`}`;
       return htmlResponse(
         200,
-        renderPage({ title: `Ask ${askId}`, main, script: 'operator-view.js', depth: 1 }),
+        renderPage({
+          title: `Ask ${askId}`,
+          main,
+          script: 'operator-view.js',
+          depth: 1,
+          wide: true,
+        }),
       );
     },
     close() {

@@ -8,9 +8,11 @@ export interface PageShell {
   script?: string;
   /** How many folders deep the page's path is below the server root (`/a/<id>` is 1). */
   depth: number;
+  /** A page of tables (the operator's): as wide as the screen allows, up to 80rem. */
+  wide?: boolean;
 }
 
-export function renderPage({ title, main, script, depth }: PageShell): string {
+export function renderPage({ title, main, script, depth, wide = false }: PageShell): string {
   // Relative asset paths, so the pages keep working behind a proxy that adds a path prefix.
   const root = depth === 0 ? './' : '../'.repeat(depth);
   return html`<!doctype html>
@@ -24,7 +26,7 @@ export function renderPage({ title, main, script, depth }: PageShell): string {
 ${script === undefined ? '' : html`<script type="module" src="${root}assets/${script}"></script>`}
 </head>
 <body>
-<main>
+<main${wide ? html` class="wide"` : ''}>
 ${main}
 </main>
 </body>

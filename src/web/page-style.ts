@@ -43,16 +43,21 @@ button.secondary { background: transparent; color: var(--accent); }
 .live-status.ready { color: var(--ok); }
 .recorded dt { font-weight: 700; margin-top: 0.75rem; }
 .recorded dd { margin: 0.25rem 0 0 1rem; }
+main.wide { max-width: 80rem; }
+.table-scroll { overflow-x: auto; margin: 0 0 1rem; }
 table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
-th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 0.35rem; vertical-align: top; overflow-wrap: anywhere; }
-.statechart { width: 100%; max-width: 44rem; height: auto; display: block; margin: 0 auto 1rem; }
+th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 0.35rem 0.5rem; vertical-align: top; }
+th, time { white-space: nowrap; }
+td.questions { min-width: 14rem; }
+.chart-scroll { overflow-x: auto; }
+.statechart { width: 100%; min-width: 44rem; max-width: 60rem; height: auto; display: block; margin: 0 auto 1rem; }
 .statechart .state rect { fill: var(--bg); stroke: var(--line); stroke-width: 1.5; }
 .statechart .state.final rect { stroke-width: 3; }
 .statechart .state.current rect { fill: var(--accent); stroke: var(--accent); }
 .statechart .state.current text { fill: var(--bg); font-weight: 700; }
 .statechart text { fill: var(--fg); font: 13px system-ui, sans-serif; }
 .statechart .edge path { fill: none; stroke: var(--muted); stroke-width: 1.25; }
-.statechart .edge text { fill: var(--fg); font-size: 11px; }
+.statechart .edge text { fill: var(--fg); font: 11px ui-monospace, 'DejaVu Sans Mono', monospace; }
 .statechart .label-bg { fill: var(--bg); opacity: 0.92; }
 .statechart .arrow { fill: var(--muted); }
 .history { font-family: ui-monospace, monospace; font-size: 0.85rem; white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -75,12 +75,12 @@ export function createRecipientInbox(
 ${
   page.items.length === 0
     ? html`<p class="empty" role="status">Nothing is waiting for you.</p>`
-    : html`<table id="inbox" class="asks"><thead><tr><th scope="col">Question</th><th scope="col">From</th><th scope="col">Asked</th><th scope="col">Answer by</th></tr></thead><tbody>
+    : html`<div class="table-scroll"><table id="inbox" class="asks"><thead><tr><th scope="col">Question</th><th scope="col">From</th><th scope="col">Asked</th><th scope="col">Answer by</th></tr></thead><tbody>
 ${page.items.map(
   (ask) =>
     html`<tr data-ask="${ask.askId}"><td class="questions"><a class="answer" href="${answerPath(ask, by)}">${ask.questions.map((question, i) => html`${i === 0 ? '' : html`<br>`}${shownText(question.question)}`)}</a></td><td>${ask.agent === undefined ? '–' : shownText(ask.agent)}</td>${timeCell(ask.createdAt)}${ask.deadlineAt === undefined ? html`<td>–</td>` : timeCell(ask.deadlineAt)}</tr>`,
 )}
-</tbody></table>`
+</tbody></table></div>`
 }
 ${page.cursor === undefined ? '' : html`<p class="more"><a href="${self}&cursor=${encodeURIComponent(page.cursor)}">More</a></p>`}
 ${cursor === undefined ? '' : html`<p class="more"><a href="${self}">First page</a></p>`}

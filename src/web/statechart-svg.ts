@@ -92,21 +92,29 @@ export function layoutStatechart(machine: AnyStateMachine): Statechart {
   return { nodes, edges: [...edges.values()], width, height };
 }
 
-/** The statechart as an SVG element (classes only: the page's CSP allows no inline style). */
-/** `current`: the states to highlight (an ask's state, or every state some ask is in). */
+/**
+ * The statechart as an SVG element (classes only: the page's CSP allows no inline style).
+ * `current`: the states to highlight (an ask's state, or every state some ask is in). Each edge
+ * is labelled with its events, once each; its transitions with their guards are in its tooltip
+ * (`<title>`) and `data-transitions`. No label covers a state or another label.
+ */
 export function renderStatechartSvg(chart: Statechart, current: readonly string[] = []): string {
   const at = new Map(chart.nodes.map((node) => [node.key, node]));
-  // Labels avoid the states and each other: each takes the first free spot along its edge.
+  // Labels avoid the states and each other: each takes the first free spot near its edge.
   const taken: Box[] = chart.nodes.map((node) => ({
     x: node.x - NODE_W / 2 - 4,
     y: node.y - 4,
     w: NODE_W + 8,
     h: NODE_H + 8,
   }));
+  const bounds = { w: chart.width, h: chart.height };
   const ports = edgePorts(chart, at);
-  const edges = chart.edges.map((edge) =>
-    renderEdge(edge, at.get(edge.source)!, at.get(edge.target)!, ports.get(edge)!, taken),
-  );
+  // A loop's label has one natural spot, beside it: loops take theirs first.
+  const edges = [...chart.edges]
+    .sort((a, b) => Number(b.source === b.target) - Number(a.source === a.target))
+    .map((edge) =>
+      renderEdge(edge, at.get(edge.source)!, at.get(edge.target)!, ports.get(edge)!, taken, bounds),
+    );
   const nodes = chart.nodes.map((node) => {
     const classes = [
       'state',
@@ -122,7 +130,7 @@ export function renderStatechartSvg(chart: Statechart, current: readonly string[
     start === undefined
       ? ''
       : `<g class="edge initial"><path d="M ${start.x} ${start.y - 28} L ${start.x} ${start.y - 6}"/><polygon class="arrow" points="${start.x - 5},${start.y - 8} ${start.x + 5},${start.y - 8} ${start.x},${start.y}"/></g>`;
-  return `<svg class="statechart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-label="Statechart of the ask lifecycle: ${chart.nodes.length} states, ${chart.edges.length} transitions between them"><title>The ask lifecycle</title>${entry}${edges.join('')}${nodes.join('')}</svg>`;
+  return `<svg class="statechart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${bounds.w} ${Math.ceil(bounds.h)}" role="img" aria-label="Statechart of the ask lifecycle: ${chart.nodes.length} states, ${chart.edges.length} transitions between them"><title>The ask lifecycle</title>${entry}${edges.join('')}${nodes.join('')}</svg>`;
 }
 
 interface Box {
@@ -138,7 +146,12 @@ interface Ports {
   in: number;
 }
 
+/** Edge labels are set in an 11 px monospace face (page-style.ts): every character this wide. */
+const CHAR_W = 6.8;
 const LINE_H = 13;
+/** Space inside a label's box around its text, and kept between boxes. */
+const PAD = 5;
+const GAP = 3;
 
 /** Spreads the edges leaving (and entering) one state along its side, ordered by where they go. */
 function edgePorts(chart: Statechart, at: Map<string, StatechartNode>): Map<StatechartEdge, Ports> {
@@ -182,14 +195,21 @@ function renderEdge(
   to: StatechartNode,
   ports: Ports,
   taken: Box[],
+  bounds: { w: number; h: number },
 ): string {
   const data = `data-source="${escapeHtml(edge.source)}" data-target="${escapeHtml(edge.target)}" data-transitions="${escapeHtml(edge.labels.join('|'))}"`;
-  const w = Math.max(...edge.labels.map((label) => label.length)) * 6.4 + 8;
-  const h = edge.labels.length * LINE_H + 4;
-  const label = (box: Box) => {
+  const tooltip = `<title>${escapeHtml(edge.labels.join('\n'))}</title>`;
+  // Each event once: the guards that tell its transitions apart are in the tooltip.
+  const lines = [...new Set(edge.labels.map((label) => label.split(' [')[0]!))];
+  const w = Math.max(...lines.map((line) => line.length)) * CHAR_W + 2 * PAD;
+  const h = lines.length * LINE_H + 2 * PAD;
+  const label = (anchors: readonly { x: number; y: number }[]) => {
+    const box = freeSpot(anchors, w, h, taken, bounds);
     taken.push(box);
+    bounds.h = Math.max(bounds.h, box.y + box.h + GAP);
     const cx = box.x + box.w / 2;
-    return `<rect class="label-bg" x="${box.x.toFixed(1)}" y="${box.y.toFixed(1)}" width="${box.w.toFixed(1)}" height="${box.h}" rx="3"/><text x="${cx.toFixed(1)}" y="${(box.y + LINE_H).toFixed(1)}" text-anchor="middle">${edge.labels
+    // The first baseline sits an ascent (about 0.93 em) below the padding.
+    return `<rect class="label-bg" x="${box.x.toFixed(1)}" y="${box.y.toFixed(1)}" width="${box.w.toFixed(1)}" height="${box.h}" rx="3"/><text x="${cx.toFixed(1)}" y="${(box.y + PAD + 10.5).toFixed(1)}" text-anchor="middle">${lines
       .map(
         (text, i) =>
           `<tspan x="${cx.toFixed(1)}" dy="${i === 0 ? 0 : LINE_H}">${escapeHtml(text)}</tspan>`,
@@ -200,7 +220,7 @@ function renderEdge(
     // A loop on the state's right side, its label beside it.
     const x = from.x + NODE_W / 2;
     const y = from.y + NODE_H / 2;
-    return `<g class="edge self" ${data}><path d="M ${x} ${y - 10} C ${x + 40} ${y - 34}, ${x + 40} ${y + 34}, ${x} ${y + 10}"/>${arrowHead(x, y + 10, Math.PI)}${label({ x: x + 36, y: y - h / 2, w, h })}</g>`;
+    return `<g class="edge self" ${data}>${tooltip}<path d="M ${x} ${y - 10} C ${x + 40} ${y - 34}, ${x + 40} ${y + 34}, ${x} ${y + 10}"/>${arrowHead(x, y + 10, Math.PI)}${label([{ x: x + 36 + w / 2, y }])}</g>`;
   }
   const down = to.y > from.y;
   const x1 = from.x + ports.out;
@@ -209,30 +229,58 @@ function renderEdge(
   const y2 = down ? to.y : to.y + NODE_H;
   const bend = (y2 - y1) / 2;
   const path = `M ${x1} ${y1} C ${x1} ${y1 + bend}, ${x2} ${y2 - bend}, ${x2} ${y2}`;
-  let spot: Box | undefined;
-  for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85]) {
-    const box = {
-      x: cubic(x1, x1, x2, x2, t) - w / 2,
-      y: cubic(y1, y1 + bend, y2 - bend, y2, t) - h / 2,
-      w,
-      h,
-    };
-    if (!taken.some((other) => overlaps(box, other))) {
-      spot = box;
-      break;
-    }
-  }
-  spot ??= {
-    x: cubic(x1, x1, x2, x2, 0.5) - w / 2,
-    y: cubic(y1, y1 + bend, y2 - bend, y2, 0.5) - h / 2,
-    w,
-    h,
-  };
-  return `<g class="edge" ${data}><path d="${path}"/>${arrowHead(x2, y2, down ? Math.PI / 2 : -Math.PI / 2)}${label(spot)}</g>`;
+  const anchors = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85].map((t) => ({
+    x: cubic(x1, x1, x2, x2, t),
+    y: cubic(y1, y1 + bend, y2 - bend, y2, t),
+  }));
+  return `<g class="edge" ${data}>${tooltip}<path d="${path}"/>${arrowHead(x2, y2, down ? Math.PI / 2 : -Math.PI / 2)}${label(anchors)}</g>`;
 }
 
+/**
+ * A `w` by `h` box that overlaps nothing in `taken` and stays inside the drawing's width: centred
+ * on an anchor, or beside it, the anchors in the order given; else the nearest free spot around
+ * the first anchor, searched outwards (below the drawing at the latest, which then grows).
+ */
+function freeSpot(
+  anchors: readonly { x: number; y: number }[],
+  w: number,
+  h: number,
+  taken: readonly Box[],
+  bounds: { w: number; h: number },
+): Box {
+  const free = (box: Box) =>
+    box.x >= 0 &&
+    box.y >= 0 &&
+    box.x + box.w <= bounds.w &&
+    !taken.some((other) => overlaps(box, other));
+  for (const { x, y } of anchors) {
+    for (const left of [x - w / 2, x + 6, x - w - 6]) {
+      const box = { x: left, y: y - h / 2, w, h };
+      if (free(box)) return box;
+    }
+  }
+  const { x, y } = anchors[0]!;
+  for (let radius = 8; radius <= bounds.w + bounds.h; radius += 8) {
+    for (let step = 0; step < 24; step++) {
+      const angle = (step / 24) * 2 * Math.PI;
+      const box = {
+        x: x + Math.cos(angle) * radius - w / 2,
+        y: y + Math.sin(angle) * radius - h / 2,
+        w,
+        h,
+      };
+      if (free(box)) return box;
+    }
+  }
+  const bottom = Math.max(bounds.h, ...taken.map((box) => box.y + box.h + GAP));
+  return { x: Math.max(0, Math.min(x - w / 2, bounds.w - w)), y: bottom, w, h };
+}
+
+/** Whether two boxes come closer than `GAP`. */
 function overlaps(a: Box, b: Box): boolean {
-  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  return (
+    a.x < b.x + b.w + GAP && b.x < a.x + a.w + GAP && a.y < b.y + b.h + GAP && b.y < a.y + a.h + GAP
+  );
 }
 
 function arrowHead(x: number, y: number, angle: number): string {

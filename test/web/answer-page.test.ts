@@ -167,7 +167,9 @@ describe('answering in the browser', () => {
     await page.getByRole('group', { name: 'Notes' }).getByLabel('Your answer').fill('keep this');
     await send(page);
     // The script stops the submit and says what is missing; nothing reached the service.
-    expect(await page.locator('#live-status').textContent()).toMatch(/q1\.mode.*has no answer/);
+    expect(await page.locator('#live-status').textContent()).toBe(
+      'Choose how you answer “DB”: “Pick from the options” or “Skip this question”.',
+    );
     expect(handle.getSnapshot().state).toBe('pending');
     await page
       .getByRole('group', { name: 'DB', exact: true })
@@ -193,7 +195,9 @@ describe('answering in the browser', () => {
     );
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     await send(page);
-    expect(await page.locator('#live-status').textContent()).toMatch(/32768/);
+    expect(await page.locator('#live-status').textContent()).toBe(
+      'Your answer to “Paste the log” is too long (at most 32 KiB); shorten it and send again.',
+    );
     await field.fill('é'.repeat(16_384));
     expect(await page.locator('[id="q1.text.count"]').textContent()).toBe('32768 of 32768 bytes.');
     await send(page);
@@ -259,25 +263,29 @@ describe('answering in the browser', () => {
   });
 
   it('fits a 360 px wide screen; screenshots for the README', async () => {
-    const { handle, link } = await web.ask({
-      questions: [
-        {
-          question: 'Review the plan before I start.',
-          header: 'Plan review',
-          context: '1. Add the migration\n2. Backfill in batches of 10 000 rows\n3. Switch reads',
-          options: [{ title: 'Approve', description: 'Start now' }, { title: 'Revise' }],
-          allowComment: true,
-          allowFreeform: true,
-          intent: { kind: 'plan-review', approve: 'Approve' },
-        },
-        {
-          question: 'Which regions first?',
-          header: 'Regions',
-          options: ['eu', 'us', 'ap'],
-          allowMultiple: true,
-        },
-      ],
-    });
+    const { handle, link } = await web.ask(
+      {
+        agent: 'migration-planner',
+        questions: [
+          {
+            question: 'Review the plan before I start.',
+            header: 'Plan review',
+            context: '1. Add the migration\n2. Backfill in batches of 10 000 rows\n3. Switch reads',
+            options: [{ title: 'Approve', description: 'Start now' }, { title: 'Revise' }],
+            allowComment: true,
+            allowFreeform: true,
+            intent: { kind: 'plan-review', approve: 'Approve' },
+          },
+          {
+            question: 'Which regions first?',
+            header: 'Regions',
+            options: ['eu', 'us', 'ap'],
+            allowMultiple: true,
+          },
+        ],
+      },
+      // No deadline: a time on the page would change the screenshots on every run.
+    );
     for (const width of [1280, 360]) {
       const page = await open(link);
       await page.setViewportSize({ width, height: 800 });
@@ -299,6 +307,54 @@ describe('answering in the browser', () => {
   });
 });
 
+describe('what the page says about the ask', () => {
+  /** `2026-12-04 20:15 UTC`, as the mails write a time. */
+  const asMailed = (at: number) =>
+    `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+  it('heads a question without a header by its text, and says who asks and by when', async () => {
+    const { handle, link } = await web.ask(
+      { question: 'Deploy now?', options: ['Yes', 'No'], agent: 'deploy-bot <b>v2</b>' },
+      { timeoutMs: 2 * 60 * 60 * 1000 },
+    );
+    const deadline = (await web.service.get(handle.id))!.deadlineAt!;
+    for (const browser of [js, noJs]) {
+      const page = await open(link, browser);
+      expect(await page.locator('h1').textContent()).toBe('Your answer is needed');
+      expect(await page.title()).toBe('Your answer is needed');
+      expect(await page.getByRole('group', { name: 'Deploy now?' }).count()).toBe(1);
+      expect(await page.locator('main').textContent()).not.toMatch(/\bQ1\b/);
+      expect(await page.locator('.asked-by').textContent()).toBe(
+        `Asked by deploy-bot <b>v2</b>; answer by ${asMailed(deadline)} (in 2 hours).`,
+      );
+      expect(await page.locator('.asked-by b').count()).toBe(0);
+      expect(await page.locator('.asked-by time').getAttribute('datetime')).toBe(
+        new Date(deadline).toISOString(),
+      );
+    }
+    handle.cancel('user');
+  });
+
+  it('shows the context a request gives all its questions once, above them', async () => {
+    const context = 'The plan: add the column, backfill, switch reads.';
+    const { handle, link } = await web.ask({
+      context,
+      questions: [
+        { question: 'Start now?', options: ['Yes', 'No'] },
+        { question: 'Which regions first?', header: 'Regions', options: ['eu', 'us'] },
+      ],
+    });
+    const page = await open(link);
+    expect(await page.locator('.context').allTextContents()).toEqual([context]);
+    expect((await page.locator('main').textContent())!.split(context).length - 1).toBe(1);
+    // A header heads its question, with the question's text below; without one, the text heads it.
+    const regions = page.getByRole('group', { name: 'Regions', exact: true });
+    expect(await regions.locator('.question-text').textContent()).toBe('Which regions first?');
+    expect(await page.getByRole('group', { name: 'Start now?' }).count()).toBe(1);
+    handle.cancel('user');
+  });
+});
+
 describe('answering without JavaScript', () => {
   it('posts a plain form, shows a refusal with everything typed kept, and records the correction', async () => {
     const { handle, link } = await web.ask({
@@ -316,6 +372,9 @@ describe('answering without JavaScript', () => {
     await send(page);
     expect((await refused).status()).toBe(422);
     expect(await page.getByRole('alert').textContent()).toMatch(/not recorded/);
+    expect(await page.getByRole('alert').textContent()).toContain(
+      'You typed an answer to “Which database?” but chose “Pick from the options”; clear the text or change how you answer.',
+    );
     expect(await page.getByLabel('Your answer').inputValue()).toBe('\nDuckDB, typed by hand');
     expect(await page.getByLabel('Pick from the options').isChecked()).toBe(true);
     expect(handle.getSnapshot().state).toBe('pending');
@@ -335,8 +394,47 @@ describe('answering without JavaScript', () => {
     const page = await open(link, noJs);
     await page.getByLabel('Your answer').fill('x'.repeat(32_769));
     await send(page);
-    expect(await page.getByRole('alert').textContent()).toMatch(/32768/);
+    expect(await page.getByRole('alert').textContent()).toContain(
+      'Your answer to “Paste the log” is too long (at most 32 KiB); shorten it and send again.',
+    );
     expect((await page.getByLabel('Your answer').inputValue()).length).toBe(32_769);
+    expect(handle.getSnapshot().state).toBe('pending');
+    handle.cancel('user');
+  });
+
+  it('refuses in the person’s words, naming the question by its text, never a field id', async () => {
+    const { handle, link } = await web.ask({
+      questions: [
+        { question: 'Which database?', options: ['Postgres', 'SQLite'] },
+        { question: 'Anything else?' },
+      ],
+    });
+    const page = await open(link, noJs);
+    await page.getByRole('group', { name: 'Anything else?' }).getByLabel('Type an answer').check();
+    await page.getByRole('group', { name: 'Anything else?' }).getByLabel('Your answer').fill('no');
+    await send(page);
+    const refusal = await page.getByRole('alert').textContent();
+    expect(refusal).toContain(
+      'Choose how you answer “Which database?”: “Pick from the options” or “Skip this question”.',
+    );
+    expect(refusal).not.toMatch(/q1|field|"choice"/);
+    const database = page.getByRole('group', { name: 'Which database?' });
+    await database.getByLabel('SQLite').check();
+    await database.getByLabel('Skip this question').check();
+    await send(page);
+    expect(await page.getByRole('alert').textContent()).toContain(
+      'You picked an option for “Which database?” but chose “Skip this question”; clear your choice or change how you answer.',
+    );
+    await page.goto(link);
+    await database.getByLabel('Skip this question').check();
+    await page
+      .getByRole('group', { name: 'Anything else?' })
+      .getByLabel('Skip this question')
+      .check();
+    await send(page);
+    expect(await page.getByRole('alert').textContent()).toContain(
+      'Answer at least one of the questions before sending; all of them are skipped now.',
+    );
     expect(handle.getSnapshot().state).toBe('pending');
     handle.cancel('user');
   });

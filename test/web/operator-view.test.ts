@@ -100,4 +100,136 @@ describe('the live asks view', () => {
       await following.close();
     }
   });
+
+  describe('read by a person, 1280 and 360 px wide', () => {
+    /** Asks that fill every column: an agent, a deadline, who answered, long questions. */
+    async function fillTheList() {
+      const waiting = await web.ask(
+        {
+          question: 'Deploy the billing service to production now?',
+          options: ['Yes', 'No'],
+          agent: 'release-manager',
+        },
+        { timeoutMs: 2 * 60 * 60 * 1000 },
+      );
+      const answered = await web.ask({
+        questions: [
+          {
+            question: 'Which database for the reporting cluster?',
+            options: ['Postgres', 'SQLite'],
+          },
+          { question: 'Anything else before the migration starts?' },
+        ],
+        agent: 'planner',
+      });
+      await web.service.answer(
+        answered.handle.id,
+        [
+          { questionId: 'q1', response: { kind: 'selection', selections: ['Postgres'] } },
+          { questionId: 'q2', response: null },
+        ],
+        { by: { recipient: 'alexandra.longname@example.com', channel: 'email' } },
+      );
+      return { waiting, answered };
+    }
+
+    it('draws a statechart whose labels cover no state and no other label', async () => {
+      const { waiting } = await fillTheList();
+      for (const width of [1280, 360]) {
+        const page = await browser.context.newPage();
+        await page.setViewportSize({ width, height: 900 });
+        for (const path of ['', `/${encodeURIComponent(waiting.handle.id)}`]) {
+          await page.goto(view(path));
+          // Boxes of what the browser drew (the SVG's own units), labels and states.
+          const drawn = await page.evaluate(() => {
+            const box = (element: Element) => {
+              const { x, y, width, height } = (element as SVGGraphicsElement).getBBox();
+              return { x, y, width, height };
+            };
+            const svg = document.querySelector('svg.statechart')!;
+            return {
+              labels: [...svg.querySelectorAll('.edge text')].map((text) => ({
+                text: text.textContent ?? '',
+                ...box(text),
+              })),
+              states: [...svg.querySelectorAll('.state')].map((state) => ({
+                text: state.getAttribute('data-state') ?? '',
+                ...box(state.querySelector('rect')!),
+              })),
+              view: {
+                width: (svg as SVGSVGElement).viewBox.baseVal.width,
+                height: (svg as SVGSVGElement).viewBox.baseVal.height,
+              },
+            };
+          });
+          expect(drawn.labels.length).toBeGreaterThan(5);
+          const clashes: string[] = [];
+          for (const [i, label] of drawn.labels.entries()) {
+            for (const other of [...drawn.labels.slice(i + 1), ...drawn.states]) {
+              if (intersect(label, other)) clashes.push(`"${label.text}" / "${other.text}"`);
+            }
+            expect(label.x).toBeGreaterThanOrEqual(0);
+            expect(label.x + label.width).toBeLessThanOrEqual(drawn.view.width);
+            expect(label.y + label.height).toBeLessThanOrEqual(drawn.view.height);
+          }
+          expect(clashes).toEqual([]);
+        }
+        await page.close();
+      }
+      waiting.handle.cancel('user');
+    });
+
+    it('breaks table cells only between words, and writes every time the way the mails do', async () => {
+      const { waiting, answered } = await fillTheList();
+      const created = (await web.service.get(waiting.handle.id))!.createdAt;
+      for (const width of [1280, 360]) {
+        const page = await browser.context.newPage();
+        await page.setViewportSize({ width, height: 900 });
+        for (const path of ['', `/${encodeURIComponent(answered.handle.id)}`]) {
+          await page.goto(view(path));
+          // Each run of letters and digits in a cell must sit on one line.
+          const broken = await page.evaluate(() => {
+            const found: string[] = [];
+            for (const cell of document.querySelectorAll('th, td:not(.history)')) {
+              const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+              for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+                for (const word of (node.textContent ?? '').matchAll(/[\p{L}\p{N}]+/gu)) {
+                  const range = document.createRange();
+                  range.setStart(node, word.index);
+                  range.setEnd(node, word.index + word[0].length);
+                  const tops = new Set(
+                    [...range.getClientRects()].map((rect) => Math.round(rect.top)),
+                  );
+                  if (tops.size > 1) found.push(word[0]);
+                }
+              }
+            }
+            return found;
+          });
+          expect(broken).toEqual([]);
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth),
+          ).toBeLessThanOrEqual(width);
+        }
+        const row = page.locator(`tr[data-ask="${waiting.handle.id}"]`);
+        await page.goto(view());
+        expect(await row.locator('td').nth(4).textContent()).toBe(
+          `${new Date(created).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+        );
+        const times = await page.locator('td time').allTextContents();
+        expect(times.length).toBeGreaterThan(4);
+        for (const time of times) expect(time).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+        await page.close();
+      }
+      waiting.handle.cancel('user');
+    });
+  });
 });
+
+/** Whether two boxes share any area. */
+function intersect(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}

@@ -6,16 +6,20 @@
  */
 import {
   type AskUserQuestion,
+  buildAskUserForm,
   decodeAskUserFormAnswer,
+  type UiForm,
   type UiFormAnswer,
   utf8ByteLength,
 } from '../../data.js';
+import { refusalInWords } from '../refusal-words.js';
 
 const form = document.querySelector<HTMLFormElement>('form.answer-form');
 if (form !== null) enhance(form);
 
 function enhance(form: HTMLFormElement): void {
   const questions = JSON.parse(form.dataset.questions ?? '[]') as AskUserQuestion[];
+  const uiForm = buildAskUserForm(questions);
   const status = form.querySelector<HTMLElement>('#live-status')!;
 
   const textareas = [...form.querySelectorAll<HTMLTextAreaElement>('textarea[data-max-bytes]')];
@@ -35,12 +39,12 @@ function enhance(form: HTMLFormElement): void {
   });
   form.addEventListener('input', () => {
     markInactive(form);
-    showProblem(status, check(form, questions));
+    showProblem(status, check(form, questions, uiForm));
   });
   form.addEventListener('submit', (event) => {
     // Declining needs no valid answer.
     if ((event as SubmitEvent).submitter?.dataset.kind === 'cancel') return;
-    const problem = check(form, questions);
+    const problem = check(form, questions, uiForm);
     if (problem !== undefined) {
       event.preventDefault();
       showProblem(status, problem);
@@ -58,13 +62,21 @@ function enhance(form: HTMLFormElement): void {
   markInactive(form);
 }
 
-/** The codec's verdict on the form as it stands: undefined when it would be accepted. */
-function check(form: HTMLFormElement, questions: AskUserQuestion[]): string | undefined {
+/**
+ * The codec's verdict on the form as it stands, in the person's words (as the server says it):
+ * undefined when it would be accepted.
+ */
+function check(
+  form: HTMLFormElement,
+  questions: AskUserQuestion[],
+  uiForm: UiForm,
+): string | undefined {
+  const answer = collect(form);
   try {
-    decodeAskUserFormAnswer(questions, collect(form));
+    decodeAskUserFormAnswer(questions, answer);
     return undefined;
   } catch (error) {
-    return (error as Error).message;
+    return refusalInWords(error, questions, uiForm, answer.values);
   }
 }
 

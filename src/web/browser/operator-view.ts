@@ -8,7 +8,7 @@ interface LiveEvent {
   askId: string;
   type: string;
   at: number;
-  /** `at` as ISO 8601, or a note when the stored time is not a date. */
+  /** `at` as pages and mails write a time (`formatTime`), or a note when it is not a date. */
   time: string;
   from: string | null;
   to: string;
@@ -66,7 +66,7 @@ function updateInbox(inbox: HTMLElement, event: LiveEvent): void {
     row.cells[5]!.textContent = event.time;
     if (event.answeredBy !== undefined) row.cells[7]!.textContent = event.answeredBy;
     target.tBodies[0]!.prepend(row);
-    target.parentElement?.querySelector('.empty')?.remove();
+    target.closest('section')?.querySelector('.empty')?.remove();
   }
   highlight(
     new Set(
