@@ -135,9 +135,13 @@ export function resolveNotifyOptions(options: NotifyProviderOptions): ResolvedNo
     );
   }
   for (const channel of options.channels) {
-    if (typeof channel?.name !== 'string' || typeof channel.send !== 'function') {
+    if (
+      typeof channel?.name !== 'string' ||
+      typeof channel.send !== 'function' ||
+      !['undefined', 'function'].includes(typeof channel.checkAddress)
+    ) {
       throw new TypeError(
-        `Expected each channel to be { name, send(notification, signal) }, got ${describe(channel)}.`,
+        `Expected each channel to be { name, send(notification, signal), checkAddress?(address) }, got ${describe(channel)}.`,
       );
     }
     if (channels.has(channel.name)) {
