@@ -6,7 +6,10 @@
  *   one, the heap each holds, then the time of a full ask (start -> the provider answers ->
  *   outcome) while the N wait;
  * - SQLite, a file holding N deferred asks (1,000 to 100,000; a million takes minutes to write):
- *   the time of a durable ask (start -> answer) against it.
+ *   the time of a durable ask (start -> answer) against it;
+ * - memory store, N asks handed to people through the notify provider (1,000 and 10,000; nine
+ *   in ten answered, their notifications sent, one in ten still open with a reminder waiting):
+ *   the time of the outbox claim each sender makes on every store change and poll.
  *
  * Every figure is for scale, and one per store is a goal: the figure at the largest size
  * against the smallest, which must stay within 1.5x (a cost that grows with N is a defect).
@@ -17,12 +20,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AskProvider, createInteractionService, createMemoryAskStore } from '../src/index.js';
+import { createNotifyProvider } from '../src/notify/index.js';
 import { createSqliteAskStore } from '../src/sqlite.js';
 import { requireGc, yesAnswer, yesNoRequest } from './fixtures.js';
 import { record } from './record.js';
 
 const MEMORY_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 const SQLITE_SIZES = [1_000, 10_000, 100_000];
+const OUTBOX_SIZES = [1_000, 10_000];
 const GROWTH_GOAL = 1.5;
 
 interface MemoryFigures {
@@ -32,6 +37,9 @@ interface MemoryFigures {
 }
 interface SqliteFigures {
   askUs: number;
+}
+interface OutboxFigures {
+  claimUs: number;
 }
 
 const waiting = { question: 'Waiting in the background?', options: ['Yes', 'No'] };
@@ -50,6 +58,22 @@ async function timed(calls: number, rounds: number, call: () => Promise<unknown>
   for (let round = 0; round < rounds; round++) {
     const started = performance.now();
     for (let i = 0; i < calls; i++) await call();
+    samples.push(((performance.now() - started) * 1000) / calls);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1]!;
+}
+
+/** The median of `rounds` timings (µs per call) of sequential calls for `ms` each. */
+async function timedFor(ms: number, rounds: number, call: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const started = performance.now();
+    let calls = 0;
+    while (performance.now() - started < ms) {
+      await call();
+      calls++;
+    }
     samples.push(((performance.now() - started) * 1000) / calls);
   }
   samples.sort((a, b) => a - b);
@@ -119,7 +143,39 @@ async function sqliteChild(size: number): Promise<SqliteFigures> {
   }
 }
 
-function inChild<T>(kind: 'memory' | 'sqlite', size: number): T {
+async function outboxChild(size: number): Promise<OutboxFigures> {
+  const store = createMemoryAskStore();
+  const service = createInteractionService({ store });
+  const provider = createNotifyProvider({
+    server: { linkFor: async (askId) => `https://answers.example.com/a/${askId}?t=signed` },
+    store,
+    channels: [{ name: 'email', send: async () => undefined }],
+    route: () => [{ id: 'alice', channel: 'email', address: 'alice@example.com' }],
+    reminders: { afterMs: 3_600_000 },
+    delivery: { pollMs: 3_600_000 },
+  });
+  service.registerProvider(provider);
+  for (let done = 0; done < size; done += 1_000) {
+    const handles = Array.from({ length: Math.min(1_000, size - done) }, () =>
+      service.start(yesNoRequest, { timeoutMs: 7_200_000 }),
+    );
+    await Promise.all(handles.map((handle) => handle.outcome));
+    await Promise.all(
+      handles.filter((_, i) => i % 10 !== 0).map((handle) => service.answer(handle.id, yesAnswer)),
+    );
+    await provider.flush();
+  }
+  // Sub-microsecond calls: each round runs for 50 ms rather than a count of calls (one that
+  // grew with the outbox would otherwise run for minutes at 10,000 asks).
+  const claimUs = await timedFor(50, 9, () =>
+    store.claimOutbox(Date.now(), 32, 300_000, ['email']),
+  );
+  await provider.close();
+  await service.close();
+  return { claimUs };
+}
+
+function inChild<T>(kind: 'memory' | 'sqlite' | 'outbox', size: number): T {
   const run = spawnSync(
     process.execPath,
     ['--expose-gc', fileURLToPath(import.meta.url), kind, String(size)],
@@ -131,9 +187,10 @@ function inChild<T>(kind: 'memory' | 'sqlite', size: number): T {
 
 const sizeName = (size: number) => size.toLocaleString('en');
 const [kind, sizeArg] = process.argv.slice(2);
-if (kind === 'memory' || kind === 'sqlite') {
+if (kind === 'memory' || kind === 'sqlite' || kind === 'outbox') {
   const size = Number(sizeArg);
-  const figures = kind === 'memory' ? await memoryChild(size) : await sqliteChild(size);
+  const child = { memory: memoryChild, sqlite: sqliteChild, outbox: outboxChild }[kind];
+  const figures = await child(size);
   console.log(JSON.stringify(figures));
   process.exit(0);
 }
@@ -150,6 +207,14 @@ for (const { size, askUs } of sqlite) {
   record({
     name: `SQLite, ${sizeName(size)} asks stored: a durable ask (start -> answer)`,
     value: askUs,
+    unit: 'µs',
+  });
+}
+const outbox = OUTBOX_SIZES.map((size) => ({ size, ...inChild<OutboxFigures>('outbox', size) }));
+for (const { size, claimUs } of outbox) {
+  record({
+    name: `memory, ${sizeName(size)} notified asks: an outbox claim`,
+    value: claimUs,
     unit: 'µs',
   });
 }
@@ -170,3 +235,4 @@ growth(
   MEMORY_SIZES,
 );
 growth('SQLite, a durable ask', sqlite[0]!.askUs, sqlite.at(-1)!.askUs, SQLITE_SIZES);
+growth('memory, an outbox claim', outbox[0]!.claimUs, outbox.at(-1)!.claimUs, OUTBOX_SIZES);

@@ -16,4 +16,12 @@ import type { Notification } from './notification.js';
 export interface NotifyChannel {
   readonly name: string;
   send(notification: Notification, signal: AbortSignal): Promise<void>;
+  /**
+   * Throws (a `TypeError` naming the address and the fix) when this channel cannot deliver to
+   * `address` as it is. The notify provider calls it for every recipient a route names, before
+   * anything is written or sent, so an address the channel would refuse, or a transport would
+   * rewrite, ends the ask with that error instead of a message sent elsewhere. Optional: a
+   * channel without it takes any non-empty address.
+   */
+  checkAddress?(address: string): void;
 }

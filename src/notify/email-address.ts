@@ -41,8 +41,29 @@ export function readFromAddress(from: unknown): MailAddress {
   };
 }
 
-/** Checks one plain `local@domain` address; `what` names it in the error. */
+/** The first character that is not printable ASCII (a control, a blank, anything above `~`). */
+const NOT_PRINTABLE_ASCII = /[^!-~]/u;
+/** A character a reader can see; any other is named by its code point only. */
+const VISIBLE = /[\p{L}\p{M}\p{N}\p{P}\p{S}]/u;
+
+/**
+ * Checks one plain `local@domain` address; `what` names it in the error.
+ *
+ * Printable ASCII only. A control character (NUL, ESC) or a blank reaches the envelope raw or
+ * is dropped by the transport, and a direction mark (U+202E) or a look-alike from another script
+ * (Cyrillic `а` for `a`) makes the address read as another; nodemailer turns a non-ASCII domain
+ * into its punycode form and delivers there. Telling a safe international address from a
+ * look-alike needs the recipient's intent, which the channel does not know, so it takes none:
+ * an internationalized domain is given in its ASCII form (`xn--…`), where it can be seen for
+ * what it is, and a non-ASCII local part (which needs SMTPUTF8 end to end) is not supported.
+ */
 export function readMailAddress(address: unknown, what: string): string {
+  const odd = typeof address === 'string' ? NOT_PRINTABLE_ASCII.exec(address) : null;
+  if (odd !== null) {
+    throw new TypeError(
+      `Expected ${what} to be a mail address in printable ASCII, got ${describe(address)}: ${codePointName(odd[0])} at position ${odd.index + 1}. Mail addresses here are only ASCII: control, invisible and non-ASCII characters are refused, since a transport may drop or rewrite them and deliver elsewhere. Give an internationalized domain in its ASCII (punycode) form, \`xn--…\`; a non-ASCII local part is not supported.`,
+    );
+  }
   if (typeof address !== 'string' || !PLAIN_ADDRESS.test(address)) {
     throw new TypeError(
       `Expected ${what} to be one plain mail address like 'alice@example.com' (no display name, list, line break or blank), got ${describe(address)}.`,
@@ -65,4 +86,10 @@ function readDisplayName(name: unknown): string {
     );
   }
   return name;
+}
+
+/** `U+0430 ("а")` for a visible character, `U+202E` for one a reader cannot see. */
+function codePointName(character: string): string {
+  const code = (character.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+  return VISIBLE.test(character) ? `U+${code} ("${character}")` : `U+${code}`;
 }

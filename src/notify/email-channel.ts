@@ -67,13 +67,16 @@ export function createEmailChannel(options: EmailChannelOptions): NotifyChannel 
   const from = readFromAddress(options.from);
   const domain = domainOf(from.address);
 
+  const recipientAddress = (address: unknown) => readMailAddress(address, '`recipient.address`');
   return {
     name,
+    checkAddress: recipientAddress,
     async send(value, signal) {
       signal.throwIfAborted();
       const { notification, deliveryId } = readChannelInput(name, value);
       const { askId, recipient, kind } = notification;
-      const to = readMailAddress(recipient.address, '`recipient.address`');
+      // Checked again: an entry written before the route's check existed is not sent either.
+      const to = recipientAddress(recipient.address);
       const messageId = `<${deliveryId}@${domain}>`;
       const first = `<${deliveryIdFor(askId, recipient.id, 'created')}@${domain}>`;
       const message: EmailMessage = {

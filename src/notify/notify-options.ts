@@ -46,7 +46,11 @@ export interface NotifyEscalationStep {
 export interface NotifyDeliveryOptions {
   /** How often due messages are looked for, besides every store change (default 1 000 ms). */
   pollMs?: number;
-  /** How long a claimed message stays with its sender before another may send it (default 300 000 ms). */
+  /**
+   * How long a claimed message stays with its sender before another may send it (default
+   * 300 000 ms): renewed every third of it while the send runs, so this is how long a sender that
+   * died holds its messages, not a limit on a send.
+   */
   leaseMs?: number;
   /** Sends tried per message before it is given up and reported (default 8). */
   maxAttempts?: number;
@@ -135,9 +139,13 @@ export function resolveNotifyOptions(options: NotifyProviderOptions): ResolvedNo
     );
   }
   for (const channel of options.channels) {
-    if (typeof channel?.name !== 'string' || typeof channel.send !== 'function') {
+    if (
+      typeof channel?.name !== 'string' ||
+      typeof channel.send !== 'function' ||
+      !['undefined', 'function'].includes(typeof channel.checkAddress)
+    ) {
       throw new TypeError(
-        `Expected each channel to be { name, send(notification, signal) }, got ${describe(channel)}.`,
+        `Expected each channel to be { name, send(notification, signal), checkAddress?(address) }, got ${describe(channel)}.`,
       );
     }
     if (channels.has(channel.name)) {

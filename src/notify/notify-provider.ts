@@ -1,7 +1,7 @@
 /** An `AskProvider` that hands each ask to people: their own links by email, webhook or any channel. */
 import type { AskProvider } from '../engine/provider.js';
 import { compileCheck } from '../rules/compiled-check.js';
-import { describe } from '../rules/describe.js';
+import { describe, messageOf } from '../rules/describe.js';
 import { canonicalPersonId } from '../rules/person-id.js';
 import type { QuorumOption } from '../rules/quorum.js';
 import { type NotificationRecipient, NotificationRecipientSchema } from './notification.js';
@@ -163,9 +163,18 @@ async function recipientsOf(
       ...value,
       id: canonicalPersonId(value.id, 'recipient.id'),
     };
-    if (!options.channels.has(recipient.channel)) {
+    const channel = options.channels.get(recipient.channel);
+    if (channel === undefined) {
       throw new TypeError(
         `${what} named channel ${describe(recipient.channel)} for ${describe(recipient.id)}, but the notify provider has only ${[...options.channels.keys()].map((name) => describe(name)).join(', ')}; add that channel to \`channels\`.`,
+      );
+    }
+    try {
+      channel.checkAddress?.(recipient.address);
+    } catch (error) {
+      throw new TypeError(
+        `${what} named recipient ${describe(recipient.id)} with an address the ${describe(recipient.channel)} channel refuses: ${messageOf(error)}`,
+        { cause: error },
       );
     }
     if (seen.has(recipient.id)) continue;

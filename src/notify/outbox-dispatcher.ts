@@ -3,9 +3,9 @@
  * entry across processes and hosts), sends each, and marks it done with its audit event in one
  * write; a failed send is tried again later with backoff under the same delivery id. A send
  * renews its entry's lease while it runs (`holdLease`), so a slow channel is not sent twice;
- * entries a dead process had claimed are claimed again once their lease runs out. Entries due at once
- * are written already leased to this sender (`lease`), so it sends them after a read, without
- * a claim of their own.
+ * entries a dead process had claimed are claimed again once their lease runs out. Entries due
+ * at once are written already leased to this sender (`lease`), so it sends them after a read,
+ * without a claim of their own.
  */
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskAuditEvent } from '../engine/audit.js';

@@ -32,8 +32,8 @@ import {
 } from './outbox.js';
 import { checkOwnerLease, leaseRuns } from './owner-lease.js';
 
-/** An outbox entry as this store keeps it. */
-interface OutboxSlot extends OutboxRow {
+/** An outbox entry as this store keeps it, and its place in the heap of claimable entries. */
+interface OutboxSlot extends OutboxRow, HeapSlot {
   attempts: number;
   claimedUntil: number;
   done: boolean;
@@ -102,6 +102,11 @@ class MemoryAskStore implements AskStore {
   readonly #outboxByAsk = new Map<string, Set<string>>();
   /** Each owner's lease: until when it runs. */
   readonly #leases = new Map<string, number>();
+  /**
+   * Entries not done, with a due time, by when each may next be claimed (due, and its lease run
+   * out): a claim reads only what is claimable, however many entries were ever written.
+   */
+  readonly #outboxDue = new DeadlineHeap<OutboxSlot>();
   #closed = false;
 
   async create(write: AskWrite): Promise<AskCreateResult> {
@@ -222,25 +227,27 @@ class MemoryAskStore implements AskStore {
     this.#open();
     checkOutboxClaim(now, limit, leaseMs, channels);
     const wanted = new Set(channels);
-    const due = [...this.#outbox.values()]
-      .filter(
-        (slot) =>
-          !slot.done &&
-          this.#asks.has(slot.askId) &&
-          slot.dueAt !== undefined &&
-          slot.dueAt <= now &&
-          slot.claimedUntil <= now &&
-          wanted.has(slot.channel) &&
-          !this.#heldBack(slot, now),
-      )
-      .sort((a, b) => (a.dueAt as number) - (b.dueAt as number))
-      .slice(0, limit);
-    return due.map((slot) => {
+    const claimed: OutboxSlot[] = [];
+    // Entries this claim may not take (another channel's, or held back) are taken out while it
+    // reads past them, and put back at its end, as `claimDue` does.
+    const passed: OutboxSlot[] = [];
+    while (claimed.length < limit) {
+      const slot = this.#outboxDue.popDue(now);
+      if (slot === undefined) break;
+      if (!wanted.has(slot.channel) || this.#heldBack(slot, now)) {
+        passed.push(slot);
+        continue;
+      }
       slot.attempts++;
       slot.claimedUntil = now + leaseMs;
       slot.lease = undefined;
-      return this.#claimed(slot);
-    });
+      this.#claimableAt(slot);
+      claimed.push(slot);
+    }
+    for (const slot of passed) this.#outboxDue.restore(slot);
+    return claimed
+      .sort((a, b) => (a.dueAt as number) - (b.dueAt as number))
+      .map((slot) => this.#claimed(slot));
   }
 
   async takeOutbox(
@@ -299,6 +306,7 @@ class MemoryAskStore implements AskStore {
     const slot = this.#outbox.get(deliveryId);
     if (slot === undefined || slot.done) return false;
     slot.done = true;
+    this.#outboxDue.delete(slot);
     const entry = event === undefined ? undefined : this.#asks.get(event.askId);
     if (entry !== undefined && event !== undefined) record(entry, event);
     return true;
@@ -311,6 +319,7 @@ class MemoryAskStore implements AskStore {
     slot.dueAt = retryAt;
     slot.claimedUntil = 0;
     slot.lease = undefined;
+    this.#claimableAt(slot);
   }
 
   async renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean> {
@@ -322,6 +331,7 @@ class MemoryAskStore implements AskStore {
       return false;
     }
     slot.claimedUntil = Math.max(slot.claimedUntil, until);
+    if (slot.dueAt !== undefined) this.#claimableAt(slot);
     return true;
   }
 
@@ -418,26 +428,38 @@ class MemoryAskStore implements AskStore {
         // One being sent stays, to be marked done (or claimed and dropped once its lease ran out).
         if (slot.whileOpen && slot.claimedUntil <= write.ask.updatedAt) {
           this.#outbox.delete(id);
+          this.#outboxDue.delete(slot);
           ids.delete(id);
         } else if (slot.dueAt === undefined) {
           slot.dueAt = write.ask.updatedAt;
+          this.#claimableAt(slot);
         }
       }
     }
     for (const row of outboxRowsOf(write)) {
       if (this.#outbox.has(row.deliveryId)) continue;
-      this.#outbox.set(row.deliveryId, {
+      const slot: OutboxSlot = {
         ...row,
         attempts: row.lease === undefined ? 0 : 1,
         claimedUntil: row.lease?.until ?? 0,
         done: false,
-      });
+        heapDeadline: 0,
+        heapOrder: 0,
+        heapIndex: -1,
+      };
+      this.#outbox.set(row.deliveryId, slot);
+      if (slot.dueAt !== undefined) this.#claimableAt(slot);
       if (ids === undefined) {
         ids = new Set();
         this.#outboxByAsk.set(askId, ids);
       }
       ids.add(row.deliveryId);
     }
+  }
+
+  /** Puts an entry with a due time in the heap of claimable entries, at when it may be claimed. */
+  #claimableAt(slot: OutboxSlot): void {
+    this.#outboxDue.set(slot, Math.max(slot.dueAt as number, slot.claimedUntil));
   }
 
   /**
@@ -458,7 +480,11 @@ class MemoryAskStore implements AskStore {
   #forget(row: StoredAsk): void {
     this.#asks.delete(row.askId);
     this.#retired.add(row.askId);
-    for (const id of this.#outboxByAsk.get(row.askId) ?? []) this.#outbox.delete(id);
+    for (const id of this.#outboxByAsk.get(row.askId) ?? []) {
+      const slot = this.#outbox.get(id);
+      if (slot !== undefined) this.#outboxDue.delete(slot);
+      this.#outbox.delete(id);
+    }
     this.#outboxByAsk.delete(row.askId);
     if (row.key !== undefined && this.#byKey.get(row.key) === row.askId)
       this.#byKey.delete(row.key);

@@ -61,7 +61,8 @@ export function batchSql() {
     // Each element: [row number, ask id, settled at].
     outboxSettledBatch: `UPDATE ask_outbox SET due_at = b.value ->> 2 FROM json_each(?) AS b
        WHERE ask_outbox.ask_id = b.value ->> 1 AND due_at IS NULL AND done_at IS NULL`,
-    // The same twice; those being sent (leased at the settle) stay, as in a single write.
+    // Its parameter is the settled list, given twice; those being sent (leased at the
+    // settle) stay, as in a single write.
     outboxDropOpenBatch: `DELETE FROM ask_outbox
        WHERE ask_id IN (SELECT value ->> 1 FROM json_each(?))
          AND while_open = 1 AND done_at IS NULL

@@ -131,15 +131,17 @@ describe('the email channel', () => {
 
   it('refuses a recipient address that is not one plain address, and sends nothing', async () => {
     const email = channel();
-    for (const address of [
-      'alice@example.com\r\nBcc: mallory@example.com',
-      'alice@example.com, mallory@example.com',
-      'Alice <alice@example.com>',
-      'alice',
-    ]) {
+    for (const [address, refusal] of [
+      ['alice@example.com\r\nBcc: mallory@example.com', /printable ASCII.*U\+000D at position 18/],
+      ['alice@example.com, mallory@example.com', /printable ASCII.*U\+0020 at position 19/],
+      ['alice@example.com,mallory@example.com', /one plain mail address/],
+      ['Alice<alice@example.com>', /one plain mail address/],
+      ['alice', /one plain mail address/],
+    ] as const) {
       await expect(
         email.send(created({ recipient: { id: 'alice', channel: 'email', address } }), signal),
-      ).rejects.toThrow(/`recipient\.address` to be one plain mail address/);
+      ).rejects.toThrow(refusal);
+      expect(() => email.checkAddress?.(address)).toThrow(refusal);
     }
     expect(smtp.received).toHaveLength(0);
   });
@@ -151,7 +153,7 @@ describe('the email channel', () => {
     ).toThrow(/display name to be text without control characters/);
     expect(() =>
       createEmailChannel({ transport, from: { name: 'Ops', address: 'a@example.com\n' } }),
-    ).toThrow(/`from.address` to be one plain mail address/);
+    ).toThrow(/`from.address` to be a mail address in printable ASCII, got "a@example.com\\n"/);
     expect(() => createEmailChannel({ transport, from: 'nobody' })).toThrow(
       /`from` to be one plain mail address/,
     );
