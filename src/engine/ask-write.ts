@@ -35,8 +35,13 @@ export interface AskWriteOf extends AskWrite {
   next: PersistedAskState;
 }
 
-/** True when answers stay out of the ask's audit events and refusal messages. */
-export function redacts(snapshot: PersistedAskState): boolean {
+/**
+ * True when answers stay out of the ask's audit events, inspection and refusal messages, and
+ * out of every surface that shows the ask to someone else: the one rule, of the ask's own flag.
+ */
+export function redacts(snapshot: {
+  context: Pick<PersistedAskState['context'], 'redact'>;
+}): boolean {
   return snapshot.context.redact === true;
 }
 

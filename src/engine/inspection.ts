@@ -7,6 +7,7 @@ import type { AnyActorRef, Observer, InspectionEvent as XStateInspectionEvent } 
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import { askMachine } from '../../machines/ask.machine.js';
 import type { AskSnapshotState } from './ask-logic.js';
+import { redacts } from './ask-write.js';
 import { redactInspection } from './redact.js';
 
 /**
@@ -22,11 +23,12 @@ export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => v
 /** Emits the inspection events of every ask of one service; a no-op without an inspector. */
 export class AskInspection {
   readonly #next: (event: InspectionEvent) => void;
+  readonly #redact: boolean;
 
   constructor(inspect: Inspect, redact: boolean) {
-    const next =
+    this.#next =
       typeof inspect === 'function' ? inspect : (event: InspectionEvent) => inspect.next?.(event);
-    this.#next = redact ? (event) => next(redactInspection(event)) : next;
+    this.#redact = redact;
   }
 
   /** The stand-in actor of one ask: what inspectors read from an actor reference. */
@@ -39,42 +41,52 @@ export class AskInspection {
       _parent: undefined,
       getSnapshot: current,
     };
-    this.#send({ type: '@xstate.actor', actorRef: ref as unknown as AnyActorRef, rootId: askId });
-    return ref as unknown as AnyActorRef;
+    const actorRef = ref as unknown as AnyActorRef;
+    this.#send({ type: '@xstate.actor', actorRef, rootId: askId }, current());
+    return actorRef;
   }
 
   transition(actorRef: AnyActorRef, event: AskMachineEvent, snapshot: AskSnapshotState): void {
-    this.#send({
-      type: '@xstate.event',
-      actorRef,
-      rootId: actorRef.sessionId,
-      sourceRef: undefined,
-      event,
-    });
-    this.#send({
-      type: '@xstate.snapshot',
-      actorRef,
-      rootId: actorRef.sessionId,
-      event,
-      snapshot: snapshot as never,
-    });
+    this.#send(
+      { type: '@xstate.event', actorRef, rootId: actorRef.sessionId, sourceRef: undefined, event },
+      snapshot,
+    );
+    this.#send(
+      {
+        type: '@xstate.snapshot',
+        actorRef,
+        rootId: actorRef.sessionId,
+        event,
+        snapshot: snapshot as never,
+      },
+      snapshot,
+    );
   }
 
   /** A snapshot another service wrote, taken over here. */
   changed(actorRef: AnyActorRef, snapshot: AskSnapshotState): void {
-    this.#send({
-      type: '@xstate.snapshot',
-      actorRef,
-      rootId: actorRef.sessionId,
-      event: { type: 'xstate.store.changed' },
+    this.#send(
+      {
+        type: '@xstate.snapshot',
+        actorRef,
+        rootId: actorRef.sessionId,
+        event: { type: 'xstate.store.changed' },
+        snapshot,
+      },
       snapshot,
-    });
+    );
   }
 
-  #send(event: unknown): void {
+  /**
+   * Redacted by the ask's own flag, as its audit events are (`redacts`), or the service's: a
+   * service without `redact` that restores or takes over a redacting ask shows its inspector
+   * no more than its audit.
+   */
+  #send(event: unknown, ask: AskSnapshotState): void {
+    const redact = this.#redact || redacts(ask);
     // An inspector's exception is its own; it never breaks an ask.
     try {
-      this.#next(event as InspectionEvent);
+      this.#next(redact ? redactInspection(event as InspectionEvent) : (event as InspectionEvent));
     } catch (error) {
       queueMicrotask(() => {
         throw error;

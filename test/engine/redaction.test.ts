@@ -95,3 +95,46 @@ describe('a redacting service', () => {
     void everything;
   });
 });
+
+describe('a service without redact that takes over a redacting ask', () => {
+  it('shows its inspector no more than its audit: the ask’s own flag decides', async () => {
+    const store = createMemoryAskStore();
+    const first = createInteractionService({ store, redact: true });
+    const asked = manualProvider();
+    first.registerProvider(asked);
+    const handle = first.start({ question: 'Your SSN?' });
+    await handle.stored;
+    await tick();
+    asked.calls[0]!.ctx.reportProgress([
+      { questionId: 'q1', response: { kind: 'freeform', text: secret } },
+    ]);
+    await tick();
+    const snapshot = first.getPersistedSnapshot(handle.id)!;
+    await first.close();
+
+    const inspected: string[] = [];
+    const audit: AskAuditEvent[] = [];
+    const second = createInteractionService({
+      store,
+      inspect: (event: InspectionEvent) =>
+        inspected.push(
+          JSON.stringify({ ...event, actorRef: undefined, sourceRef: undefined }, (key, value) =>
+            key === 'machine' ? undefined : value,
+          ),
+        ),
+    });
+    second.events$.subscribe((event) => audit.push(event));
+    const taken = manualProvider();
+    second.registerProvider(taken);
+    await second.restore(snapshot);
+    await tick();
+    taken.calls[0]!.ctx.reportProgress([
+      { questionId: 'q1', response: { kind: 'freeform', text: `${secret}-again` } },
+    ]);
+    await tick();
+    expect(inspected.length).toBeGreaterThan(0);
+    expect(JSON.stringify(audit)).not.toContain(secret);
+    expect(JSON.stringify(inspected)).not.toContain(secret);
+    await second.close();
+  });
+});
