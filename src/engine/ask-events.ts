@@ -55,19 +55,33 @@ export function answerCheck(quoteInput: boolean, partial = false): ValidateAskUs
   return partial ? { partial, quoteInput } : { quoteInput };
 }
 
-/** The reason a provider's signal is aborted with when the ask leaves `pending`. */
+/**
+ * The reason a provider's signal is aborted with when the ask leaves `pending`. Made without a
+ * stack: it would only name the engine's own frames (the deadline timer, the store's news), and
+ * capturing one is most of an error's cost. A storm of 100,000 timeouts makes one per ask whose
+ * provider listens to its signal, and each is kept on that signal.
+ */
 export function exitCause(askId: string, event: AskMachineEvent | undefined): unknown {
   if (event?.type === 'abort') return event.cause;
-  if (event?.type === 'deadline') {
-    return new DOMException(`Ask ${askId} reached its deadline without an answer.`, 'TimeoutError');
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    if (event?.type === 'deadline') {
+      return new DOMException(
+        `Ask ${askId} reached its deadline without an answer.`,
+        'TimeoutError',
+      );
+    }
+    return new UserInteractionError(
+      'ASK_SETTLED',
+      event === undefined
+        ? `Ask ${askId} was settled or taken over by another service.`
+        : `Ask ${askId} left pending on "${event.type}".`,
+      { askId, ...(event === undefined ? {} : { event: event.type }) },
+    );
+  } finally {
+    Error.stackTraceLimit = limit;
   }
-  return new UserInteractionError(
-    'ASK_SETTLED',
-    event === undefined
-      ? `Ask ${askId} was settled or taken over by another service.`
-      : `Ask ${askId} left pending on "${event.type}".`,
-    { askId, ...(event === undefined ? {} : { event: event.type }) },
-  );
 }
 
 export function settledError(askId: string, state: AskState): UserInteractionError {
