@@ -8,6 +8,7 @@
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import { UserInteractionError } from '../rules/errors.js';
 import type {
+  AskCreateResult,
   AskStore,
   AskUpdateResult,
   AskWrite,
@@ -26,6 +27,7 @@ import type { OwnerLease } from './owner-lease.js';
 import type { Committer, Settlement } from './settlement.js';
 import { storeFailed } from './store-retry.js';
 import { checkStoredAsk } from './stored-ask-check.js';
+import type { WriteLedger } from './write-ledger.js';
 
 /**
  * Writes tried per event before giving up. Each lost race means another service moved the ask
@@ -42,6 +44,7 @@ export class AskCommits implements Committer {
   readonly #trail: AuditTrail;
   readonly #delivery: Delivery;
   readonly #lease: OwnerLease;
+  readonly #ledger: WriteLedger;
   readonly #report: (error: unknown, open: OpenAsk | undefined) => void;
   #closed = false;
 
@@ -54,9 +57,11 @@ export class AskCommits implements Committer {
     trail: AuditTrail,
     delivery: Delivery,
     lease: OwnerLease,
+    ledger: WriteLedger,
     report: (error: unknown, open: OpenAsk | undefined) => void,
   ) {
     this.#lease = lease;
+    this.#ledger = ledger;
     this.#store = store;
     this.#clock = clock;
     this.#serviceId = serviceId;
@@ -75,6 +80,7 @@ export class AskCommits implements Committer {
     const write = startWrite(open, this.#clock.now(), this.#serviceId, this.#serviceId);
     // The row names this service as its owner only once its lease is in the store.
     const leased = this.#lease.ready;
+    this.#ledger.begin();
     const created =
       leased === undefined
         ? this.#store.create(write)
@@ -91,7 +97,12 @@ export class AskCommits implements Committer {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     try {
-      const result = await created;
+      let result: AskCreateResult;
+      try {
+        result = await created;
+      } finally {
+        this.#ledger.end();
+      }
       // A closed service let the ask go: it stays in the store, as written, for other services.
       if (this.#closed) return;
       if (result.created) {
@@ -140,7 +151,6 @@ export class AskCommits implements Committer {
     outbox?: readonly OutboxEntry[],
   ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      if (this.#closed) throw closedError();
       const write = nextAskWrite(
         open,
         event,
@@ -150,6 +160,7 @@ export class AskCommits implements Committer {
       );
       if (write === undefined) return false;
       const expected = open.version;
+      this.#ledger.begin();
       open.writing = write.ask.version;
       let result: Awaited<ReturnType<AskStore['update']>>;
       try {
@@ -164,6 +175,7 @@ export class AskCommits implements Committer {
       } finally {
         // A write that failed may still have landed: news of that version is news again.
         open.writing = 0;
+        this.#ledger.end();
       }
       if (result.ok) {
         this.#replica.wrote(open, write.ask.version);
@@ -229,10 +241,15 @@ export class AskCommits implements Committer {
         const until = await this.#lease.liveUntil(owner);
         if (until !== undefined) return { owner, until };
       }
-      if (this.#closed) throw closedError();
       const expected = open.version;
       const write = restoreWrite(open, this.#clock.now(), this.#serviceId);
-      const result = await this.#store.update(write, expected);
+      this.#ledger.begin();
+      let result: AskUpdateResult;
+      try {
+        result = await this.#store.update(write, expected);
+      } finally {
+        this.#ledger.end();
+      }
       if (result.ok) {
         this.#replica.wrote(open, write.ask.version);
         this.#replica.cache(open, write.ask);
@@ -299,10 +316,6 @@ function ownerIsLive(askId: string, { owner, until }: LiveOwner): UserInteractio
     `Ask ${askId} is delivered by service ${owner}, whose lease runs until ${new Date(until).toISOString()}; restore takes over an ask only once its owner's lease has run out (that service closed or died). Close that service, or restore after then.`,
     { askId, owner, leaseUntil: until },
   );
-}
-
-function closedError(): Error {
-  return new Error('The interaction service is closed; it writes no more changes to its asks.');
 }
 
 function ignore(): void {}

@@ -76,7 +76,8 @@ class Service implements InteractionService {
   readonly events$: Observable<AskAuditEvent>;
   readonly #provider = new ProviderSlot();
   readonly #parts: ServiceParts;
-  #closed = false;
+  /** Set by the first `close()`: every call resolves with it, once nothing writes any more. */
+  #closed: Promise<void> | undefined;
 
   constructor(options: InteractionServiceOptions) {
     checkServiceOptions(options);
@@ -193,7 +194,7 @@ class Service implements InteractionService {
 
   async purge(options: PurgeOptions): Promise<number> {
     checkPurgeOptions(options);
-    return purgeFinalAsks(this.#parts.store, options.finalBefore);
+    return purgeFinalAsks(this.#parts.store, options.finalBefore, this.#parts.ledger);
   }
 
   history(askId: string): AsyncIterable<AskAuditEvent> {
@@ -216,9 +217,12 @@ class Service implements InteractionService {
     });
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
     this.#parts.observer?.close();
     this.#parts.unsubscribe();
     this.#parts.commits.close();
@@ -231,6 +235,9 @@ class Service implements InteractionService {
     for (const open of this.#parts.replica.values()) this.#parts.settlement.letGo(open, closed);
     this.#parts.replica.clear();
     this.#parts.trail.close();
+    // Resolved, close() means nothing of this service writes again: the writes in flight (a
+    // storm of deadlines, a sweep's claim, a purge) land first, and no other may begin.
+    await this.#parts.ledger.close();
     // Its asks are anyone's from now on: another service takes them over, or sweeps them.
     await this.#parts.lease.stop();
   }
@@ -257,7 +264,7 @@ class Service implements InteractionService {
   }
 
   #checkOpen(): void {
-    if (this.#closed) {
+    if (this.#closed !== undefined) {
       throw new Error('The interaction service is closed; create a new one to ask again.');
     }
   }

@@ -17,18 +17,22 @@ describe('a process that owned a pending keyed ask, killed with SIGKILL', () => 
   const dir = mkdtempSync(join(tmpdir(), 'ask-engine-lease-'));
   const path = join(dir, 'asks.db');
 
+  /** Workers still running when the test ends (it failed): killed, so none outlives it. */
+  const running = new Set<ChildProcess>();
+
   afterAll(() => {
+    for (const child of running) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
   it('leaves the ask to the next process that starts the same key, which asks its own provider', async () => {
     const worker = await bundleProgram('test/fixtures/sqlite-lease-worker.ts');
-    const owner = launch(worker, [path, 'deploy-1', '0']);
+    const owner = launch(worker, [path, 'deploy-1', '0'], running);
     const askId = (await owner.line(/^asked (.+)$/))[1]!;
     owner.child.kill('SIGKILL');
     expect(await owner.exited).toBe('SIGKILL');
 
-    const next = launch(worker, [path, 'deploy-1', '60000', 'answer']);
+    const next = launch(worker, [path, 'deploy-1', '60000', 'answer'], running);
     expect((await next.line(/^asked (.+)$/))[1]).toBe(askId);
     await next.line(/^outcome answered$/);
     expect(await next.exited).toBe(0);
@@ -47,8 +51,10 @@ describe('a process that owned a pending keyed ask, killed with SIGKILL', () => 
 });
 
 /** A worker process, its exit, and a wait for the first line of its output that matches. */
-function launch(file: string, args: string[]) {
+function launch(file: string, args: string[], running: Set<ChildProcess>) {
   const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   const lines: string[] = [];
   const waiting = new Set<() => void>();
   let buffer = '';
