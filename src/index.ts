@@ -43,6 +43,7 @@ export type {
   AskOptions,
   AskSnapshot,
   InteractionService,
+  OutcomeOptions,
   PurgeOptions,
   ResponseReceipt,
   ResumeOptions,

@@ -17,6 +17,7 @@ import { type Clock, systemClock } from './clock.js';
 import { Delivery } from './delivery.js';
 import { AskInspection } from './inspection.js';
 import type { OpenAsk } from './open-ask.js';
+import { OutcomeWaits } from './outcome-wait.js';
 import { OwnerLease } from './owner-lease.js';
 import type { AskProvider } from './provider.js';
 import { RetentionTimer } from './retention.js';
@@ -44,6 +45,8 @@ export interface ServiceParts {
   lease: OwnerLease;
   /** The store writes in flight, which `close()` waits for. */
   ledger: WriteLedger;
+  /** Callers waiting for asks' final outcomes (`service.outcome`). */
+  outcomes: OutcomeWaits;
   /** Traces and metrics of this service's asks (the `otel` option), if any. */
   observer: AskObserver | undefined;
   /** Purges old final asks on a timer, when the service has a `retention`. */
@@ -162,6 +165,7 @@ export function createServiceParts(
     sweeper,
     lease,
     ledger,
+    outcomes: new OutcomeWaits(store, (askId) => replica.get(askId)?.ready),
     observer,
     retention,
     unsubscribe,

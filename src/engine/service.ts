@@ -34,6 +34,7 @@ import type {
   AskInfo,
   AskOptions,
   InteractionService,
+  OutcomeOptions,
   PurgeOptions,
   ResponseReceipt,
   ResumeOptions,
@@ -181,6 +182,15 @@ class Service implements InteractionService {
     return this.#parts.commands.answer(open, 'resume', answers, by);
   }
 
+  outcome(askId: string, options?: OutcomeOptions): Promise<AskOutcome> {
+    try {
+      this.#checkOpen();
+      return this.#parts.outcomes.wait(askId, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   async get(askId: string): Promise<AskInfo | undefined> {
     const row = await this.#parts.store.get(askId);
     return row === undefined ? undefined : askInfo(row);
@@ -233,6 +243,7 @@ class Service implements InteractionService {
       'The interaction service was closed before this ask settled; it stays in the store for other services.',
     );
     for (const open of this.#parts.replica.values()) this.#parts.settlement.letGo(open, closed);
+    this.#parts.outcomes.close(closed);
     this.#parts.replica.clear();
     this.#parts.trail.close();
     // Resolved, close() means nothing of this service writes again: the writes in flight (a
