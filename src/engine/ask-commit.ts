@@ -24,7 +24,7 @@ import type { Clock } from './clock.js';
 import type { Delivery } from './delivery.js';
 import type { OpenAsk } from './open-ask.js';
 import type { OwnerLease } from './owner-lease.js';
-import type { Committer, Settlement } from './settlement.js';
+import { type Committer, purgedError, type Settlement } from './settlement.js';
 import { storeFailed } from './store-retry.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 import type { WriteLedger } from './write-ledger.js';
@@ -281,7 +281,9 @@ export class AskCommits implements Committer {
     result: AskUpdateResult & { ok: false; reason: 'version' },
   ): StoredAsk {
     if (result.current === undefined) {
-      throw new Error(`Ask ${open.id} is no longer in the store; it cannot change.`);
+      // Purged once it settled elsewhere: the caller is told so, and the provider stops.
+      this.#settlement.purged(open);
+      throw purgedError(open.id);
     }
     const current = checkStoredAsk(result.current, 'the stored ask');
     if (current.version > expected) return current;

@@ -98,6 +98,7 @@ export function createServiceParts(
     store,
     serviceId,
     (open, row) => settlement.adoptRow(open, row),
+    (open) => settlement.purged(open),
     report,
   );
   const inspection =
