@@ -124,7 +124,7 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
     // and no other service takes them over.
     name: 'owner leases',
     sql: (s) => `
-      create table ${s}.ask_leases (
+      create table if not exists ${s}.ask_leases (
         owner text primary key,
         lease_until double precision not null
       );

@@ -615,7 +615,7 @@ describe.skipIf(postgresMissing !== undefined)(
       await admin.unsafe(`drop index ${s}.asks_answered_by; drop index ${s}.ask_events_recipient;
         alter table ${s}.asks drop column answered_by;
         alter table ${s}.ask_events drop column recipient;
-        delete from ${s}.migrations where version = ${filtersMigration};`);
+        delete from ${s}.migrations where version >= ${filtersMigration};`);
       const after = storeOn(schema);
       const ids = async (filter: Parameters<AskStore['list']>[0]) =>
         (await after.list(filter)).items.map((ask) => ask.askId);
