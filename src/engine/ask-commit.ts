@@ -45,6 +45,8 @@ export class AskCommits implements Committer {
   readonly #delivery: Delivery;
   readonly #lease: OwnerLease;
   readonly #ledger: WriteLedger;
+  /** Asks this service waits on while another service's lease runs: their timers. */
+  readonly #watched = new Map<OpenAsk, unknown>();
   readonly #report: (error: unknown, open: OpenAsk | undefined) => void;
   #closed = false;
 
@@ -116,9 +118,10 @@ export class AskCommits implements Committer {
         this.#settlement.adoptRow(open, stored);
         if (open.handedOut) return;
         // A pending ask whose owner went away is this service's to deliver; else it waits.
-        deliver =
-          deliversIn(stored.state) && (await this.#claim(open, stored, false)) === undefined;
+        const live = deliversIn(stored.state) ? await this.#claim(open, stored, false) : null;
+        deliver = live === undefined;
         if (this.#closed || open.handedOut) return;
+        if (live) this.#watchOwner(open, live.until);
       }
       const held = this.#settlement.hold(open, signal);
       if (held !== undefined) await held;
@@ -199,6 +202,56 @@ export class AskCommits implements Committer {
   }
 
   /**
+   * This service waits on `open` while another service's lease runs to `until`. Then, if the
+   * ask still waits and that lease was not renewed (its process died), this service takes the
+   * ask over and delivers it: a process restarted within the lease of one that died is asked
+   * once the lease runs out, not at the deadline. A renewed lease is watched again.
+   */
+  #watchOwner(open: OpenAsk, until: number): void {
+    const timer = this.#clock.setTimeout(
+      () => {
+        this.#watched.delete(open);
+        if (this.#closed || open.handedOut) return;
+        // Events wait for the take-over, as for any write of the ask's own.
+        const taking = (open.ready ?? Promise.resolve()).then(() => this.#takeOverFreed(open));
+        const ready: Promise<void> = taking.then(ignore, (error: unknown) => {
+          this.#report(error, open);
+        });
+        open.ready = ready;
+        void ready.then(() => {
+          if (open.ready === ready) open.ready = undefined;
+        });
+      },
+      Math.max(until - this.#clock.now(), 0),
+    );
+    // It alone never keeps a process alive, nor outlives the ask here.
+    (timer as { unref?: () => void }).unref?.();
+    this.#watched.set(open, timer);
+    const unwatch = () => {
+      if (this.#watched.get(open) !== timer) return;
+      this.#watched.delete(open);
+      this.#clock.clearTimeout(timer);
+    };
+    void open.outcome.then(unwatch, unwatch);
+  }
+
+  async #takeOverFreed(open: OpenAsk): Promise<void> {
+    if (this.#closed || open.handedOut || open.owner || this.#replica.get(open.id) !== open) {
+      return;
+    }
+    const row = await this.#store.get(open.id);
+    // A purged ask is the replica's to give up (on the news of it).
+    if (row === undefined || this.#closed) return;
+    const checked = checkStoredAsk(row, 'the stored ask');
+    this.#settlement.adoptRow(open, checked);
+    if (open.handedOut || open.owner || !deliversIn(checked.state)) return;
+    const live = await this.#claim(open, checked, false);
+    if (this.#closed || open.handedOut) return;
+    if (live !== undefined) this.#watchOwner(open, live.until);
+    else this.#delivery.start(open);
+  }
+
+  /**
    * `restore`: this service becomes the ask's owner with a write of its own, and delivers it
    * (or hands out its deferral). `row` is the stored ask `open` was read from; `held` is true
    * when this service already holds `open` (it waited on the ask). Rejects, saying why, when
@@ -269,6 +322,8 @@ export class AskCommits implements Committer {
   /** Stops writing: a closed service moves no ask on. */
   close(): void {
     this.#closed = true;
+    for (const timer of this.#watched.values()) this.#clock.clearTimeout(timer);
+    this.#watched.clear();
   }
 
   /**

@@ -27,12 +27,12 @@ describe('a process that owned a pending keyed ask, killed with SIGKILL', () => 
 
   it('leaves the ask to the next process that starts the same key, which asks its own provider', async () => {
     const worker = await bundleProgram('test/fixtures/sqlite-lease-worker.ts');
-    const owner = launch(worker, [path, 'deploy-1', '0'], running);
+    const owner = launch(worker, [path, 'deploy-1', '0', '15000'], running);
     const askId = (await owner.line(/^asked (.+)$/))[1]!;
     owner.child.kill('SIGKILL');
     expect(await owner.exited).toBe('SIGKILL');
 
-    const next = launch(worker, [path, 'deploy-1', '60000', 'answer'], running);
+    const next = launch(worker, [path, 'deploy-1', '60000', '15000', 'answer'], running);
     expect((await next.line(/^asked (.+)$/))[1]).toBe(askId);
     await next.line(/^outcome answered$/);
     expect(await next.exited).toBe(0);
@@ -44,6 +44,38 @@ describe('a process that owned a pending keyed ask, killed with SIGKILL', () => 
       expect(history.map((event) => event.type)).toEqual(['start', 'restore', 'provider.answered']);
       expect(history[1]).toMatchObject({ from: 'pending', to: 'pending' });
       expect((await store.get(askId))?.state).toBe('answered');
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
+
+describe('a process restarted while the lease of the one killed before it still runs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ask-engine-lease-'));
+  const path = join(dir, 'asks.db');
+  const running = new Set<ChildProcess>();
+
+  afterAll(() => {
+    for (const child of running) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('waits on the ask, then takes it over and asks its own provider once that lease runs out', async () => {
+    const worker = await bundleProgram('test/fixtures/sqlite-lease-worker.ts');
+    // A 1 s lease: the restart comes at once, within it, and is asked about a second later.
+    const owner = launch(worker, [path, 'deploy-2', '0', '1000'], running);
+    const askId = (await owner.line(/^asked (.+)$/))[1]!;
+    owner.child.kill('SIGKILL');
+    await owner.exited;
+    const next = launch(worker, [path, 'deploy-2', '0', '1000', 'answer'], running);
+    expect((await next.line(/^asked (.+)$/))[1]).toBe(askId);
+    await next.line(/^outcome answered$/);
+    expect(await next.exited).toBe(0);
+    const store = createSqliteAskStore({ path });
+    try {
+      const types: string[] = [];
+      for await (const event of store.history(askId)) types.push(event.type);
+      expect(types).toEqual(['start', 'restore', 'provider.answered']);
     } finally {
       await store.close();
     }
