@@ -52,6 +52,7 @@ export type {
   AskOptions,
   AskSnapshot,
   InteractionService,
+  OutcomeOptions,
   PurgeOptions,
   ResponseReceipt,
   ResumeOptions,

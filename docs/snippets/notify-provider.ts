@@ -34,6 +34,16 @@ const handle = service.start(
 console.log((await handle.outcome).status); // 'deferred': the answer comes through alice's link
 await provider.flush(); // sends what is due now (it also runs by itself)
 console.log(mails.map((mail) => `${mail.to} ${mail.subject}`));
+// The final outcome, whichever host records alice's answer (here: as her link would).
+const final = service.outcome(handle.id, { signal: AbortSignal.timeout(8 * hour) });
+await service.answer(
+  handle.id,
+  [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }],
+  {
+    by: { recipient: 'alice', channel: 'email' },
+  },
+);
+console.log((await final).status); // 'answered'
 await provider.close();
 await service.close();
 await server.close();

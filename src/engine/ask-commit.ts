@@ -8,6 +8,7 @@
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import { UserInteractionError } from '../rules/errors.js';
 import type {
+  AskCreateResult,
   AskStore,
   AskUpdateResult,
   AskWrite,
@@ -23,9 +24,10 @@ import type { Clock } from './clock.js';
 import type { Delivery } from './delivery.js';
 import type { OpenAsk } from './open-ask.js';
 import type { OwnerLease } from './owner-lease.js';
-import type { Committer, Settlement } from './settlement.js';
+import { type Committer, purgedError, type Settlement } from './settlement.js';
 import { storeFailed } from './store-retry.js';
 import { checkStoredAsk } from './stored-ask-check.js';
+import type { WriteLedger } from './write-ledger.js';
 
 /**
  * Writes tried per event before giving up. Each lost race means another service moved the ask
@@ -42,6 +44,9 @@ export class AskCommits implements Committer {
   readonly #trail: AuditTrail;
   readonly #delivery: Delivery;
   readonly #lease: OwnerLease;
+  readonly #ledger: WriteLedger;
+  /** Asks this service waits on while another service's lease runs: their timers. */
+  readonly #watched = new Map<OpenAsk, unknown>();
   readonly #report: (error: unknown, open: OpenAsk | undefined) => void;
   #closed = false;
 
@@ -54,9 +59,11 @@ export class AskCommits implements Committer {
     trail: AuditTrail,
     delivery: Delivery,
     lease: OwnerLease,
+    ledger: WriteLedger,
     report: (error: unknown, open: OpenAsk | undefined) => void,
   ) {
     this.#lease = lease;
+    this.#ledger = ledger;
     this.#store = store;
     this.#clock = clock;
     this.#serviceId = serviceId;
@@ -75,6 +82,7 @@ export class AskCommits implements Committer {
     const write = startWrite(open, this.#clock.now(), this.#serviceId, this.#serviceId);
     // The row names this service as its owner only once its lease is in the store.
     const leased = this.#lease.ready;
+    this.#ledger.begin();
     const created =
       leased === undefined
         ? this.#store.create(write)
@@ -91,7 +99,12 @@ export class AskCommits implements Committer {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     try {
-      const result = await created;
+      let result: AskCreateResult;
+      try {
+        result = await created;
+      } finally {
+        this.#ledger.end();
+      }
       // A closed service let the ask go: it stays in the store, as written, for other services.
       if (this.#closed) return;
       if (result.created) {
@@ -107,9 +120,10 @@ export class AskCommits implements Committer {
         this.#settlement.adoptRow(open, stored);
         if (open.handedOut) return;
         // A pending ask whose owner went away is this service's to deliver; else it waits.
-        deliver =
-          deliversIn(stored.state) && (await this.#claim(open, stored, false)) === undefined;
+        const live = deliversIn(stored.state) ? await this.#claim(open, stored, false) : null;
+        deliver = live === undefined;
         if (this.#closed || open.handedOut) return;
+        if (live) this.#watchOwner(open, live.until);
       }
       const held = this.#settlement.hold(open, signal);
       if (held !== undefined) await held;
@@ -142,7 +156,6 @@ export class AskCommits implements Committer {
     outbox?: readonly OutboxEntry[],
   ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      if (this.#closed) throw closedError();
       const write = nextAskWrite(
         open,
         event,
@@ -152,6 +165,7 @@ export class AskCommits implements Committer {
       );
       if (write === undefined) return false;
       const expected = open.version;
+      this.#ledger.begin();
       open.writing = write.ask.version;
       let result: Awaited<ReturnType<AskStore['update']>>;
       try {
@@ -166,6 +180,7 @@ export class AskCommits implements Committer {
       } finally {
         // A write that failed may still have landed: news of that version is news again.
         open.writing = 0;
+        this.#ledger.end();
       }
       if (result.ok) {
         this.#replica.wrote(open, write.ask.version);
@@ -186,6 +201,56 @@ export class AskCommits implements Committer {
       }
       if (attempt >= MAX_WRITE_ATTEMPTS) throw this.#gaveUp(open, attempt);
     }
+  }
+
+  /**
+   * This service waits on `open` while another service's lease runs to `until`. Then, if the
+   * ask still waits and that lease was not renewed (its process died), this service takes the
+   * ask over and delivers it: a process restarted within the lease of one that died is asked
+   * once the lease runs out, not at the deadline. A renewed lease is watched again.
+   */
+  #watchOwner(open: OpenAsk, until: number): void {
+    const timer = this.#clock.setTimeout(
+      () => {
+        this.#watched.delete(open);
+        if (this.#closed || open.handedOut) return;
+        // Events wait for the take-over, as for any write of the ask's own.
+        const taking = (open.ready ?? Promise.resolve()).then(() => this.#takeOverFreed(open));
+        const ready: Promise<void> = taking.then(ignore, (error: unknown) => {
+          this.#report(error, open);
+        });
+        open.ready = ready;
+        void ready.then(() => {
+          if (open.ready === ready) open.ready = undefined;
+        });
+      },
+      Math.max(until - this.#clock.now(), 0),
+    );
+    // It alone never keeps a process alive, nor outlives the ask here.
+    (timer as { unref?: () => void }).unref?.();
+    this.#watched.set(open, timer);
+    const unwatch = () => {
+      if (this.#watched.get(open) !== timer) return;
+      this.#watched.delete(open);
+      this.#clock.clearTimeout(timer);
+    };
+    void open.outcome.then(unwatch, unwatch);
+  }
+
+  async #takeOverFreed(open: OpenAsk): Promise<void> {
+    if (this.#closed || open.handedOut || open.owner || this.#replica.get(open.id) !== open) {
+      return;
+    }
+    const row = await this.#store.get(open.id);
+    // A purged ask is the replica's to give up (on the news of it).
+    if (row === undefined || this.#closed) return;
+    const checked = checkStoredAsk(row, 'the stored ask');
+    this.#settlement.adoptRow(open, checked);
+    if (open.handedOut || open.owner || !deliversIn(checked.state)) return;
+    const live = await this.#claim(open, checked, false);
+    if (this.#closed || open.handedOut) return;
+    if (live !== undefined) this.#watchOwner(open, live.until);
+    else this.#delivery.start(open);
   }
 
   /**
@@ -231,10 +296,15 @@ export class AskCommits implements Committer {
         const until = await this.#lease.liveUntil(owner);
         if (until !== undefined) return { owner, until };
       }
-      if (this.#closed) throw closedError();
       const expected = open.version;
       const write = restoreWrite(open, this.#clock.now(), this.#serviceId);
-      const result = await this.#store.update(write, expected);
+      this.#ledger.begin();
+      let result: AskUpdateResult;
+      try {
+        result = await this.#store.update(write, expected);
+      } finally {
+        this.#ledger.end();
+      }
       if (result.ok) {
         this.#replica.wrote(open, write.ask.version);
         this.#replica.cache(open, write.ask);
@@ -254,6 +324,8 @@ export class AskCommits implements Committer {
   /** Stops writing: a closed service moves no ask on. */
   close(): void {
     this.#closed = true;
+    for (const timer of this.#watched.values()) this.#clock.clearTimeout(timer);
+    this.#watched.clear();
   }
 
   /**
@@ -266,7 +338,9 @@ export class AskCommits implements Committer {
     result: AskUpdateResult & { ok: false; reason: 'version' },
   ): StoredAsk {
     if (result.current === undefined) {
-      throw new Error(`Ask ${open.id} is no longer in the store; it cannot change.`);
+      // Purged once it settled elsewhere: the caller is told so, and the provider stops.
+      this.#settlement.purged(open);
+      throw purgedError(open.id);
     }
     const current = checkStoredAsk(result.current, 'the stored ask');
     if (current.version > expected) return current;
@@ -301,10 +375,6 @@ function ownerIsLive(askId: string, { owner, until }: LiveOwner): UserInteractio
     `Ask ${askId} is delivered by service ${owner}, whose lease runs until ${new Date(until).toISOString()}; restore takes over an ask only once its owner's lease has run out (that service closed or died). Close that service, or restore after then.`,
     { askId, owner, leaseUntil: until },
   );
-}
-
-function closedError(): Error {
-  return new Error('The interaction service is closed; it writes no more changes to its asks.');
 }
 
 function ignore(): void {}

@@ -17,18 +17,24 @@ export class AskReplica {
   readonly #store: AskStore;
   readonly #serviceId: string;
   readonly #adoptRow: (open: OpenAsk, row: StoredAsk) => void;
+  readonly #purged: (open: OpenAsk) => void;
   readonly #report: (error: unknown, open: OpenAsk | undefined) => void;
 
-  /** `adoptRow` takes a newer row of an open ask; `report` hears of a refresh that failed. */
+  /**
+   * `adoptRow` takes a newer row of an open ask; `purged` is told of an ask held here that the
+   * store no longer has; `report` hears of a refresh that failed.
+   */
   constructor(
     store: AskStore,
     serviceId: string,
     adoptRow: (open: OpenAsk, row: StoredAsk) => void,
+    purged: (open: OpenAsk) => void,
     report: (error: unknown, open: OpenAsk | undefined) => void,
   ) {
     this.#store = store;
     this.#serviceId = serviceId;
     this.#adoptRow = adoptRow;
+    this.#purged = purged;
     this.#report = report;
   }
 
@@ -123,7 +129,8 @@ export class AskReplica {
   /**
    * Reads the ask again once the store has a version newer than `version - 1`. A read the
    * store fails is reported and tried again while the ask is held here (see store-retry.ts);
-   * a row that fails its check fails the ask.
+   * a row that fails its check fails the ask; an ask the store no longer has (purged once it
+   * settled elsewhere) is given up here, saying so (`purged`).
    */
   refresh(open: OpenAsk, version: number): void {
     const stale = () =>
@@ -140,9 +147,9 @@ export class AskReplica {
           await pause(storeRetryDelayMs(attempt));
           continue;
         }
-        if (row !== undefined && !stale()) {
-          this.#adoptRow(open, checkStoredAsk(row, 'the stored ask'));
-        }
+        if (stale()) return;
+        if (row === undefined) this.#purged(open);
+        else this.#adoptRow(open, checkStoredAsk(row, 'the stored ask'));
         return;
       }
     };

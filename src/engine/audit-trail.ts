@@ -13,15 +13,23 @@ import type { AskAttemptSource, AskAuditEvent } from './audit.js';
 import type { Clock } from './clock.js';
 import type { OpenAsk } from './open-ask.js';
 import { deepFreeze } from './outcome-copy.js';
+import type { WriteLedger } from './write-ledger.js';
 
 export class AuditTrail {
   readonly events$: Observable<AskAuditEvent>;
   readonly #events = new Subject<AskAuditEvent>();
   readonly #store: AskStore;
+  readonly #ledger: WriteLedger;
   readonly #clock: Clock;
   readonly #observer: AskObserver | undefined;
 
-  constructor(store: AskStore, clock: Clock, observer: AskObserver | undefined) {
+  constructor(
+    store: AskStore,
+    clock: Clock,
+    observer: AskObserver | undefined,
+    ledger: WriteLedger,
+  ) {
+    this.#ledger = ledger;
     this.#store = store;
     this.#clock = clock;
     this.#observer = observer;
@@ -103,7 +111,12 @@ export class AuditTrail {
   }
 
   async #append(open: OpenAsk, event: AskAuditEvent): Promise<void> {
-    await this.#store.append(event);
+    this.#ledger.begin();
+    try {
+      await this.#store.append(event);
+    } finally {
+      this.#ledger.end();
+    }
     this.publish(open, event, false);
   }
 

@@ -9,6 +9,7 @@ import { checkPurge } from '../stores/ask-query.js';
 import type { AskStore } from '../stores/ask-store.js';
 import type { Clock } from './clock.js';
 import { eventLoopTurn } from './event-loop.js';
+import type { WriteLedger } from './write-ledger.js';
 
 /**
  * Asks deleted per store call (one short transaction each): the batch starts small and grows
@@ -49,13 +50,20 @@ export function checkPurgeOptions(options: unknown): asserts options is { finalB
 export async function purgeFinalAsks(
   store: AskStore,
   finalBefore: number,
+  ledger: WriteLedger,
   stopped: () => boolean = () => false,
 ): Promise<number> {
   let purged = 0;
   let limit = PURGE_BATCH;
   while (!stopped()) {
     const begin = performance.now();
-    const batch = await store.purge(finalBefore, limit);
+    ledger.begin();
+    let batch: number;
+    try {
+      batch = await store.purge(finalBefore, limit);
+    } finally {
+      ledger.end();
+    }
     const took = performance.now() - begin;
     purged += batch;
     if (batch < limit) return purged;
@@ -74,6 +82,7 @@ export class RetentionTimer {
   readonly #finalAfterMs: number;
   readonly #everyMs: number;
   readonly #report: (error: unknown) => void;
+  readonly #ledger: WriteLedger;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
@@ -82,7 +91,9 @@ export class RetentionTimer {
     clock: Clock,
     options: RetentionOptions,
     report: (error: unknown) => void,
+    ledger: WriteLedger,
   ) {
+    this.#ledger = ledger;
     this.#store = store;
     this.#clock = clock;
     this.#finalAfterMs = options.finalAfterMs;
@@ -100,7 +111,7 @@ export class RetentionTimer {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
       const finalBefore = this.#clock.now() - this.#finalAfterMs;
-      void purgeFinalAsks(this.#store, finalBefore, () => this.#stopped)
+      void purgeFinalAsks(this.#store, finalBefore, this.#ledger, () => this.#stopped)
         .catch((error: unknown) => {
           if (!this.#stopped) this.#report(error);
         })

@@ -87,6 +87,12 @@ export type AskInfo = ListedAsk & {
   quorum?: QuorumProgress;
 };
 
+/** Options of `service.outcome`. */
+export interface OutcomeOptions {
+  /** Aborting it stops the wait: the promise rejects with `signal.reason` (the ask goes on). */
+  signal?: AbortSignal;
+}
+
 /** What `service.purge` deletes. */
 export interface PurgeOptions {
   /** Final asks that settled before this time (ms since the epoch, the service clock's). */
@@ -193,6 +199,21 @@ export interface InteractionService {
   cancel(askId: string, reason?: 'user' | 'unavailable', message?: string): Promise<AskOutcome>;
   /** The ask as the store has it, or `undefined`. */
   get(askId: string): Promise<AskInfo | undefined>;
+  /**
+   * The ask's final outcome (answered, cancelled, timed out, aborted; never `deferred`),
+   * whichever service or host sharing the store settles it: resolves at once for an ask that
+   * has it, else once the store's news of the settle arrives. Rejects `UNKNOWN_INTERACTION`
+   * for an id the store does not have (or an ask purged before it settled), with
+   * `signal.reason` when `signal` aborts (the ask itself goes on), and when this service
+   * closes. Waiting changes nothing: it is how a host waits for a deferred ask.
+   *
+   * @example
+   * const handle = service.start(request); // a provider that defers (mail, chat)
+   * if ((await handle.outcome).status === 'deferred') {
+   *   const final = await service.outcome(handle.id, { signal: AbortSignal.timeout(3_600_000) });
+   * }
+   */
+  outcome(askId: string, options?: OutcomeOptions): Promise<AskOutcome>;
   /** The ask's stored audit events, oldest first. */
   history(askId: string): AsyncIterable<AskAuditEvent>;
   /**
@@ -220,7 +241,10 @@ export interface InteractionService {
   drain(cause?: unknown): Promise<void>;
   /**
    * Stops this service's timers, deliveries and subscriptions. Asks stay as they are in the
-   * store for other services; callers still waiting here are rejected.
+   * store for other services; callers still waiting here are rejected. Resolves once the store
+   * writes the service had in flight (deadlines, a sweep's claim, a purge) have landed and its
+   * owner lease is released: after that, nothing of this service writes again. Every call
+   * returns the same promise.
    */
   close(): Promise<void>;
   /** Every audit event this service writes or learns of, as it happens. */

@@ -17,12 +17,14 @@ import { type Clock, systemClock } from './clock.js';
 import { Delivery } from './delivery.js';
 import { AskInspection } from './inspection.js';
 import type { OpenAsk } from './open-ask.js';
+import { OutcomeWaits } from './outcome-wait.js';
 import { OwnerLease } from './owner-lease.js';
 import type { AskProvider } from './provider.js';
 import { RetentionTimer } from './retention.js';
 import { type InteractionServiceOptions, leaseTimes } from './service-options.js';
 import { Settlement } from './settlement.js';
 import { StoreSweeper } from './store-sweeper.js';
+import { WriteLedger } from './write-ledger.js';
 
 /** The retention of a memory store the service creates itself: settled asks kept an hour. */
 const OWN_MEMORY_STORE_RETENTION = { finalAfterMs: 3_600_000 };
@@ -41,6 +43,10 @@ export interface ServiceParts {
   sweeper: StoreSweeper;
   /** This service's owner lease, renewed while it is open. */
   lease: OwnerLease;
+  /** The store writes in flight, which `close()` waits for. */
+  ledger: WriteLedger;
+  /** Callers waiting for asks' final outcomes (`service.outcome`). */
+  outcomes: OutcomeWaits;
   /** Traces and metrics of this service's asks (the `otel` option), if any. */
   observer: AskObserver | undefined;
   /** Purges old final asks on a timer, when the service has a `retention`. */
@@ -76,7 +82,8 @@ export function createServiceParts(
   // Answers stay out of the audit and messages of an ask that redacts, or in a service that does.
   const quoteInput = (open: OpenAsk) => !(redact || redacts(open.state));
   const observer = options.otel?.observe(serviceId, report);
-  const trail = new AuditTrail(store, clock, observer);
+  const ledger = new WriteLedger();
+  const trail = new AuditTrail(store, clock, observer, ledger);
   const delivery: Delivery = new Delivery({
     provider,
     quoteInput,
@@ -91,6 +98,7 @@ export function createServiceParts(
     store,
     serviceId,
     (open, row) => settlement.adoptRow(open, row),
+    (open) => settlement.purged(open),
     report,
   );
   const inspection =
@@ -115,6 +123,7 @@ export function createServiceParts(
     trail,
     delivery,
     lease,
+    ledger,
     report,
   );
   const commands = new AskCommands(store, replica, commits, trail, quoteInput);
@@ -138,11 +147,12 @@ export function createServiceParts(
     report,
     observer,
     (now) => settlement.deadlinesDue(now),
+    ledger,
   );
   const retention =
     retentionOptions === false
       ? undefined
-      : new RetentionTimer(store, clock, retentionOptions, report);
+      : new RetentionTimer(store, clock, retentionOptions, report, ledger);
   return {
     clock,
     store,
@@ -155,6 +165,8 @@ export function createServiceParts(
     commands,
     sweeper,
     lease,
+    ledger,
+    outcomes: new OutcomeWaits(store, (askId) => replica.get(askId)?.ready),
     observer,
     retention,
     unsubscribe,

@@ -35,6 +35,7 @@ import type {
   AskInfo,
   AskOptions,
   InteractionService,
+  OutcomeOptions,
   PurgeOptions,
   ResponseReceipt,
   ResumeOptions,
@@ -77,7 +78,8 @@ class Service implements InteractionService {
   readonly events$: Observable<AskAuditEvent>;
   readonly #provider = new ProviderSlot();
   readonly #parts: ServiceParts;
-  #closed = false;
+  /** Set by the first `close()`: every call resolves with it, once nothing writes any more. */
+  #closed: Promise<void> | undefined;
 
   constructor(options: InteractionServiceOptions) {
     checkServiceOptions(options);
@@ -181,6 +183,15 @@ class Service implements InteractionService {
     return this.#parts.commands.answer(open, 'resume', answers, by);
   }
 
+  outcome(askId: string, options?: OutcomeOptions): Promise<AskOutcome> {
+    try {
+      this.#checkOpen();
+      return this.#parts.outcomes.wait(askId, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
   async get(askId: string): Promise<AskInfo | undefined> {
     const row = await this.#parts.store.get(askId);
     return row === undefined ? undefined : askInfo(row);
@@ -194,7 +205,7 @@ class Service implements InteractionService {
 
   async purge(options: PurgeOptions): Promise<number> {
     checkPurgeOptions(options);
-    return purgeFinalAsks(this.#parts.store, options.finalBefore);
+    return purgeFinalAsks(this.#parts.store, options.finalBefore, this.#parts.ledger);
   }
 
   history(askId: string): AsyncIterable<AskAuditEvent> {
@@ -217,9 +228,12 @@ class Service implements InteractionService {
     });
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
     this.#parts.observer?.close();
     this.#parts.unsubscribe();
     this.#parts.commits.close();
@@ -230,8 +244,12 @@ class Service implements InteractionService {
       'The interaction service was closed before this ask settled; it stays in the store for other services.',
     );
     for (const open of this.#parts.replica.values()) this.#parts.settlement.letGo(open, closed);
+    this.#parts.outcomes.close(closed);
     this.#parts.replica.clear();
     this.#parts.trail.close();
+    // Resolved, close() means nothing of this service writes again: the writes in flight (a
+    // storm of deadlines, a sweep's claim, a purge) land first, and no other may begin.
+    await this.#parts.ledger.close();
     // Its asks are anyone's from now on: another service takes them over, or sweeps them.
     await this.#parts.lease.stop();
   }
@@ -258,7 +276,7 @@ class Service implements InteractionService {
   }
 
   #checkOpen(): void {
-    if (this.#closed) {
+    if (this.#closed !== undefined) {
       throw new Error('The interaction service is closed; create a new one to ask again.');
     }
   }

@@ -6,6 +6,7 @@
  */
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskOutcome } from '../contracts/outcome.js';
+import { UserInteractionError } from '../rules/errors.js';
 import type { StoredAsk } from '../stores/ask-store.js';
 import { abortEvent } from './ask-events.js';
 import { restoreAskSnapshot } from './ask-logic.js';
@@ -22,6 +23,15 @@ import type { AskInspection } from './inspection.js';
 import type { OpenAsk } from './open-ask.js';
 import { freezeOutcome } from './outcome-copy.js';
 import { isStoreFailure, storeRetryDelayMs } from './store-retry.js';
+
+/** What the caller of an ask purged before this service heard how it ended is told. */
+export function purgedError(askId: string): UserInteractionError {
+  return new UserInteractionError(
+    'UNKNOWN_INTERACTION',
+    `Ask ${askId} was deleted from the store (purged) before this service heard how it ended; its outcome can no longer be read. Keep final asks longer than services take to hear of a settle (retention.finalAfterMs, purge's finalBefore).`,
+    { askId },
+  );
+}
 
 /** How settlement moves an ask on: `commit` queues behind a write in flight, `commitNow` does not. */
 export interface Committer {
@@ -176,6 +186,20 @@ export class Settlement {
   abort(open: OpenAsk, cause: unknown, event = abortEvent(cause)): Promise<boolean> {
     open.localCause = cause;
     return this.#committer().commit(open, event);
+  }
+
+  /**
+   * The ask held here is no longer in the store: it settled elsewhere and was purged before this
+   * service heard how. Its outcome cannot be read any more: the caller is told so, the provider
+   * stops asking, and the ask is forgotten here.
+   */
+  purged(open: OpenAsk): void {
+    if (open.handedOut) return;
+    open.handedOut = true;
+    this.#scheduler.remove(open);
+    if (this.#deadlineRetries.size > 0) this.#deadlineRetries.delete(open);
+    this.#replica.remove(open);
+    this.letGo(open, purgedError(open.id));
   }
 
   /** The service closed: the ask is let go here (it stays in the store for others). */

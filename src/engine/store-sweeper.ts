@@ -30,6 +30,7 @@ import {
   startCpuTimer,
 } from './event-loop.js';
 import { checkStoredAsk } from './stored-ask-check.js';
+import type { WriteLedger } from './write-ledger.js';
 
 /** At most this many due asks are claimed per round. */
 const MAX_CLAIM = 256;
@@ -56,6 +57,8 @@ export class StoreSweeper {
   readonly #report: (error: unknown) => void;
   readonly #observer: AskObserver | undefined;
   readonly #ownDeadlinesDue: (now: number) => boolean;
+  /** Counts the claim in flight: a closed service's `close()` waits for it. */
+  readonly #ledger: WriteLedger;
   /** The next round's batch size, and the time per ask it was sized from (a moving average). */
   #claim = FIRST_CLAIM;
   #msPerAsk: number | undefined;
@@ -70,7 +73,7 @@ export class StoreSweeper {
    * timeout the store applied; `report` hears of a sweep that failed
    * (it is tried again at the next one) and of a due row that fails its check (skipped);
    * `observer` counts the sweeps; `ownDeadlinesDue` says whether this service's own deadline
-   * timers have work at a time (the sweep waits for them).
+   * timers have work at a time (the sweep waits for them); `ledger` counts its claims.
    */
   constructor(
     store: AskStore,
@@ -81,7 +84,9 @@ export class StoreSweeper {
     report: (error: unknown) => void,
     observer: AskObserver | undefined,
     ownDeadlinesDue: (now: number) => boolean,
+    ledger: WriteLedger,
   ) {
+    this.#ledger = ledger;
     this.#ownDeadlinesDue = ownDeadlinesDue;
     this.#observer = observer;
     this.#store = store;
@@ -183,7 +188,7 @@ export class StoreSweeper {
    */
   async #rounds(sweep: Sweep, lanes: number, beside: boolean): Promise<void> {
     try {
-      while (!sweep.over) {
+      while (!sweep.over && !this.#stopped) {
         const now = this.#clock.now();
         // Asks this service times out itself are left to its timers; the next sweep comes.
         if (this.#ownDeadlinesDue(now)) break;
@@ -204,12 +209,18 @@ export class StoreSweeper {
               spent = at - sliceStarted > SLICE_MS;
               return spent;
             };
-        const applied = await this.#store.claimDue(
-          now,
-          limit,
-          (ask) => this.#timeout(ask, now),
-          enough,
-        );
+        this.#ledger.begin();
+        let applied: AskWrite[];
+        try {
+          applied = await this.#store.claimDue(
+            now,
+            limit,
+            (ask) => this.#timeout(ask, now),
+            enough,
+          );
+        } finally {
+          this.#ledger.end();
+        }
         const ended = spent;
         sweep.polled = true;
         sweep.claimed += applied.length;

@@ -245,3 +245,53 @@ describe('lease options', () => {
     expect(await store.ownerLeaseUntil(service.id)).toBeUndefined();
   });
 });
+
+describe('a service waiting on an ask whose owner then dies', () => {
+  it('takes it over and asks its own provider once the owner’s lease runs out, not at the deadline', async () => {
+    const store = createMemoryAskStore();
+    const owner = host(store, clockAt(0));
+    const first = owner.service.start(yesNo, { key: 'call-6', timeoutMs: 60_000 });
+    await first.stored;
+    // Restarted at 500, while the dead owner's lease (to 1,000) still runs: it attaches.
+    const clock = clockAt(500);
+    const next = host(store, clock);
+    const handle = next.service.start(yesNo, { key: 'call-6', timeoutMs: 60_000 });
+    await handle.stored;
+    await tick();
+    expect(next.provider.calls).toHaveLength(0);
+    clock.increment(499);
+    await tick();
+    expect(next.provider.calls).toHaveLength(0);
+    clock.increment(1);
+    await expect.poll(() => next.provider.calls.length).toBe(1);
+    expect((await historyOf(next.service, handle.id)).map((event) => event.type)).toEqual([
+      'start',
+      'restore',
+    ]);
+    next.provider.calls[0]!.resolve({ status: 'answered', answers: yes });
+    expect(await handle.outcome).toEqual({ status: 'answered', answers: yes });
+    await Promise.all([owner.service.close(), next.service.close()]);
+  });
+
+  it('keeps waiting while the owner renews its lease', async () => {
+    const store = createMemoryAskStore();
+    const clock = clockAt(0);
+    const owner = createInteractionService({ store, clock, leaseMs: 1_000, leaseRenewMs: 5 });
+    const ownerProvider = manualProvider();
+    owner.registerProvider(ownerProvider);
+    await owner.start(yesNo, { key: 'call-7' }).stored;
+    const next = host(store, clock);
+    const handle = next.service.start(yesNo, { key: 'call-7' });
+    await handle.stored;
+    clock.set(900);
+    // The owner renews on its interval: its lease now runs to 1,900.
+    await expect.poll(() => store.ownerLeaseUntil(owner.id)).toBe(1_900);
+    clock.set(1_000);
+    await tick();
+    await tick();
+    expect(next.provider.calls).toHaveLength(0);
+    ownerProvider.calls[0]!.resolve({ status: 'answered', answers: yes });
+    expect(await handle.outcome).toEqual({ status: 'answered', answers: yes });
+    await Promise.all([owner.close(), next.service.close()]);
+  });
+});
