@@ -1,6 +1,7 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
 import postgres, { type Sql } from 'postgres';
 import type { AskAuditEvent } from '../engine/audit.js';
+import { checkStoreText } from '../rules/store-text.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -302,11 +303,13 @@ class PostgresAskStore implements AskStore {
   }
 
   async get(askId: string): Promise<StoredAsk | undefined> {
+    checkStoreText(askId, 'askId');
     const sql = await this.#open();
     return this.#selectAsk(sql`where id = ${askId}`);
   }
 
   async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
+    checkStoreText(interactionId, 'interactionId');
     const sql = await this.#open();
     // The open ask first (false sorts before true), else the one that settled last.
     return this.#selectAsk(
@@ -315,11 +318,13 @@ class PostgresAskStore implements AskStore {
   }
 
   async findByKey(key: string): Promise<StoredAsk | undefined> {
+    checkStoreText(key, 'key');
     const sql = await this.#open();
     return this.#selectAsk(sql`where key = ${key}`);
   }
 
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
+    checkStoreText(askId, 'askId');
     const sql = await this.#open();
     const rows = await retryRead(() =>
       sql`
