@@ -40,12 +40,14 @@ export type {
   AnswerOptions,
   AskHandle,
   AskInfo,
+  AskInfoPage,
   AskOptions,
   AskSnapshot,
   InteractionService,
   PurgeOptions,
   ResponseReceipt,
   ResumeOptions,
+  UnreadableAsk,
 } from './engine/service-contract.js';
 export {
   createFormProvider,

@@ -8,11 +8,11 @@ import type { Observable } from 'rxjs';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
+import { messageOf } from '../rules/describe.js';
 import { canonicalPersonId } from '../rules/person-id.js';
 import type {
   AskListFilter,
   AskListPage,
-  AskListResult,
   AskStore,
   PersistedAskSnapshot,
 } from '../stores/ask-store.js';
@@ -33,11 +33,13 @@ import type {
   AnswerOptions,
   AskHandle,
   AskInfo,
+  AskInfoPage,
   AskOptions,
   InteractionService,
   PurgeOptions,
   ResponseReceipt,
   ResumeOptions,
+  UnreadableAsk,
 } from './service-contract.js';
 import { checkServiceOptions, type InteractionServiceOptions } from './service-options.js';
 import { createServiceParts, type ServiceParts } from './service-parts.js';
@@ -182,10 +184,24 @@ class Service implements InteractionService {
     return row === undefined ? undefined : askInfo(row);
   }
 
-  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>> {
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskInfoPage> {
     const listed = await this.#parts.store.list(peopleInCanonicalForm(filter), page);
-    const items = listed.items.map(listedInfo);
-    return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
+    const items: AskInfo[] = [];
+    const unreadable: UnreadableAsk[] = [];
+    for (const row of listed.items) {
+      try {
+        items.push(listedInfo(row));
+      } catch (error) {
+        // One bad row does not hide the others: it is reported, and named on the page.
+        this.#parts.report(error);
+        const askId = (row as { askId?: unknown } | undefined)?.askId;
+        unreadable.push({ askId: String(askId), problem: messageOf(error) });
+      }
+    }
+    const result: AskInfoPage = { items };
+    if (listed.cursor !== undefined) result.cursor = listed.cursor;
+    if (unreadable.length > 0) result.unreadable = unreadable;
+    return result;
   }
 
   async purge(options: PurgeOptions): Promise<number> {
