@@ -40,14 +40,12 @@ export type {
   AnswerOptions,
   AskHandle,
   AskInfo,
-  AskInfoPage,
   AskOptions,
   AskSnapshot,
   InteractionService,
   PurgeOptions,
   ResponseReceipt,
   ResumeOptions,
-  UnreadableAsk,
 } from './engine/service-contract.js';
 export {
   createFormProvider,
@@ -89,6 +87,7 @@ export type {
   OutboxEntry,
   PersistedAskSnapshot,
   StoredAsk,
+  UnreadableAsk,
 } from './stores/ask-store.js';
 export { createMemoryAskStore } from './stores/memory-store.js';
 export { prepareAskUserArguments } from './tool/prepare-arguments.js';

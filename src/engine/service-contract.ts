@@ -87,18 +87,6 @@ export type AskInfo = ListedAsk & {
   quorum?: QuorumProgress;
 };
 
-/** A page of `service.list`: the asks, the next page's cursor, and the rows that failed their check. */
-export interface AskInfoPage extends AskListResult<AskInfo> {
-  /** Rows of this page that failed their check, in list order; absent when there are none. */
-  unreadable?: UnreadableAsk[];
-}
-
-/** A stored row `service.list` did not hand out, and why (the check's message). */
-export interface UnreadableAsk {
-  askId: string;
-  problem: string;
-}
-
 /** What `service.purge` deletes. */
 export interface PurgeOptions {
   /** Final asks that settled before this time (ms since the epoch, the service clock's). */
@@ -211,15 +199,15 @@ export interface InteractionService {
    * The asks of the store (of every service and process sharing it) that match `filter`,
    * newest first, `page.limit` at a time (default 50, at most 1,000). Pass the result's
    * `cursor` back for the next page; it is absent on the last page. A bad filter, limit or
-   * cursor is refused with `INVALID_REQUEST` naming the field. A row of the page that fails its
-   * check (a corrupt or tampered row) is not handed out: it is reported through `onError` and
-   * named in the page's `unreadable`, and the others are listed.
+   * cursor is refused with `INVALID_REQUEST` naming the field. A row of the page that cannot be
+   * read or fails its check (a corrupt or tampered row) is not handed out: it is reported
+   * through `onError` and named in the page's `unreadable`, and the others are listed.
    *
    * @example
    * let page = await service.list({ state: ['pending', 'deferred'] });
    * while (page.cursor) page = await service.list({ state: ['pending', 'deferred'] }, { cursor: page.cursor });
    */
-  list(filter?: AskListFilter, page?: AskListPage): Promise<AskInfoPage>;
+  list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>>;
   /**
    * Deletes final asks (answered, cancelled, timed out, aborted) that settled before
    * `finalBefore`, with their histories, in small batches; pending and deferred asks are never

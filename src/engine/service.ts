@@ -9,12 +9,15 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import { messageOf } from '../rules/describe.js';
+import { UserInteractionError } from '../rules/errors.js';
 import { canonicalPersonId } from '../rules/person-id.js';
 import type {
   AskListFilter,
   AskListPage,
+  AskListResult,
   AskStore,
   PersistedAskSnapshot,
+  UnreadableAsk,
 } from '../stores/ask-store.js';
 import { readAnswerOptions } from './ask-commands.js';
 import { abortEvent } from './ask-events.js';
@@ -33,13 +36,11 @@ import type {
   AnswerOptions,
   AskHandle,
   AskInfo,
-  AskInfoPage,
   AskOptions,
   InteractionService,
   PurgeOptions,
   ResponseReceipt,
   ResumeOptions,
-  UnreadableAsk,
 } from './service-contract.js';
 import { checkServiceOptions, type InteractionServiceOptions } from './service-options.js';
 import { createServiceParts, type ServiceParts } from './service-parts.js';
@@ -184,10 +185,17 @@ class Service implements InteractionService {
     return row === undefined ? undefined : askInfo(row);
   }
 
-  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskInfoPage> {
+  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>> {
     const listed = await this.#parts.store.list(peopleInCanonicalForm(filter), page);
     const items: AskInfo[] = [];
+    // Rows the store could not read, then rows that fail their check: each reported once.
     const unreadable: UnreadableAsk[] = [];
+    for (const bad of listed.unreadable ?? []) {
+      this.#parts.report(
+        new UserInteractionError('INVALID_REQUEST', bad.problem, { askId: bad.askId }),
+      );
+      unreadable.push(bad);
+    }
     for (const row of listed.items) {
       try {
         items.push(listedInfo(row));
@@ -198,7 +206,7 @@ class Service implements InteractionService {
         unreadable.push({ askId: String(askId), problem: messageOf(error) });
       }
     }
-    const result: AskInfoPage = { items };
+    const result: AskListResult<AskInfo> = { items };
     if (listed.cursor !== undefined) result.cursor = listed.cursor;
     if (unreadable.length > 0) result.unreadable = unreadable;
     return result;

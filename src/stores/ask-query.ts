@@ -51,6 +51,17 @@ export interface AskListPage {
 export interface AskListResult<TItem> {
   items: TItem[];
   cursor?: string;
+  /**
+   * Rows of this page that could not be read (a corrupt column, a row that fails its check),
+   * in list order, left out of `items`; absent when every row was read.
+   */
+  unreadable?: UnreadableAsk[];
+}
+
+/** A stored row a list left out, and why. */
+export interface UnreadableAsk {
+  askId: string;
+  problem: string;
 }
 
 export const ASK_LIST_DEFAULT_LIMIT = 50;

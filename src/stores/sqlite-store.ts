@@ -31,6 +31,7 @@ import {
   columnList,
   placeholderList,
   queryColumns,
+  readListedPage,
   selectList,
 } from './row-columns.js';
 import {
@@ -546,8 +547,7 @@ class SqliteAskStore implements AskStore {
       createdAt: Number(row.created_at),
       tie: Number(row.seq),
     }));
-    const items = listed.rows.map(readListed);
-    return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
+    return readListedPage(listed, readListed);
   }
 
   async purge(finalBefore: number, limit: number): Promise<number> {

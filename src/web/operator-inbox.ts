@@ -5,8 +5,9 @@
  * time. The list never shows answers: only who answered, which is never redacted.
  */
 import { ASK_STATES, type AskState, isAskState } from '../engine/audit.js';
-import type { AskInfo, AskInfoPage, UnreadableAsk } from '../engine/service-contract.js';
+import type { AskInfo } from '../engine/service-contract.js';
 import { decidedBy } from '../rules/quorum.js';
+import type { AskListResult, UnreadableAsk } from '../stores/ask-query.js';
 import { OPEN_STATES } from './ask-state.js';
 import { type Html, html, shownText } from './html.js';
 import { timeCell } from './shown-time.js';
@@ -66,13 +67,16 @@ export interface InboxSection {
   states: readonly AskState[];
   /** True on a list's first page: new asks are added to it live. */
   first: boolean;
-  page: AskInfoPage;
+  page: AskListResult<AskInfo>;
 }
 
 /** The sections a query shows, each read with `list`. */
 export async function readInboxSections(
   query: InboxQuery,
-  list: (states: readonly AskState[], cursor: string | undefined) => Promise<AskInfoPage>,
+  list: (
+    states: readonly AskState[],
+    cursor: string | undefined,
+  ) => Promise<AskListResult<AskInfo>>,
 ): Promise<InboxSection[]> {
   if (query.states !== undefined) {
     return [

@@ -34,10 +34,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A store, and how to break the outcome of one of its rows by hand (it then fails its check). */
+/**
+ * A store, and how to break one of its rows by hand: its outcome (the row then fails the
+ * service's check) or its questions column (the store cannot read the row).
+ */
 interface Target {
   store(): AskStore;
   breakOutcome(askId: string): Promise<void>;
+  breakQuestions(askId: string): Promise<void>;
 }
 
 const targets: [string, () => Target][] = [
@@ -50,6 +54,11 @@ const targets: [string, () => Target][] = [
         async breakOutcome(askId) {
           const db = new Database(path);
           db.prepare(`UPDATE asks SET outcome = '{"status":"answered"}' WHERE id = ?`).run(askId);
+          db.close();
+        },
+        async breakQuestions(askId) {
+          const db = new Database(path);
+          db.prepare(`UPDATE asks SET questions = '{}' WHERE id = ?`).run(askId);
           db.close();
         },
       };
@@ -66,6 +75,12 @@ if (postgresMissing === undefined) {
         async breakOutcome(askId) {
           await admin!.unsafe(
             `update "${schema}".asks set outcome = '{"status":"answered"}' where id = $1`,
+            [askId],
+          );
+        },
+        async breakQuestions(askId) {
+          await admin!.unsafe(
+            `update "${schema}".asks set questions = '{"not": "a list"}' where id = $1`,
             [askId],
           );
         },
@@ -112,6 +127,34 @@ describe.each(targets)('a row that fails its check, in %s', (_name, make) => {
     for (const askId of [first, last]) expect(html).toContain(`<tr data-ask="${askId}">`);
     expect(reported).toHaveLength(1);
     await web.close();
+    await service.close();
+    await store.close();
+  });
+
+  it('lists the others when the store cannot read one row, and names that one', async () => {
+    const target = make();
+    const store = target.store();
+    const errors: unknown[] = [];
+    const service = createInteractionService({ store, onError: (error) => errors.push(error) });
+    service.registerProvider({ ask: () => new Promise(() => undefined) });
+    const ids: string[] = [];
+    for (let n = 1; n <= 3; n++) {
+      const handle = service.start(ship(n));
+      await handle.stored;
+      ids.push(handle.id);
+    }
+    const [first, broken, last] = ids as [string, string, string];
+    await target.breakQuestions(broken);
+    // A page of two ends at the broken row: the next page starts after it.
+    const page = await service.list({}, { limit: 2 });
+    expect(page.items.map((ask) => ask.askId)).toEqual([last]);
+    expect(page.unreadable).toEqual([
+      { askId: broken, problem: expect.stringContaining('corrupt "questions" column') },
+    ]);
+    expect(errors).toHaveLength(1);
+    const next = await service.list({}, { limit: 2, cursor: page.cursor });
+    expect(next.items.map((ask) => ask.askId)).toEqual([first]);
+    expect(next.unreadable).toBeUndefined();
     await service.close();
     await store.close();
   });
