@@ -28,6 +28,14 @@ describe('text with a NUL the service would keep or look up', () => {
     }
   });
 
+  it('refuses a request whose agent holds one, naming the field', () => {
+    const service = createInteractionService({ store: createMemoryAskStore() });
+    service.registerProvider(manualProvider());
+    expect(() => service.start({ ...yesNo, agent: 'deploy\u0000bot' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', data: { field: 'agent' } }),
+    );
+  });
+
   it('refuses an ask id or interaction id holding one when answering, resuming or reading', async () => {
     const service = createInteractionService({ store: createMemoryAskStore() });
     service.registerProvider(manualProvider());
