@@ -100,6 +100,7 @@ export type {
   OutboxLease,
   PersistedAskSnapshot,
   StoredAsk,
+  UnreadableAsk,
 } from './stores/ask-store.js';
 export { createMemoryAskStore } from './stores/memory-store.js';
 export { prepareAskUserArguments } from './tool/prepare-arguments.js';

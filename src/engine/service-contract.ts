@@ -220,7 +220,9 @@ export interface InteractionService {
    * The asks of the store (of every service and process sharing it) that match `filter`,
    * newest first, `page.limit` at a time (default 50, at most 1,000). Pass the result's
    * `cursor` back for the next page; it is absent on the last page. A bad filter, limit or
-   * cursor is refused with `INVALID_REQUEST` naming the field.
+   * cursor is refused with `INVALID_REQUEST` naming the field. A row of the page that cannot be
+   * read or fails its check (a corrupt or tampered row) is not handed out: it is reported
+   * through `onError` and named in the page's `unreadable`, and the others are listed.
    *
    * @example
    * let page = await service.list({ state: ['pending', 'deferred'] });

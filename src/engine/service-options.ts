@@ -1,6 +1,7 @@
 /** The service's options and an ask's options, each checked up front with the value received. */
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
+import { checkStoreText } from '../rules/store-text.js';
 import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
 import { ASK_TELEMETRY_METHODS, type AskTelemetry } from './ask-observer.js';
 import type { Clock } from './clock.js';
@@ -198,6 +199,10 @@ export function checkAskOptions(options: AskOptions): void {
   if (key !== undefined && (typeof key !== 'string' || key === '')) {
     throw badOption('key', key, 'a non-empty string');
   }
+  // Each is kept with the ask (and a key looked up) in the store, before any write.
+  if (key !== undefined) checkStoreText(key, 'key', 'ask option');
+  if (sessionId !== undefined) checkStoreText(sessionId, 'sessionId', 'ask option');
+  if (toolCallId !== undefined) checkStoreText(toolCallId, 'toolCallId', 'ask option');
 }
 
 function badOption(name: string, value: unknown, expected: string): UserInteractionError {

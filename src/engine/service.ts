@@ -8,6 +8,8 @@ import type { Observable } from 'rxjs';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
+import { messageOf } from '../rules/describe.js';
+import { UserInteractionError } from '../rules/errors.js';
 import { canonicalPersonId } from '../rules/person-id.js';
 import type {
   AskListFilter,
@@ -15,6 +17,7 @@ import type {
   AskListResult,
   AskStore,
   PersistedAskSnapshot,
+  UnreadableAsk,
 } from '../stores/ask-store.js';
 import { readAnswerOptions } from './ask-commands.js';
 import { abortEvent } from './ask-events.js';
@@ -199,8 +202,29 @@ class Service implements InteractionService {
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>> {
     const listed = await this.#parts.store.list(peopleInCanonicalForm(filter), page);
-    const items = listed.items.map(listedInfo);
-    return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
+    const items: AskInfo[] = [];
+    // Rows the store could not read, then rows that fail their check: each reported once.
+    const unreadable: UnreadableAsk[] = [];
+    for (const bad of listed.unreadable ?? []) {
+      this.#parts.report(
+        new UserInteractionError('INVALID_REQUEST', bad.problem, { askId: bad.askId }),
+      );
+      unreadable.push(bad);
+    }
+    for (const row of listed.items) {
+      try {
+        items.push(listedInfo(row));
+      } catch (error) {
+        // One bad row does not hide the others: it is reported, and named on the page.
+        this.#parts.report(error);
+        const askId = (row as { askId?: unknown } | undefined)?.askId;
+        unreadable.push({ askId: String(askId), problem: messageOf(error) });
+      }
+    }
+    const result: AskListResult<AskInfo> = { items };
+    if (listed.cursor !== undefined) result.cursor = listed.cursor;
+    if (unreadable.length > 0) result.unreadable = unreadable;
+    return result;
   }
 
   async purge(options: PurgeOptions): Promise<number> {

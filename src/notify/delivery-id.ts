@@ -7,7 +7,8 @@ import type { NotificationKind } from './notification.js';
  * always give the same id, so a delivery sent again after a crash or a retry carries the id of
  * the first try and a receiver can drop the duplicate. Different steps (the first and the second
  * reminder) get different ids. The id is a hash, so it is safe in a mail header and a URL
- * whatever the ask and recipient ids contain.
+ * whatever the ask and recipient ids contain. An ask id is never given to another ask, not even
+ * after a purge (the store retires it), so a delivery id names one message for good.
  *
  * @example
  * deliveryIdFor('ask_1', 'alice', 'reminded', 2) // 'msg_…' (32 hex digits), the same every time

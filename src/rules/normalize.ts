@@ -23,6 +23,7 @@ import {
   resolvePlanReview,
 } from './question-rules.js';
 import { getReservedKeyProblem } from './reserved-keys.js';
+import { checkStoreText } from './store-text.js';
 import { checkTimeoutMs } from './timeout.js';
 
 /** A request ready for delivery: normalized questions, the asking agent, hints and the timeout. */
@@ -98,6 +99,7 @@ export function readAskRequest(
         'The `agent` option',
         'the name of the asking agent',
       );
+      checkStoreText(value.agent, 'agent');
     }
     return { ok: true, value };
   } catch (error) {
@@ -188,6 +190,8 @@ function normalize(input: unknown, allowIds: boolean): NormalizedAskRequest {
   const value: NormalizedAskRequest = { questions };
   if (top.agent !== undefined) {
     value.agent = requireText(top.agent, '"agent"', 'the name of the asking agent');
+    // Kept in a store column of its own, and filtered on.
+    checkStoreText(value.agent, 'agent');
   }
   const hints = readHints(top);
   if (hints !== undefined) value.hints = hints;

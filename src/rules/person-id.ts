@@ -12,9 +12,10 @@ import { MAX_ANSWERED_BY_LENGTH } from './limits.js';
 
 /**
  * Cyrillic and Greek letters that look like a Latin letter in common fonts, and that letter: a
- * bounded table (the letters of Unicode's confusables data, UTS #39, whose prototype is one
- * Latin letter), not the whole data set, which no dependency of this browser-safe layer carries.
- * An id is mapped through it before it is lower-cased, so `ВОВ` (Cyrillic) is `bob`.
+ * bounded table drawn from Unicode's confusables data (UTS #39), not the whole data set, which
+ * no dependency of this browser-safe layer carries. An id is mapped through it before it is
+ * lower-cased, so `ВОВ` (Cyrillic) is `bob` and `Іvan` (Cyrillic І) is `ivan`. Latin letters
+ * that look alike (`I`, `l`, `1`) are not folded: they are letters of the ids people type.
  */
 export const LOOK_ALIKE_LETTERS: Readonly<Record<string, string>> = Object.freeze({
   // Cyrillic capitals
@@ -113,11 +114,19 @@ export function canonicalPersonId(value: unknown, field: string): string {
     }
     if (char.length === 2) i++;
   }
-  return text
+  const canonical = text
     .normalize('NFKD')
     .replace(LOOK_ALIKE, (letter) => LOOK_ALIKE_LETTERS[letter] as string)
     .toLowerCase()
     .normalize('NFC');
+  // A compatibility character can spell out to several (U+FDFA is 18).
+  if (canonical.length > MAX_ANSWERED_BY_LENGTH) {
+    throw refusal(
+      field,
+      `\`${field}\` has ${canonical.length} characters in its canonical form, more than the ${MAX_ANSWERED_BY_LENGTH} allowed; it is refused, not shortened.`,
+    );
+  }
+  return canonical;
 }
 
 /**

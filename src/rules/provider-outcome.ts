@@ -12,6 +12,7 @@ import { readAnsweredBy } from './answered-by.js';
 import { compileCheck } from './compiled-check.js';
 import { describe, messageOf } from './describe.js';
 import { isUserInteractionError } from './errors.js';
+import { storeTextProblem } from './store-text.js';
 import { isValidatedFor, validateAskUserAnswers } from './validate-answers.js';
 
 /** A provider's outcome as read: valid (answers validated against the questions), or why not. */
@@ -79,7 +80,14 @@ export function readProviderOutcome(
       return schemaFailure(cancelledCheck, outcome);
     }
     case 'deferred': {
-      if (deferredCheck.check(outcome)) return { ok: true, outcome };
+      if (deferredCheck.check(outcome)) {
+        // The ask is found by it in the store.
+        const problem = storeTextProblem(outcome.interactionId, 'interactionId');
+        if (problem === undefined) return { ok: true, outcome };
+        return invalid(
+          `The provider deferred to an interaction id nothing could resume: ${problem}`,
+        );
+      }
       const { interactionId } = outcome as { interactionId?: unknown };
       if (typeof interactionId !== 'string' || interactionId.trim() === '') {
         return invalid(

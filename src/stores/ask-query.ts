@@ -8,6 +8,7 @@
 import { ASK_STATES, type AskAuditEvent, type AskState, isAskState } from '../engine/audit.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
+import { checkStoreText } from '../rules/store-text.js';
 import type { ListedAsk, StoredAsk } from './ask-store.js';
 
 /** A time range in ms since the epoch (the service clock's), `from` included, `to` excluded. */
@@ -50,6 +51,17 @@ export interface AskListPage {
 export interface AskListResult<TItem> {
   items: TItem[];
   cursor?: string;
+  /**
+   * Rows of this page that could not be read (a corrupt column, a row that fails its check),
+   * in list order, left out of `items`; absent when every row was read.
+   */
+  unreadable?: UnreadableAsk[];
+}
+
+/** A stored row a list left out, and why. */
+export interface UnreadableAsk {
+  askId: string;
+  problem: string;
 }
 
 export const ASK_LIST_DEFAULT_LIMIT = 50;
@@ -185,6 +197,7 @@ export function readAskQuery<TTie extends string | number>(
       if (value === undefined) continue;
       if (typeof value !== 'string' || value === '')
         throw invalid(name, value, 'a non-empty string');
+      checkStoreText(value, name, 'list filter');
       query.equal.push({ filter: name, value });
     }
     for (const [name, field] of Object.entries(RANGE_FILTERS)) {
@@ -197,6 +210,7 @@ export function readAskQuery<TTie extends string | number>(
       if (typeof notified !== 'string' || notified === '') {
         throw invalid('notified', notified, 'a non-empty string (a recipient id)');
       }
+      checkStoreText(notified, 'notified', 'list filter');
       query.notified = notified;
     }
   }
@@ -262,6 +276,8 @@ function decodeCursor<TTie extends string | number>(
   ) {
     throw refuse();
   }
+  // Base64 hides it: a cursor not made by a store may still carry a NUL to the database.
+  if (typeof position[1] === 'string') checkStoreText(position[1], 'cursor', 'list page');
   return { createdAt: position[0], tie: position[1] as TTie };
 }
 

@@ -18,6 +18,7 @@ export type {
   AskListPage,
   AskListResult,
   AskTimeRange,
+  UnreadableAsk,
 } from './ask-query.js';
 
 /** The JSON-serializable persisted snapshot of the ask machine (`machine.getPersistedSnapshot`). */
@@ -309,6 +310,8 @@ export interface AskStore {
    * more is refused, never cut). `cursor` is set when more may follow: pass it back for the next
    * page. Cursors are positions in that order, so asks written while paging never make an ask
    * appear twice. A bad filter, limit or cursor is refused with `INVALID_REQUEST` naming it.
+   * A row with a corrupt column is left out of `items` and named in `unreadable`; the others
+   * are listed.
    */
   list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>>;
   /**

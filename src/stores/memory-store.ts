@@ -1,5 +1,6 @@
 /** The default store: asks and their histories in this process's memory, shared by its services. */
 import type { AskAuditEvent } from '../engine/audit.js';
+import { checkStoreText } from '../rules/store-text.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -162,23 +163,27 @@ class MemoryAskStore implements AskStore {
 
   async get(askId: string): Promise<StoredAsk | undefined> {
     this.#open();
+    checkStoreText(askId, 'askId');
     return this.#asks.get(askId)?.row;
   }
 
   async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
     this.#open();
+    checkStoreText(interactionId, 'interactionId');
     const askId = this.#byInteraction.get(interactionId);
     return askId === undefined ? undefined : this.#asks.get(askId)?.row;
   }
 
   async findByKey(key: string): Promise<StoredAsk | undefined> {
     this.#open();
+    checkStoreText(key, 'key');
     const askId = this.#byKey.get(key);
     return askId === undefined ? undefined : this.#asks.get(askId)?.row;
   }
 
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
     this.#open();
+    checkStoreText(askId, 'askId');
     const entry = this.#asks.get(askId);
     if (entry === undefined) return;
     // A copy: events appended while the caller iterates belong to a later read.

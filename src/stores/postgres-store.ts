@@ -1,6 +1,7 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
 import postgres, { type Sql } from 'postgres';
 import type { AskAuditEvent } from '../engine/audit.js';
+import { checkStoreText } from '../rules/store-text.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -42,7 +43,7 @@ import {
   WRITTEN_EVENT_COLUMNS,
 } from './postgres-rows.js';
 import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './postgres-writes.js';
-import { type Column, columnList, queryColumns } from './row-columns.js';
+import { type Column, columnList, queryColumns, readListedPage } from './row-columns.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
 export type PostgresAskStoreConnection =
@@ -137,6 +138,9 @@ export function createPostgresAskStore(
   const sql = postgres(connectionString, { max, onnotice: () => {}, fetch_types: false });
   return new PostgresAskStore(sql, true, schema, onError);
 }
+
+/** Where a listed row holds its creation time (`LISTED_COLUMNS` order). */
+const LISTED_CREATED_AT = LISTED_COLUMNS.findIndex((column) => column.column === 'created_at');
 
 class PostgresAskStore implements AskStore {
   /** A sweep waits on the database server: the sweeper sizes its rounds by CPU time. */
@@ -305,11 +309,13 @@ class PostgresAskStore implements AskStore {
   }
 
   async get(askId: string): Promise<StoredAsk | undefined> {
+    checkStoreText(askId, 'askId');
     const sql = await this.#open();
     return this.#selectAsk(sql`where id = ${askId}`);
   }
 
   async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
+    checkStoreText(interactionId, 'interactionId');
     const sql = await this.#open();
     // The open ask first (false sorts before true), else the one that settled last.
     return this.#selectAsk(
@@ -318,11 +324,13 @@ class PostgresAskStore implements AskStore {
   }
 
   async findByKey(key: string): Promise<StoredAsk | undefined> {
+    checkStoreText(key, 'key');
     const sql = await this.#open();
     return this.#selectAsk(sql`where key = ${key}`);
   }
 
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
+    checkStoreText(askId, 'askId');
     const sql = await this.#open();
     const rows = await retryRead(() =>
       sql`
@@ -348,13 +356,12 @@ class PostgresAskStore implements AskStore {
     const sql = await this.#open();
     const { text, params } = listStatement(query, this.#list, '');
     const rows = await retryRead(() => sql.unsafe(text, params, { prepare: true }).values());
-    const listed = pageOf(rows.map(parseListedRow), query.limit, (ask) => ({
-      createdAt: ask.createdAt,
-      tie: ask.askId,
+    // Paged on the raw rows, so a row with a corrupt column still holds its place in the order.
+    const listed = pageOf(rows, query.limit, (row) => ({
+      createdAt: Number(row[LISTED_CREATED_AT]),
+      tie: String(row[0]),
     }));
-    return listed.cursor === undefined
-      ? { items: listed.rows }
-      : { items: listed.rows, cursor: listed.cursor };
+    return readListedPage(listed, parseListedRow);
   }
 
   async purge(finalBefore: number, limit: number): Promise<number> {

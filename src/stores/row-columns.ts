@@ -5,7 +5,12 @@
  * fields mean); a column that does not is refused with an error naming the ask and the column.
  */
 import { describe } from '../rules/describe.js';
-import { QUERY_NAMES, type QueryName } from './ask-query.js';
+import {
+  type AskListResult,
+  QUERY_NAMES,
+  type QueryName,
+  type UnreadableAsk,
+} from './ask-query.js';
 import type { ListedAsk, StoredAsk } from './ask-store.js';
 
 /** A column of a table holding rows of type `TRow` (an ask, or an audit event). */
@@ -218,4 +223,29 @@ function describeStored(value: unknown): string {
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
   }
   return describe(value);
+}
+
+/**
+ * The page of a durable store's rows read in list order (`pageOf`'s rows): each read with
+ * `read`; a row with a corrupt column (`CorruptAskRowError`) is left out and named in
+ * `unreadable`, so one bad row does not hide the others.
+ */
+export function readListedPage<TRow>(
+  page: { rows: TRow[]; cursor?: string },
+  read: (row: TRow) => ListedAsk,
+): AskListResult<ListedAsk> {
+  const items: ListedAsk[] = [];
+  const unreadable: UnreadableAsk[] = [];
+  for (const row of page.rows) {
+    try {
+      items.push(read(row));
+    } catch (error) {
+      if (!(error instanceof CorruptAskRowError)) throw error;
+      unreadable.push({ askId: error.askId, problem: error.message });
+    }
+  }
+  const result: AskListResult<ListedAsk> = { items };
+  if (page.cursor !== undefined) result.cursor = page.cursor;
+  if (unreadable.length > 0) result.unreadable = unreadable;
+  return result;
 }

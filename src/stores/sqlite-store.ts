@@ -1,6 +1,7 @@
 /** The embedded durable store: asks and their histories in one SQLite file, shared by processes. */
 import { type AskAuditEvent, startDataOf } from '../engine/audit.js';
 import { eventLoopTurn } from '../engine/event-loop.js';
+import { checkStoreText } from '../rules/store-text.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -31,6 +32,7 @@ import {
   columnList,
   placeholderList,
   queryColumns,
+  readListedPage,
   selectList,
 } from './row-columns.js';
 import {
@@ -402,21 +404,25 @@ class SqliteAskStore implements AskStore {
   }
 
   async get(askId: string): Promise<StoredAsk | undefined> {
+    checkStoreText(askId, 'askId');
     const { statements } = await this.#open();
     return readOptional(statements.byId.get(askId));
   }
 
   async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
+    checkStoreText(interactionId, 'interactionId');
     const { statements } = await this.#open();
     return readOptional(statements.byInteraction.get(interactionId));
   }
 
   async findByKey(key: string): Promise<StoredAsk | undefined> {
+    checkStoreText(key, 'key');
     const { statements } = await this.#open();
     return readOptional(statements.byKey.get(key));
   }
 
   async *history(askId: string): AsyncIterable<AskAuditEvent> {
+    checkStoreText(askId, 'askId');
     const { opened, statements } = await this.#open();
     // One read transaction: events appended while the caller iterates belong to a later read,
     // and the ask's row read for its start is the one these events belong to.
@@ -553,8 +559,7 @@ class SqliteAskStore implements AskStore {
       createdAt: Number(row.created_at),
       tie: Number(row.seq),
     }));
-    const items = listed.rows.map(readListed);
-    return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
+    return readListedPage(listed, readListed);
   }
 
   async purge(finalBefore: number, limit: number): Promise<number> {

@@ -7,7 +7,7 @@
 import { ASK_STATES, type AskState, isAskState } from '../engine/audit.js';
 import type { AskInfo } from '../engine/service-contract.js';
 import { decidedBy } from '../rules/quorum.js';
-import type { AskListResult } from '../stores/ask-query.js';
+import type { AskListResult, UnreadableAsk } from '../stores/ask-query.js';
 import { OPEN_STATES } from './ask-state.js';
 import { type Html, html, shownText } from './html.js';
 import { timeCell } from './shown-time.js';
@@ -122,11 +122,16 @@ export function renderInboxSections(
     return html`<section aria-labelledby="${section.id}-title">
 <h2 id="${section.id}-title">${section.title}</h2>
 <div class="table-scroll"><table id="${section.id}" class="asks" data-states="${section.states.join(' ')}" data-first="${section.first}"><thead><tr><th scope="col">Ask</th><th scope="col">State</th><th scope="col">Question</th><th scope="col">Agent</th><th scope="col">Created</th><th scope="col">Last change</th><th scope="col">Deadline</th><th scope="col">Answered by</th></tr></thead><tbody>
-${section.page.items.map((ask) => inboxRow(ask, query))}
+${section.page.items.map((ask) => inboxRow(ask, query))}${(section.page.unreadable ?? []).map(unreadableRow)}
 </tbody></table></div>
-${section.page.items.length === 0 ? html`<p class="empty">None.</p>` : ''}${more}${back}
+${section.page.items.length === 0 && section.page.unreadable === undefined ? html`<p class="empty">None.</p>` : ''}${more}${back}
 </section>`;
   })}`;
+}
+
+/** A row of the store that failed its check: named, marked, and why; the others are listed. */
+function unreadableRow(ask: UnreadableAsk): Html {
+  return html`<tr class="unreadable" data-ask="${ask.askId}"><td>${shownText(ask.askId)}</td><td colspan="7" role="alert">Unreadable: ${shownText(ask.problem)}</td></tr>`;
 }
 
 function inboxRow(ask: AskInfo, query: string): Html {

@@ -18,7 +18,7 @@ describe('canonicalPersonId', () => {
   });
 
   it('refuses what is not a non-empty string of visible characters, naming the field', () => {
-    for (const bad of ['', ' ana', 'a  b', 'a\u3000b', 'a\u0000b', 42]) {
+    for (const bad of ['', ' ana', 'a  b', 'a\u3000b', 'a\u0000b', 42, '\ufdfa'.repeat(15)]) {
       expect(() => canonicalPersonId(bad, 'by.recipient'), JSON.stringify(bad)).toThrow(
         /`by\.recipient`/,
       );

@@ -1,6 +1,8 @@
 /**
- * The store contract's cases on ask ids: a purged ask's id is never given to a new ask.
- * Registered by store-contract.ts for every store (memory, SQLite, PostgreSQL).
+ * The store contract's cases on ids: a purged ask's id is never given to a new ask, and a NUL
+ * in anything a store looks up (an id, a key, a filter, a cursor) is refused the same way by
+ * every store, before any query. Registered by store-contract.ts for every store (memory,
+ * SQLite, PostgreSQL).
  */
 import type { AskStore, StoredAsk } from 'ask-engine';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +73,42 @@ export function describeAskIds(context: IdCaseContext): void {
       expect(
         await peer.create(startWrite({ askId: 'gone-elsewhere', key: 'k-elsewhere' })),
       ).toEqual({ created: false, retired: true });
+    });
+  });
+
+  describe('text with a NUL (U+0000), which PostgreSQL cannot hold', () => {
+    const refusal = (field: string) => ({
+      code: 'INVALID_REQUEST',
+      data: { field },
+      message: expect.stringContaining('U+0000 (NUL)'),
+    });
+
+    it('refuses it in every list filter that takes text, naming the filter', async () => {
+      await started({ askId: 'kept', key: 'k', sessionId: 's', agent: 'a' });
+      for (const field of ['sessionId', 'agent', 'key', 'answeredBy', 'notified'] as const) {
+        await expect(context.store().list({ [field]: 'a\u0000b' }), field).rejects.toMatchObject(
+          refusal(field),
+        );
+      }
+    });
+
+    it('refuses it in a cursor, whatever its encoding hides', async () => {
+      const json = JSON.stringify([T0, 'a\u0000b']);
+      const cursor = btoa(json).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      await expect(context.store().list({}, { cursor })).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        data: { field: 'cursor' },
+      });
+    });
+
+    it('refuses it in an ask id, a key or an interaction id it is asked to find', async () => {
+      const store = context.store();
+      await expect(store.get('a\u0000b')).rejects.toMatchObject(refusal('askId'));
+      await expect(store.findByKey('a\u0000b')).rejects.toMatchObject(refusal('key'));
+      await expect(store.findByInteractionId('a\u0000b')).rejects.toMatchObject(
+        refusal('interactionId'),
+      );
+      await expect(collect(store.history('a\u0000b'))).rejects.toMatchObject(refusal('askId'));
     });
   });
 }
