@@ -156,13 +156,7 @@ export class AskCommits implements Committer {
     outbox?: readonly OutboxEntry[],
   ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      const write = nextAskWrite(
-        open,
-        event,
-        this.#clock.now(),
-        open.owner ? this.#serviceId : undefined,
-        this.#serviceId,
-      );
+      const write = nextAskWrite(open, event, this.#clock.now(), open.storedOwner, this.#serviceId);
       if (write === undefined) return false;
       const expected = open.version;
       this.#ledger.begin();
