@@ -315,6 +315,20 @@ export class AskCommits implements Committer {
     }
   }
 
+  /**
+   * This service, the ask's owner, heard that another service settled it: the row stops naming
+   * it, so a purge may delete the ask. A failure is reported; the ask then waits for a purge
+   * until this service's lease runs out (it closes or dies).
+   */
+  acknowledgeSettled(open: OpenAsk): void {
+    if (this.#closed || this.#ledger.closed) return;
+    this.#ledger.begin();
+    this.#store
+      .acknowledgeSettled(open.id, this.#serviceId)
+      .catch((error: unknown) => this.#report(error, open))
+      .finally(() => this.#ledger.end());
+  }
+
   /** Stops writing: a closed service moves no ask on. */
   close(): void {
     this.#closed = true;
