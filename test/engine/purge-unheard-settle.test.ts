@@ -8,8 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPostgresAskStore } from 'ask-engine/postgres';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import {
   type AskStore,
@@ -17,16 +18,29 @@ import {
   createInteractionService,
   createMemoryAskStore,
 } from '../../src/index.js';
+import {
+  type PostgresCluster,
+  postgresMissing,
+  startPostgresCluster,
+} from '../support/postgres-cluster.js';
 import { manualProvider, tick, yesNo } from './helpers.js';
 import { delegatingStore } from './sweep-fixtures.js';
 
 const yes = [{ questionId: 'q1', response: { kind: 'selection' as const, selections: ['Yes'] } }];
 const dir = mkdtempSync(join(tmpdir(), 'ask-purge-unheard-'));
 let files = 0;
+let schemas = 0;
+let cluster: PostgresCluster | undefined;
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(async () => {
+  if (postgresMissing === undefined) cluster = await startPostgresCluster();
+});
+afterAll(async () => {
+  await cluster?.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
 
-/** Two stores over the same data: one for service A, one for service B. */
+/** Two stores over the same data (two hosts, but for memory): one for service A, one for B. */
 const targets: [string, () => Promise<[AskStore, AskStore]>][] = [
   [
     'memory',
@@ -43,6 +57,17 @@ const targets: [string, () => Promise<[AskStore, AskStore]>][] = [
     },
   ],
 ];
+if (postgresMissing === undefined) {
+  targets.push([
+    'PostgreSQL',
+    async () => {
+      const schema = `purge_unheard_${++schemas}`;
+      const open = () =>
+        createPostgresAskStore({ connectionString: cluster!.url }, { schema, max: 3 });
+      return [open(), open()];
+    },
+  ]);
+}
 
 /** `inner`, but the news it tells is held until `release()`. */
 function withHeldNews(inner: AskStore): { store: AskStore; release: () => void } {
