@@ -156,13 +156,7 @@ export class AskCommits implements Committer {
     outbox?: readonly OutboxEntry[],
   ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      const write = nextAskWrite(
-        open,
-        event,
-        this.#clock.now(),
-        open.owner ? this.#serviceId : undefined,
-        this.#serviceId,
-      );
+      const write = nextAskWrite(open, event, this.#clock.now(), open.storedOwner, this.#serviceId);
       if (write === undefined) return false;
       const expected = open.version;
       this.#ledger.begin();
@@ -319,6 +313,20 @@ export class AskCommits implements Committer {
       if (open.handedOut) return undefined;
       if (attempt >= MAX_WRITE_ATTEMPTS) throw this.#gaveUp(open, attempt);
     }
+  }
+
+  /**
+   * This service, the ask's owner, heard that another service settled it: the row stops naming
+   * it, so a purge may delete the ask. A failure is reported; the ask then waits for a purge
+   * until this service's lease runs out (it closes or dies).
+   */
+  acknowledgeSettled(open: OpenAsk): void {
+    if (this.#closed || this.#ledger.closed) return;
+    this.#ledger.begin();
+    this.#store
+      .acknowledgeSettled(open.id, this.#serviceId)
+      .catch((error: unknown) => this.#report(error, open))
+      .finally(() => this.#ledger.end());
   }
 
   /** Stops writing: a closed service moves no ask on. */

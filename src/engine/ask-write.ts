@@ -55,13 +55,13 @@ export function startWrite(
   owner: string | undefined,
   writer: string,
 ): AskWrite {
-  const row = rowOf(ask, ask.snapshot, 1, at, owner);
+  const row = rowOf(ask, ask.snapshot, 1, at, owner, writer);
   return { ask: deepFreeze(row), event: deepFreeze(firstEvent(ask, 'start', 1)), writer };
 }
 
 /** Taking an ask over: the same snapshot, one version on, this service (`owner`) its writer. */
 export function restoreWrite(ask: AskBasis, at: number, owner: string): AskWrite {
-  const row = rowOf(ask, ask.snapshot, ask.version + 1, at, owner);
+  const row = rowOf(ask, ask.snapshot, ask.version + 1, at, owner, owner);
   const event: AskAuditEvent = {
     askId: ask.askId,
     type: 'restore',
@@ -75,7 +75,9 @@ export function restoreWrite(ask: AskBasis, at: number, owner: string): AskWrite
 
 /**
  * The write of `event` on `ask`, or `undefined` when the machine does not take the event in
- * the ask's state. `owner` is the owner the new row names, `writer` the service that writes.
+ * the ask's state. `owner` is the ask's owner as its stored row names it (a write never
+ * changes who delivers an ask: only a start or a take-over does), `writer` the service that
+ * writes; see `rowOf` for the owner the new row names.
  */
 export function nextAskWrite(
   ask: AskBasis,
@@ -88,7 +90,7 @@ export function nextAskWrite(
   // The compiled table (ask-table.ts): the same step as XState's, on the persisted snapshot.
   const next = stepAsk(from, event);
   if (next === undefined) return undefined;
-  const row = rowOf(ask, next, ask.version + 1, at, owner);
+  const row = rowOf(ask, next, ask.version + 1, at, owner, writer);
   const data = auditData(event, ask.questions.length, redacts(from), next);
   // A literal, not a spread of a shared base: see createAskContext on hidden classes.
   const audit = {
@@ -143,13 +145,17 @@ export function noteEvent<
   return deepFreeze({ askId, type, at, from: state, to: state, data } as AskAuditEvent);
 }
 
-/** The row for `state` at `version`: everything the store keeps of the ask. `owner` is the service that delivers it. */
+/**
+ * The row for `state` at `version`: everything the store keeps of the ask. `owner` is the
+ * service that delivers it, `writer` the one that writes the row.
+ */
 function rowOf(
   ask: AskBasis,
   state: PersistedAskState,
   version: number,
   at: number,
   owner: string | undefined,
+  writer: string,
 ): StoredAsk {
   const { context } = state;
   const interactionId =
@@ -168,10 +174,27 @@ function rowOf(
   if (interactionId !== undefined) row.interactionId = interactionId;
   if (ask.key !== undefined) row.key = ask.key;
   if (context.deadlineAt !== undefined) row.deadlineAt = context.deadlineAt;
-  // Only an ask that is delivered has an owner: a deferred or final one is nobody's to deliver,
-  // so no lease keeps the sweeper (or a take-over) away from it.
-  if (owner !== undefined && deliversIn(state.value)) row.owner = owner;
+  const named = ownerNamed(state, owner, writer);
+  if (named !== undefined) row.owner = named;
   return row;
+}
+
+/**
+ * The owner a row in `state` names, the one rule: an ask that is delivered names its owner,
+ * whoever writes (an answer counted by another service leaves it its owner's). A deferred ask
+ * is nobody's to deliver, so no lease keeps the sweeper (or a take-over) away from it. A final
+ * ask another service settled still names its owner, which has not heard of the settle yet:
+ * its caller waits for the outcome, so `purge` leaves the ask until the owner acknowledges it
+ * (`AskStore.acknowledgeSettled`) or its lease runs out. The owner's own final write names
+ * none: it has seen the settle.
+ */
+function ownerNamed(
+  state: PersistedAskState,
+  owner: string | undefined,
+  writer: string,
+): string | undefined {
+  if (deliversIn(state.value)) return owner;
+  return state.status === 'done' && owner !== writer ? owner : undefined;
 }
 
 /**

@@ -22,6 +22,8 @@ export class OpenAsk {
   version = 0;
   /** True while this service delivers the ask (it owns it); false when it only waits. */
   owner = false;
+  /** The owner the cached row names (this service's id when `owner`), if any. */
+  storedOwner: string | undefined = undefined;
   /** Set once the ask was deferred: kept on the row after it settles. */
   interactionId: string | undefined = undefined;
 

@@ -5,7 +5,7 @@
  */
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
-import { checkPurge } from '../stores/ask-query.js';
+import { checkPurgeTime } from '../stores/ask-query.js';
 import type { AskStore } from '../stores/ask-store.js';
 import type { Clock } from './clock.js';
 import { eventLoopTurn } from './event-loop.js';
@@ -40,15 +40,16 @@ export function checkPurgeOptions(options: unknown): asserts options is { finalB
       { field: 'options' },
     );
   }
-  checkPurge((options as { finalBefore?: unknown }).finalBefore, PURGE_BATCH);
+  checkPurgeTime('finalBefore', (options as { finalBefore?: unknown }).finalBefore);
 }
 
 /**
  * Deletes every final ask that settled before `finalBefore`, batch by batch; resolves with how
- * many were deleted.
+ * many were deleted. Owners' leases are read at the `clock`'s now (see `AskStore.purge`).
  */
 export async function purgeFinalAsks(
   store: AskStore,
+  clock: Clock,
   finalBefore: number,
   ledger: WriteLedger,
   stopped: () => boolean = () => false,
@@ -60,7 +61,7 @@ export async function purgeFinalAsks(
     ledger.begin();
     let batch: number;
     try {
-      batch = await store.purge(finalBefore, limit);
+      batch = await store.purge(finalBefore, limit, clock.now());
     } finally {
       ledger.end();
     }
@@ -111,7 +112,7 @@ export class RetentionTimer {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
       const finalBefore = this.#clock.now() - this.#finalAfterMs;
-      void purgeFinalAsks(this.#store, finalBefore, this.#ledger, () => this.#stopped)
+      void purgeFinalAsks(this.#store, this.#clock, finalBefore, this.#ledger, () => this.#stopped)
         .catch((error: unknown) => {
           if (!this.#stopped) this.#report(error);
         })

@@ -229,7 +229,8 @@ class Service implements InteractionService {
 
   async purge(options: PurgeOptions): Promise<number> {
     checkPurgeOptions(options);
-    return purgeFinalAsks(this.#parts.store, options.finalBefore, this.#parts.ledger);
+    const { store, clock, ledger } = this.#parts;
+    return purgeFinalAsks(store, clock, options.finalBefore, ledger);
   }
 
   history(askId: string): AsyncIterable<AskAuditEvent> {

@@ -33,10 +33,14 @@ export function purgedError(askId: string): UserInteractionError {
   );
 }
 
-/** How settlement moves an ask on: `commit` queues behind a write in flight, `commitNow` does not. */
+/**
+ * How settlement moves an ask on: `commit` queues behind a write in flight, `commitNow` does
+ * not; `acknowledgeSettled` tells the store this service, the ask's owner, heard it settle.
+ */
 export interface Committer {
   commit(open: OpenAsk, event: AskMachineEvent): Promise<boolean>;
   commitNow(open: OpenAsk, event: AskMachineEvent): Promise<boolean>;
+  acknowledgeSettled(open: OpenAsk): void;
 }
 
 export class Settlement {
@@ -131,6 +135,10 @@ export class Settlement {
     if (row.version <= open.version) return;
     this.adopt(open, basisOf(row).snapshot, row, undefined, undefined);
     this.#observer?.learned(open.state);
+    // Another service settled the ask this one delivers: the row keeps this service's name
+    // until it says it heard (see ask-write.ts, `ownerNamed`), so no purge took the outcome
+    // away before its caller here had it.
+    if (row.final && open.owner) this.#committer().acknowledgeSettled(open);
   }
 
   handOut(open: OpenAsk): void {

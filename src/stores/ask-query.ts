@@ -331,13 +331,19 @@ export function listedAsk(row: StoredAsk): ListedAsk {
   return listed;
 }
 
-/** Checks `purge`'s `finalBefore` and batch `limit`, as every store receives them. */
-export function checkPurge(finalBefore: unknown, limit: unknown): void {
-  if (typeof finalBefore !== 'number' || !Number.isFinite(finalBefore)) {
-    throw invalid('finalBefore', finalBefore, 'a time in ms since the epoch', 'purge');
-  }
+/** Checks `purge`'s `finalBefore`, batch `limit` and `now`, as every store receives them. */
+export function checkPurge(finalBefore: unknown, limit: unknown, now: unknown): void {
+  checkPurgeTime('finalBefore', finalBefore);
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
     throw invalid('limit', limit, 'an integer from 1 and up', 'purge');
+  }
+  checkPurgeTime('now', now);
+}
+
+/** Checks one of `purge`'s times (`finalBefore`, `now`): ms since the epoch. */
+export function checkPurgeTime(field: 'finalBefore' | 'now', value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw invalid(field, value, 'a time in ms since the epoch', 'purge');
   }
 }
 

@@ -44,9 +44,12 @@ export interface StoredAsk {
   /** Absolute time (ms since the epoch) when the ask times out; absent = never. */
   deadlineAt?: number;
   /**
-   * The id of the service that delivers the ask to its provider: set only while the ask is in a
-   * state that is delivered (pending). The ask is that service's while its lease runs
-   * (`renewOwnerLease`); once the lease has run out, any service may take it over.
+   * The id of the service that delivers the ask to its provider, while the ask is in a state
+   * that is delivered (pending): the ask is that service's while its lease runs
+   * (`renewOwnerLease`); once the lease has run out, any service may take it over. A final ask
+   * still names it when another service settled the ask and the owner has not heard of it yet:
+   * `purge` leaves such an ask to its owner (while its lease runs) until the owner clears the
+   * name (`acknowledgeSettled`). A deferred ask names none.
    */
   owner?: string;
   /** True once the machine reached a final state: nothing changes the ask any more. */
@@ -195,6 +198,7 @@ export const ASK_STORE_METHODS = [
   'claimDue',
   'list',
   'purge',
+  'acknowledgeSettled',
   'claimOutbox',
   'takeOutbox',
   'completeOutbox',
@@ -317,12 +321,22 @@ export interface AskStore {
   /**
    * Deletes up to `limit` final asks whose `updatedAt` (the time they settled) is before
    * `finalBefore`, oldest first, with their audit events, in one short transaction. Asks that
-   * are not final (pending, deferred) are never deleted. Returns how many were deleted: fewer
-   * than `limit` means none is left to delete. Their outbox entries are deleted with them.
-   * Each deleted ask's id is kept (a tombstone: the id alone), so `create` never gives it to a
-   * new ask.
+   * are not final (pending, deferred) are never deleted, nor is a final ask whose `owner` has
+   * not heard of its settle while that owner's lease runs past `now` (the rule `claimDue`
+   * uses): its caller waits for the outcome, which the owner must still be able to read. Such
+   * an ask is deleted by a purge once its owner acknowledged the settle (`acknowledgeSettled`)
+   * or its lease ran out. Returns how many were deleted: fewer than `limit` means none is left
+   * to delete. Their outbox entries are deleted with them. Each deleted ask's id is kept (a
+   * tombstone: the id alone), so `create` never gives it to a new ask.
    */
-  purge(finalBefore: number, limit: number): Promise<number>;
+  purge(finalBefore: number, limit: number, now: number): Promise<number>;
+  /**
+   * `owner` heard that the final ask `askId` settled: the row no longer names it (if it still
+   * does), so `purge` may delete the ask. Not a transition: the version stays, no event is
+   * appended and subscribers are told nothing. Does nothing for an ask that is not final, is
+   * gone, or names another owner (or none).
+   */
+  acknowledgeSettled(askId: string, owner: string): Promise<void>;
   /**
    * Calls `listener` for changes on a later turn of the event loop: news of a write arrives
    * after that write's promise settled, and the changes of one turn are told once per ask, at

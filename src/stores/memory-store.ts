@@ -205,9 +205,8 @@ class MemoryAskStore implements AskStore {
       if (applied.length > 0 && enough?.() === true) break;
       const entry = this.#deadlines.popDue(now);
       if (entry === undefined) break;
-      const { owner } = entry.row;
       // A live owner times its own asks out: they are read past like a declined one.
-      if (owner !== undefined && leaseRuns(this.#leases.get(owner), now)) {
+      if (this.#heldByLiveOwner(entry.row, now)) {
         declined.push(entry);
         continue;
       }
@@ -365,17 +364,34 @@ class MemoryAskStore implements AskStore {
     return listed.cursor === undefined ? { items } : { items, cursor: listed.cursor };
   }
 
-  async purge(finalBefore: number, limit: number): Promise<number> {
+  async purge(finalBefore: number, limit: number, now: number): Promise<number> {
     this.#open();
-    checkPurge(finalBefore, limit);
+    checkPurge(finalBefore, limit, now);
     let purged = 0;
+    // Asks whose live owner has not heard of their settle are read past, and put back after.
+    const kept: Entry[] = [];
     while (purged < limit) {
       const entry = this.#settled.popBefore(finalBefore);
       if (entry === undefined) break;
+      if (this.#heldByLiveOwner(entry.row, now)) {
+        kept.push(entry);
+        continue;
+      }
       this.#forget(entry.row);
       purged++;
     }
+    for (const entry of kept) this.#settled.restore(entry);
     return purged;
+  }
+
+  async acknowledgeSettled(askId: string, owner: string): Promise<void> {
+    this.#open();
+    checkOwnerLease(owner);
+    const entry = this.#asks.get(askId);
+    if (entry === undefined || !entry.row.final || entry.row.owner !== owner) return;
+    // The same version, without the name: rows handed out are frozen, so a new one.
+    const { owner: _heard, ...row } = entry.row;
+    entry.row = Object.freeze(row);
   }
 
   async renewOwnerLease(owner: string, until: number): Promise<void> {
@@ -497,6 +513,14 @@ class MemoryAskStore implements AskStore {
     if (id === undefined) return;
     if (this.#byInteraction.get(id) === row.askId) this.#byInteraction.delete(id);
     else if (this.#settledBehind.get(id) === row.askId) this.#settledBehind.delete(id);
+  }
+
+  /**
+   * True when `row` names an owner whose lease runs past `now`: the ask is that owner's (to
+   * time out while pending, to hear of before a purge once final).
+   */
+  #heldByLiveOwner(row: StoredAsk, now: number): boolean {
+    return row.owner !== undefined && leaseRuns(this.#leases.get(row.owner), now);
   }
 
   #isFinal(askId: string): boolean {

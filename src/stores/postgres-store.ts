@@ -364,14 +364,16 @@ class PostgresAskStore implements AskStore {
     return readListedPage(listed, parseListedRow);
   }
 
-  async purge(finalBefore: number, limit: number): Promise<number> {
-    checkPurge(finalBefore, limit);
+  async purge(finalBefore: number, limit: number, now: number): Promise<number> {
+    checkPurge(finalBefore, limit, now);
     const sql = await this.#open();
     // One statement per batch: rows another transaction holds (an `append` of a late answer
-    // takes a key-share lock on its ask) are skipped, and left for the next purge.
+    // takes a key-share lock on its ask) are skipped, and left for the next purge, as are asks
+    // whose live owner has not heard of their settle (the row still names it).
     const purged = await sql`
       with doomed as (
-        select id from ${this.#asks} where final and updated_at < ${finalBefore}
+        select id from ${this.#asks} a
+        where final and updated_at < ${finalBefore} and ${this.#noLiveOwner(now)}
         order by updated_at limit ${limit}
         for update skip locked
       ), events as (
@@ -384,6 +386,25 @@ class PostgresAskStore implements AskStore {
       delete from ${this.#asks} where id in (select id from doomed) returning id
     `.values();
     return purged.length;
+  }
+
+  async acknowledgeSettled(askId: string, owner: string): Promise<void> {
+    checkOwnerLease(owner);
+    const sql = await this.#open();
+    // Not a transition: the version stays and no NOTIFY is sent.
+    await sql`
+      update ${this.#asks} set owner = null where id = ${askId} and final and owner = ${owner}
+    `;
+  }
+
+  /**
+   * True for an ask (alias `a`) that names no owner, or one whose lease does not run past
+   * `now`: the one rule by which `claimDue` leaves a pending ask to its live owner and `purge`
+   * a final one its live owner has not heard settle.
+   */
+  #noLiveOwner(now: number) {
+    return this.#sql`(a.owner is null or not exists (
+      select from ${this.#leases} l where l.owner = a.owner and l.lease_until > ${now}))`;
   }
 
   claimDue(
@@ -460,8 +481,7 @@ class PostgresAskStore implements AskStore {
           select ${this.#askColumns} from ${this.#asks} a
           where not final and deadline_at <= ${now}
             and (claimed_until is null or claimed_until < clock_timestamp())
-            and (owner is null or not exists (
-              select from ${this.#leases} l where l.owner = a.owner and l.lease_until > ${now}))
+            and ${this.#noLiveOwner(now)}
           order by deadline_at
           offset 0
           for update skip locked

@@ -228,6 +228,7 @@ interface Statements extends BatchStatements {
   history: SqliteStatement;
   due: SqliteStatement;
   settled: SqliteStatement;
+  acknowledgeSettled: SqliteStatement;
   deleteEvents: SqliteStatement;
   lastEventId: SqliteStatement;
   holdAskSeq: SqliteStatement;
@@ -562,15 +563,15 @@ class SqliteAskStore implements AskStore {
     return readListedPage(listed, readListed);
   }
 
-  async purge(finalBefore: number, limit: number): Promise<number> {
-    checkPurge(finalBefore, limit);
+  async purge(finalBefore: number, limit: number, now: number): Promise<number> {
+    checkPurge(finalBefore, limit, now);
     const { opened, statements } = await this.#openToWrite();
     // One short write transaction per call: the caller purges in batches, so writers queued
     // behind it wait for one batch at most.
     return this.#write(
       opened,
       () => {
-        const doomed = statements.settled.all(finalBefore, limit) as { seq: number }[];
+        const doomed = statements.settled.all(finalBefore, now, limit) as { seq: number }[];
         if (doomed.length === 0) return 0;
         const { id: lastEventId } = statements.lastEventId.get() as { id: number };
         let lastSeq = 0;
@@ -590,6 +591,12 @@ class SqliteAskStore implements AskStore {
       },
       { asks: (purged) => purged },
     );
+  }
+
+  async acknowledgeSettled(askId: string, owner: string): Promise<void> {
+    checkOwnerLease(owner);
+    const { opened, statements } = await this.#openToWrite();
+    this.#write(opened, () => statements.acknowledgeSettled.run(askId, owner));
   }
 
   async renewOwnerLease(owner: string, until: number): Promise<void> {
@@ -967,6 +974,14 @@ class SqliteAskStore implements AskStore {
   }
 }
 
+/**
+ * True for a row of `asks` that names no owner, or one whose lease does not run past the
+ * parameter (`now`): the one rule by which `claimDue` leaves a pending ask to its live owner
+ * and `purge` a final one its live owner has not heard settle (migration 11's leases).
+ */
+const NO_LIVE_OWNER = `(owner IS NULL OR NOT EXISTS
+           (SELECT 1 FROM ask_leases l WHERE l.owner = asks.owner AND l.lease_until > ?))`;
+
 function prepare(db: SqliteDatabase): Statements {
   const columns = columnList(ASK_COLUMNS);
   const selected = selectList(ASK_COLUMNS);
@@ -1010,13 +1025,20 @@ function prepare(db: SqliteDatabase): Statements {
       db.prepare(
         `SELECT seq, ${selected} FROM asks
        WHERE final = 0 AND deadline_at <= ? AND deadline_at >= ? AND (deadline_at > ? OR seq > ?)
-         AND (owner IS NULL OR NOT EXISTS
-           (SELECT 1 FROM ask_leases l WHERE l.owner = asks.owner AND l.lease_until > ?))
+         AND ${NO_LIVE_OWNER}
        ORDER BY deadline_at, seq LIMIT ?`,
       ),
     ),
+    // Oldest first along `asks_settled`; an ask whose live owner has not heard of its settle
+    // (the row still names it) is read past and left.
     settled: db.prepare(
-      'SELECT seq FROM asks WHERE final = 1 AND updated_at < ? ORDER BY updated_at LIMIT ?',
+      `SELECT seq FROM asks WHERE final = 1 AND updated_at < ? AND ${NO_LIVE_OWNER}
+       ORDER BY updated_at LIMIT ?`,
+    ),
+    // The owner heard of the settle: not a transition (same version, no event, so no news).
+    acknowledgeSettled: db.prepare(
+      `UPDATE asks SET owner = NULL
+       WHERE id = ? AND final = 1 AND owner = (SELECT id FROM ask_owners WHERE name = ?)`,
     ),
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     lastEventId: db.prepare(LAST_EVENT_ID_SQL),

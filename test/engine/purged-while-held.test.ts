@@ -1,7 +1,9 @@
 /**
  * A settled ask purged before its owner heard of the settle (issue 37, §3): the owner used to
  * find nothing when it read the ask again, so its caller waited forever and its provider kept
- * asking. It now settles its caller with a clear error and aborts its provider.
+ * asking. It now settles its caller with a clear error and aborts its provider. A purge leaves
+ * such an ask to a live owner (purge-unheard-settle.test.ts), so here the owner's lease has
+ * run out (as when the store failed its renewals for longer than the lease) before the purge.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -16,7 +18,7 @@ describe('an ask purged before its owner heard it settle', () => {
     const store = createMemoryAskStore();
     const clock = new SimulatedClock();
     clock.set(1_000);
-    const owner = createInteractionService({ store, clock });
+    const owner = createInteractionService({ store, clock, leaseMs: 10_000 });
     const provider = manualProvider();
     owner.registerProvider(provider);
     const handle = owner.start(yesNo);
@@ -24,8 +26,10 @@ describe('an ask purged before its owner heard it settle', () => {
     await tick();
     expect(provider.calls).toHaveLength(1);
     const other = createInteractionService({ store, clock, retention: false });
-    // Answered elsewhere and purged in the same turn: the owner hears of the answer after.
+    // Answered elsewhere and purged in the same turn, once the owner's lease ran out: the
+    // owner hears of the answer after.
     await other.answer(handle.id, yes);
+    clock.increment(10_000);
     expect(await other.purge({ finalBefore: 2_000 })).toBe(1);
     await expect(handle.outcome).rejects.toMatchObject({
       code: 'UNKNOWN_INTERACTION',
@@ -42,7 +46,7 @@ describe('an ask purged before its owner heard it settle', () => {
     const store = createMemoryAskStore();
     const clock = new SimulatedClock();
     clock.set(1_000);
-    const owner = createInteractionService({ store, clock });
+    const owner = createInteractionService({ store, clock, leaseMs: 10_000 });
     const provider = manualProvider();
     owner.registerProvider(provider);
     const handle = owner.start(yesNo);
@@ -50,7 +54,8 @@ describe('an ask purged before its owner heard it settle', () => {
     await tick();
     const other = createInteractionService({ store, clock, retention: false });
     await other.answer(handle.id, yes);
-    await other.purge({ finalBefore: 2_000 });
+    clock.increment(10_000);
+    expect(await other.purge({ finalBefore: 2_000 })).toBe(1);
     // The owner's write finds no row to write over.
     provider.calls[0]!.resolve({ status: 'answered', answers: yes });
     await expect(handle.outcome).rejects.toThrow(

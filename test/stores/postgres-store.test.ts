@@ -585,7 +585,7 @@ describe.skipIf(postgresMissing !== undefined)(
           );
         }
       }
-      expect(await store.purge(1_000_000, 100)).toBe(100);
+      expect(await store.purge(1_000_000, 100, 1_000_000)).toBe(100);
       // Building 100,000 asks and 133,000 events takes seconds on a loaded machine.
     }, 60_000);
 

@@ -670,7 +670,7 @@ describe('the SQLite store', () => {
       const newest = Math.max(...eventIds('old'));
       // The purge deletes every event there was; the next write must not reuse their ids, or
       // the store polling from the last id it saw would never hear it.
-      expect(await other.purge(Number.MAX_SAFE_INTEGER, 10)).toBe(1);
+      expect(await other.purge(Number.MAX_SAFE_INTEGER, 10, Number.MAX_SAFE_INTEGER)).toBe(1);
       changes.length = 0;
       await other.create(startWrite({ askId: 'new' }));
       await waitUntil(() => changes.length > 0, 'the write after the purge');
@@ -678,7 +678,7 @@ describe('the SQLite store', () => {
       expect(eventIds('new')).toEqual([newest + 1]);
       // A later purge moves the one placeholder up; no history, list or feed reads it.
       await other.update(timeoutWrite((await other.get('new')) as StoredAsk, 10), 1);
-      expect(await other.purge(Number.MAX_SAFE_INTEGER, 10)).toBe(1);
+      expect(await other.purge(Number.MAX_SAFE_INTEGER, 10, Number.MAX_SAFE_INTEGER)).toBe(1);
       expect(raw().prepare('SELECT id FROM ask_events').pluck().all()).toEqual([newest + 2]);
       expect((await other.list()).items).toEqual([]);
     });
@@ -761,7 +761,7 @@ describe('the SQLite store', () => {
       const purgeAll = async (writer: AskStore, askId: string) => {
         const { ask } = rowStartWrite({ askId });
         await writer.update(timeoutWrite(ask, 10), 1);
-        expect(await writer.purge(Number.MAX_SAFE_INTEGER, 10)).toBe(1);
+        expect(await writer.purge(Number.MAX_SAFE_INTEGER, 10, Number.MAX_SAFE_INTEGER)).toBe(1);
       };
       await other.create(rowStartWrite({ askId: 'old' }));
       await waitUntil(() => changes.length > 0, 'the first ask');
@@ -1148,7 +1148,7 @@ describe('the SQLite store', () => {
       const settings = thresholds();
       const store = open();
       // One write of 100 asks: past the 64 that ask the worker (started by the request) for one.
-      expect(await store.purge(Number.MAX_SAFE_INTEGER, 100)).toBe(100);
+      expect(await store.purge(Number.MAX_SAFE_INTEGER, 100, Number.MAX_SAFE_INTEGER)).toBe(100);
       expect(settings()).toEqual(['PRAGMA wal_autocheckpoint = 4000']);
     });
 
@@ -1264,7 +1264,7 @@ describe('the SQLite store', () => {
         expect(plan, `${JSON.stringify(filter)}\n${plan}`).toMatch(index);
         if (page.cursor !== undefined) await store.list(filter, { limit: 5, cursor: page.cursor });
       }
-      expect(await store.purge(1_000_000, 100)).toBe(100);
+      expect(await store.purge(1_000_000, 100, 1_000_000)).toBe(100);
       const statements = storeStatements(prepared);
       expect(statements.length).toBeGreaterThanOrEqual(10 + shapes.length);
       expectNoFullScan(db, statements);

@@ -25,7 +25,7 @@ export function describeAskIds(context: IdCaseContext): void {
   const purged = async (askId: string, key?: string) => {
     const ask = await started({ askId, createdAt: T0, ...(key === undefined ? {} : { key }) });
     await applied(answerWrite(ask));
-    expect(await context.store().purge(T0 + 60_000, 10)).toBe(1);
+    expect(await context.store().purge(T0 + 60_000, 10, T0 + 60_000)).toBe(1);
   };
 
   describe('ids of purged asks', () => {
@@ -52,9 +52,9 @@ export function describeAskIds(context: IdCaseContext): void {
       await purged('first');
       const second = await started({ askId: 'second', createdAt: T0 + 1 });
       await applied(answerWrite(second));
-      expect(await context.store().purge(T0 + 60_000, 10)).toBe(1);
+      expect(await context.store().purge(T0 + 60_000, 10, T0 + 60_000)).toBe(1);
       // Tombstones are not asks: a purge finds nothing more to delete.
-      expect(await context.store().purge(T0 + 60_000, 10)).toBe(0);
+      expect(await context.store().purge(T0 + 60_000, 10, T0 + 60_000)).toBe(0);
       for (const askId of ['first', 'second']) {
         expect(await context.store().create(startWrite({ askId })), askId).toEqual({
           created: false,

@@ -338,7 +338,7 @@ export function describeOutbox(context: QueryCaseContext): void {
     it('deletes the entries of purged asks', async () => {
       const deferred = await deferredWith('ob-10', [entry('ob-10', 'gone', { due: 'settled' })]);
       const answered = await context.applied(answerWrite(deferred));
-      expect(await store().purge(answered.updatedAt + 1, 10)).toBe(1);
+      expect(await store().purge(answered.updatedAt + 1, 10, answered.updatedAt + 1)).toBe(1);
       expect(await store().claimOutbox(T0 + 10 * LEASE, 10, LEASE, ['email'])).toEqual([]);
     });
 

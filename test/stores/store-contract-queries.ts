@@ -219,7 +219,7 @@ export function describeListAndPurge(context: QueryCaseContext): void {
       await applied(answerWrite(recent));
       expect(await collect(context.store().history('answered-old'))).toHaveLength(3);
 
-      expect(await context.store().purge(cutoff, 100)).toBe(3);
+      expect(await context.store().purge(cutoff, 100, cutoff)).toBe(3);
       for (const gone of ['answered-old', 'resumed-old', 'timed-out-old']) {
         expect(await context.store().get(gone), gone).toBeUndefined();
         expect(await collect(context.store().history(gone)), gone).toEqual([]);
@@ -233,7 +233,7 @@ export function describeListAndPurge(context: QueryCaseContext): void {
         askId: 'deferred-old',
       });
       // Nothing old and final is left.
-      expect(await context.store().purge(cutoff, 100)).toBe(0);
+      expect(await context.store().purge(cutoff, 100, cutoff)).toBe(0);
     });
 
     it('deletes at most `limit` asks per call, oldest first', async () => {
@@ -241,11 +241,11 @@ export function describeListAndPurge(context: QueryCaseContext): void {
         const ask = await started({ askId: `done-${n}`, createdAt: T0 + n });
         await applied(answerWrite(ask));
       }
-      expect(await context.store().purge(T0 + 100, 2)).toBe(2);
+      expect(await context.store().purge(T0 + 100, 2, T0 + 100)).toBe(2);
       expect(ids((await context.store().list()).items)).toEqual(['done-4', 'done-3', 'done-2']);
-      expect(await context.store().purge(T0 + 100, 2)).toBe(2);
-      expect(await context.store().purge(T0 + 100, 2)).toBe(1);
-      expect(await context.store().purge(T0 + 100, 2)).toBe(0);
+      expect(await context.store().purge(T0 + 100, 2, T0 + 100)).toBe(2);
+      expect(await context.store().purge(T0 + 100, 2, T0 + 100)).toBe(1);
+      expect(await context.store().purge(T0 + 100, 2, T0 + 100)).toBe(0);
     });
 
     it('deletes by the time each ask was last written, whatever order they settled in', async () => {
@@ -256,18 +256,18 @@ export function describeListAndPurge(context: QueryCaseContext): void {
       await applied(answerWrite(early));
       const cutoff = (await context.store().get('stamped-late'))?.updatedAt as number;
       expect((await context.store().get('stamped-early'))?.updatedAt).toBeLessThan(cutoff);
-      expect(await context.store().purge(cutoff, 1)).toBe(1);
+      expect(await context.store().purge(cutoff, 1, cutoff)).toBe(1);
       expect(await context.store().get('stamped-early')).toBeUndefined();
       expect(await context.store().get('stamped-late')).toBeDefined();
-      expect(await context.store().purge(cutoff, 10)).toBe(0);
+      expect(await context.store().purge(cutoff, 10, cutoff)).toBe(0);
     });
 
     it('refuses a bad time or limit', async () => {
-      await expect(context.store().purge(Number.NaN, 10)).rejects.toMatchObject({
+      await expect(context.store().purge(Number.NaN, 10, T0)).rejects.toMatchObject({
         code: 'INVALID_REQUEST',
         message: 'Expected purge `finalBefore` to be a time in ms since the epoch, got NaN.',
       });
-      await expect(context.store().purge(T0, 0)).rejects.toMatchObject({
+      await expect(context.store().purge(T0, 0, T0)).rejects.toMatchObject({
         message: 'Expected purge `limit` to be an integer from 1 and up, got 0.',
       });
     });

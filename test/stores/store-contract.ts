@@ -43,6 +43,7 @@ import { describeAskIds } from './store-contract-ids.js';
 import { describeOwnerLeases } from './store-contract-leases.js';
 import { describeOutbox } from './store-contract-outbox.js';
 import { describePeopleFilters } from './store-contract-people.js';
+import { describePurgeOfUnheardSettles } from './store-contract-purge-owners.js';
 import { describeListAndPurge } from './store-contract-queries.js';
 
 export interface AskStoreContractTarget {
@@ -145,6 +146,13 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
     });
 
     describeOwnerLeases({
+      store: () => store,
+      started,
+      applied,
+      connect: target.connect === undefined ? undefined : connect,
+    });
+
+    describePurgeOfUnheardSettles({
       store: () => store,
       started,
       applied,
