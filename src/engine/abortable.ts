@@ -2,6 +2,19 @@
 import type { Clock } from './clock.js';
 
 /**
+ * True for what an option `signal` must be: an AbortSignal of this realm or another (checked by
+ * shape, as a bundled copy's or a polyfill's signal is no instance of this realm's class).
+ */
+export function isAbortSignalLike(value: unknown): value is AbortSignal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function'
+  );
+}
+
+/**
  * Settles like `promise`, or rejects with `signal.reason` as soon as `signal` aborts. The work
  * behind `promise` is not stopped (some APIs take no signal); its late failure is ignored.
  */

@@ -8,6 +8,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
 import type { AskStore } from '../stores/ask-store.js';
+import { isAbortSignalLike } from './abortable.js';
 import { freezeOutcome } from './outcome-copy.js';
 import type { OutcomeOptions } from './service-contract.js';
 import { checkStoredAsk } from './stored-ask-check.js';
@@ -122,13 +123,7 @@ function readOutcomeOptions(
     );
   }
   const { signal } = options;
-  if (
-    signal !== undefined &&
-    (typeof signal !== 'object' ||
-      signal === null ||
-      typeof signal.aborted !== 'boolean' ||
-      typeof signal.addEventListener !== 'function')
-  ) {
+  if (signal !== undefined && !isAbortSignalLike(signal)) {
     throw new UserInteractionError(
       'INVALID_REQUEST',
       `Expected outcome option \`signal\` to be an AbortSignal, got ${describe(signal)}.`,

@@ -3,6 +3,7 @@ import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { checkStoreText } from '../rules/store-text.js';
 import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
+import { isAbortSignalLike } from './abortable.js';
 import { ASK_TELEMETRY_METHODS, type AskTelemetry } from './ask-observer.js';
 import type { Clock } from './clock.js';
 import type { Inspect } from './inspection.js';
@@ -181,13 +182,7 @@ export function checkAskOptions(options: AskOptions): void {
     );
   }
   const { signal, toolCallId, sessionId, key } = options;
-  if (
-    signal !== undefined &&
-    (typeof signal !== 'object' ||
-      signal === null ||
-      typeof signal.aborted !== 'boolean' ||
-      typeof signal.addEventListener !== 'function')
-  ) {
+  if (signal !== undefined && !isAbortSignalLike(signal)) {
     throw badOption('signal', signal, 'an AbortSignal');
   }
   if (toolCallId !== undefined && typeof toolCallId !== 'string') {
