@@ -3,6 +3,7 @@ import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { checkStoreText } from '../rules/store-text.js';
 import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
+import { renewalInterval } from '../stores/owner-lease.js';
 import { isAbortSignalLike } from './abortable.js';
 import { ASK_TELEMETRY_METHODS, type AskTelemetry } from './ask-observer.js';
 import type { Clock } from './clock.js';
@@ -129,7 +130,7 @@ export function leaseTimes(options: InteractionServiceOptions): LeaseTimes {
       `Expected \`leaseMs\` to be a number of milliseconds > 0, got ${describe(leaseMs)}.`,
     );
   }
-  const renewMs = leaseRenewMs ?? leaseMs / 3;
+  const renewMs = leaseRenewMs ?? renewalInterval(leaseMs);
   if (
     typeof renewMs !== 'number' ||
     !Number.isFinite(renewMs) ||

@@ -11,6 +11,7 @@
  */
 import type { Clock } from '../engine/clock.js';
 import type { AskStore, ClaimedOutboxEntry } from '../stores/ask-store.js';
+import { renewalInterval } from '../stores/owner-lease.js';
 
 /** A send's hold on its entry: whether it was lost, and how to stop renewing it. */
 export interface HeldLease {
@@ -19,9 +20,6 @@ export interface HeldLease {
   /** Stops renewing (the send ended). */
   stop(): void;
 }
-
-/** Renewal every third of the lease: two renewals may fail or come late before it runs out. */
-const RENEWALS_PER_LEASE = 3;
 
 /**
  * Renews `entry`'s lease to `leaseMs` from now every third of `leaseMs` until `stop()`. A
@@ -34,7 +32,7 @@ export function holdLease(
   { clock, leaseMs }: { clock: Clock; leaseMs: number },
   report: (error: unknown) => void,
 ): HeldLease {
-  const every = Math.max(1, Math.floor(leaseMs / RENEWALS_PER_LEASE));
+  const every = Math.max(1, Math.floor(renewalInterval(leaseMs)));
   let stopped = false;
   let lost = false;
   let timer: unknown;

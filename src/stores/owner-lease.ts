@@ -23,3 +23,11 @@ export function checkOwnerLease(owner: unknown, until?: unknown): void {
 export function leaseRuns(leaseUntil: number | undefined, now: number): boolean {
   return leaseUntil !== undefined && leaseUntil > now;
 }
+
+/**
+ * How often a lease of `leaseMs` is renewed by default: every third of it, so two renewals may
+ * fail or come late before it runs out. The one rule for the owner lease and the outbox lease.
+ */
+export function renewalInterval(leaseMs: number): number {
+  return leaseMs / 3;
+}
