@@ -297,11 +297,15 @@ describe.skipIf(postgresMissing !== undefined)(
       expect(replies.filter((reply) => !reply.ok && reply.code !== 'ASK_SETTLED')).toEqual([]);
       const rows = await until(() => asksOf(schema), allFinal, 'every ask to end');
       expectOneOutcomeEach(rows, [a!, b!]);
-      // A heard every answer, those it missed while its listener was down included.
+      // A heard every answer, those it missed while its listener was down included. A hears of
+      // them once its LISTEN is back, and a LISTEN refused while the cut goes on is tried again
+      // after a backoff that grows to 10 s: the wait allows for that ceiling (it failed once at
+      // 10 s under load with no outcome heard yet, and never alone).
       await until(
         async () => ({ outcomes: a!.outcomes.size, rejected: [...a!.rejected.values()] }),
         ({ outcomes }) => outcomes === 100,
         "A's outcomes",
+        30_000,
       );
 
       const [after] = await a!.run<string[]>({ op: 'start', count: 1, prefix: 'y', agent: 'hang' });
@@ -316,6 +320,6 @@ describe.skipIf(postgresMissing !== undefined)(
         (outcome) => outcome?.status === 'answered',
         'the hand-over after the cut',
       );
-    });
+    }, 60_000);
   },
 );
