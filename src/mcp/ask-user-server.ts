@@ -124,7 +124,6 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
     maxRounds,
     timeoutMs: options.timeoutMs,
     stateTtlMs: requestStateTtlMs,
-    validator,
     now: clock === undefined ? Date.now : () => clock.now(),
   };
   // The tool's TypeBox schema is JSON Schema already; the copy drops TypeBox's symbol keys.

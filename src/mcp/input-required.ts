@@ -9,8 +9,6 @@ import {
   type InputRequiredResult,
   inputRequired,
   inputResponse,
-  type JsonSchemaType,
-  type jsonSchemaValidator,
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
@@ -19,7 +17,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import type { InteractionService } from '../engine/service-contract.js';
-import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
+import { isUserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import type { AskUserTool } from '../tool/tool.js';
 import { type AskUserToolResult, formatAskUserToolResult } from '../tool/tool-result.js';
@@ -52,8 +50,6 @@ export interface InputRequiredServing {
   timeoutMs: number | undefined;
   /** How long a `requestState` lasts for an ask without a deadline. */
   stateTtlMs: number;
-  /** Checks an accepted reply against the form's schema, as the SDK does on the 2025 era. */
-  validator: jsonSchemaValidator;
   now(): number;
 }
 
@@ -161,7 +157,10 @@ export async function answerInputRequired(
         break;
       }
       try {
-        const answers = readReply(serving.validator, form, reply.content ?? {});
+        // The boundary parse: every rule the form's schema states (offered values, types, what
+        // is required) and those it cannot, each refusal naming the question. No JSON Schema
+        // compile per reply: that was most of a round trip's cost (bench/mcp-input-required).
+        const answers = readElicitationContent(form, reply.content ?? {});
         const by = clientAnswerer(call.clientName);
         outcome = await settle(service, askId, () =>
           service.answer(askId, answers, by === undefined ? {} : { by }),
@@ -233,22 +232,6 @@ function isUrlRound(
   serving: InputRequiredServing,
 ): boolean {
   return serving.urlFor !== undefined && wantsAnswerPage(modes, questions);
-}
-
-/** The reply's answers: the form's schema first (as the SDK checks it on the 2025 era), then the engine's rules. */
-function readReply(
-  validator: jsonSchemaValidator,
-  form: ElicitationForm,
-  content: Record<string, unknown>,
-) {
-  const check = validator.getValidator(form.requestedSchema as JsonSchemaType)(content);
-  if (!check.valid) {
-    throw new UserInteractionError(
-      'INVALID_ANSWER',
-      `The reply does not fit the form it was sent: ${check.errorMessage ?? 'invalid content'}`,
-    );
-  }
-  return readElicitationContent(form, content);
 }
 
 /** Runs a settle; an ask that already has its outcome gives that outcome instead. */
