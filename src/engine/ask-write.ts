@@ -11,7 +11,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskWrite, StoredAsk } from '../stores/ask-store.js';
 import { deliversIn, type PersistedAskState, stepAsk } from './ask-table.js';
-import { type AskAuditEvent, type AskState, startDataOf } from './audit.js';
+import { type AskAuditEvent, type AskState, INITIAL_ASK_STATE, startDataOf } from './audit.js';
 import { deepFreeze } from './outcome-copy.js';
 import { REDACTED } from './redact.js';
 
@@ -127,7 +127,7 @@ export function firstEvent(
     type: 'start',
     at: context.createdAt,
     from: null,
-    to: 'pending',
+    to: INITIAL_ASK_STATE,
     data: startDataOf(ask),
   };
 }
