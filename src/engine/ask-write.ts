@@ -132,10 +132,21 @@ export function firstEvent(
   };
 }
 
-/** An audit event that changes no state (a late answer, a refusal, a failed callback). */
-export function noteEvent<
-  T extends 'late-answer' | 'answer.refused' | 'callback.failed' | 'response.refused',
->(
+/** The audit events that record something about an ask without changing its state. */
+export type NoteEventType =
+  | 'late-answer'
+  | 'answer.refused'
+  | 'callback.failed'
+  | 'response.refused'
+  | 'notified'
+  | 'reminded'
+  | 'escalated';
+
+/**
+ * An audit event that changes no state (a late answer, a refusal, a failed callback, a
+ * notification sent): the one builder of such events, for the engine and the notify outbox.
+ */
+export function noteEvent<T extends NoteEventType>(
   askId: string,
   type: T,
   state: AskState,
