@@ -55,7 +55,10 @@ export interface AskUserMcpServerOptions {
   secret?: string | Uint8Array;
   /** How many forms one ask gets when replies break a rule (either era); default 3. */
   maxRounds?: number;
-  /** How long a 2026-era `requestState` lasts for an ask without a deadline; default 24 hours. */
+  /**
+   * How long a 2026-era `requestState` lasts past the ask's deadline, or past the call for an
+   * ask without one; default 24 hours. Past the deadline it only reads the outcome.
+   */
   requestStateTtlMs?: number;
   /** The service's clock, when it is not the system clock (deadlines and `requestState` expiry). */
   clock?: Pick<Clock, 'now'>;
