@@ -22,6 +22,8 @@ export interface AskUserCall {
   clientName: string | undefined;
   /** The `requestState` the client echoed (modern retries only): untrusted until opened. */
   requestState: string | undefined;
+  /** Whether the request came over HTTP. */
+  overHttp: boolean;
 }
 
 /**
@@ -38,6 +40,9 @@ export type AskPath =
   | { kind: 'input-required'; modes: ElicitationModes; retry: string | undefined }
   | { kind: 'unavailable'; message: string };
 
+const STATELESS_LEGACY =
+  'This 2025-era MCP client reached the server over stateless HTTP, where the server cannot send it elicitation/create and hear the reply. Use a client that negotiates 2026-07-28, stdio, or a session (the SDK’s Streamable HTTP transport with a session id generator) for 2025-era clients.';
+
 /** Reads the call's era, capabilities, client name and echoed state. */
 export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall {
   // The SDK checked the envelope against its schema on dispatch; its published type is `{}`.
@@ -50,6 +55,7 @@ export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall
       capabilities: envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
       clientName: typeof info?.name === 'string' ? info.name : undefined,
       requestState: typeof state === 'string' ? state : undefined,
+      overHttp: ctx.http?.req !== undefined,
     };
   }
   return {
@@ -57,6 +63,7 @@ export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall
     capabilities: server.getClientCapabilities(),
     clientName: server.getClientVersion()?.name,
     requestState: undefined,
+    overHttp: ctx.http?.req !== undefined,
   };
 }
 
@@ -65,7 +72,14 @@ export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall
  * (the server's `urlFor`), which a URL-only client needs.
  */
 export function chooseAskPath(call: AskUserCall, answerPage: { available: boolean }): AskPath {
-  if (call.era === 'legacy') return { kind: 'elicitation' };
+  if (call.era === 'legacy') {
+    // An instance that never saw `initialize` serves one request of stateless HTTP (the SDK's
+    // `createMcpHandler` fallback): it can send no request to the client and hear the reply.
+    if (call.capabilities === undefined && call.overHttp) {
+      return { kind: 'unavailable', message: STATELESS_LEGACY };
+    }
+    return { kind: 'elicitation' };
+  }
   const modes = elicitationModes(call.capabilities);
   if (call.requestState !== undefined) {
     return { kind: 'input-required', modes, retry: call.requestState };

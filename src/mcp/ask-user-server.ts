@@ -22,6 +22,7 @@ import { type AskUserTool, createAskUserTool } from '../tool/tool.js';
 import { chooseAskPath, readAskUserCall } from './ask-path.js';
 import { type CallProviders, createCallProviders, unavailableProvider } from './call-providers.js';
 import { createElicitationProvider } from './elicitation-provider.js';
+import { type AskUserHttpEndpoint, createAskUserHttpEndpoint } from './http-endpoint.js';
 import {
   answerInputRequired,
   askByInputRequired,
@@ -54,7 +55,10 @@ export interface AskUserMcpServerOptions {
   secret?: string | Uint8Array;
   /** How many forms one ask gets when replies break a rule (either era); default 3. */
   maxRounds?: number;
-  /** How long a 2026-era `requestState` lasts for an ask without a deadline; default 24 hours. */
+  /**
+   * How long a 2026-era `requestState` lasts past the ask's deadline, or past the call for an
+   * ask without one; default 24 hours. Past the deadline it only reads the outcome.
+   */
   requestStateTtlMs?: number;
   /** The service's clock, when it is not the system clock (deadlines and `requestState` expiry). */
   clock?: Pick<Clock, 'now'>;
@@ -74,6 +78,12 @@ export interface AskUserMcpServer {
    * client of either era: the client's opening chooses it (`serveStdio` with this factory).
    */
   connect(transport: Transport): StdioServerHandle;
+  /**
+   * One Streamable HTTP endpoint (`fetch`) for clients of both eras: 2026-07-28 requests one
+   * instance each (any process with the same store and `secret` serves the retry), 2025-era
+   * clients on a session of this process. `onerror` hears what the SDK reports out of band.
+   */
+  createHttpEndpoint(onerror?: (error: Error) => void): AskUserHttpEndpoint;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -88,7 +98,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * @example
  * const server = createAskUserMcpServer({ name: 'my-agent', version: '1.0.0' });
  * server.connect(new StdioServerTransport());
- * // Streamable HTTP, 2026-07-28 era: createMcpHandler(server.createServer).fetch
+ * // Streamable HTTP, both eras: const { fetch } = server.createHttpEndpoint();
  */
 export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): AskUserMcpServer {
   const { urlFor, maxRounds = 3, requestStateTtlMs = DAY_MS, clock } = options;
@@ -203,6 +213,7 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
     service,
     createServer,
     connect: (transport) => serveStdio(createServer, { transport }),
+    createHttpEndpoint: (onerror) => createAskUserHttpEndpoint(createServer, onerror),
   };
 }
 
