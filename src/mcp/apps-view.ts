@@ -70,7 +70,11 @@ async function send(data: AppFormData, answer: UiFormAnswer): Promise<void> {
       name: ANSWER_TOOL,
       arguments: { askId: data.askId, token: data.token, answer },
     });
-    outcome = result.structuredContent as AppAnswerOutcome;
+    const content = result.structuredContent as AppAnswerOutcome | undefined;
+    if (typeof content?.status !== 'string') {
+      throw new Error(`the server's reply was not an answer outcome: ${JSON.stringify(result)}`);
+    }
+    outcome = content;
   } catch (error) {
     notice('Your answer was not sent', String((error as Error).message ?? error));
     return;
@@ -84,15 +88,36 @@ async function send(data: AppFormData, answer: UiFormAnswer): Promise<void> {
     return;
   }
   notice(outcome.title, outcome.message);
-  await tellTheAgent(outcome.result);
+  let problem: string | undefined;
+  try {
+    problem = await tellTheAgent(outcome.result);
+  } catch (error) {
+    problem = `the host refused it (${String((error as Error).message ?? error)})`;
+  }
+  if (problem !== undefined) {
+    notice(
+      outcome.title,
+      `${outcome.message} It could not be passed on to the agent: ${problem}. Tell the agent in your next message.`,
+    );
+  }
 }
 
-/** The outcome as the user's next message, or in the model's context where messages are not taken. */
-async function tellTheAgent(text: string): Promise<void> {
+/**
+ * The outcome as the user's next message, or into the model's context where the host takes no
+ * messages; what stopped it when the host takes neither.
+ */
+async function tellTheAgent(text: string): Promise<string | undefined> {
   const host = app.getHostCapabilities();
   const content = [{ type: 'text' as const, text }];
-  if (host?.message !== undefined) await app.sendMessage({ role: 'user', content });
-  else if (host?.updateModelContext !== undefined) await app.updateModelContext({ content });
+  if (host?.message !== undefined) {
+    const sent = await app.sendMessage({ role: 'user', content });
+    return sent.isError === true ? 'the host did not deliver the message' : undefined;
+  }
+  if (host?.updateModelContext !== undefined) {
+    await app.updateModelContext({ content });
+    return undefined;
+  }
+  return 'this host takes neither messages nor model context from the form';
 }
 
 function notice(title: string, message: string): void {
