@@ -12,7 +12,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
-import { callDigest } from '../ai-sdk/approval-binding.js';
+import { callDigest } from '../rules/call-digest.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
