@@ -30,12 +30,12 @@ export const AppAnswerArgumentsSchema = Type.Object(
 
 const argumentsCheck = compileCheck(AppAnswerArgumentsSchema);
 
-/** A tool result: the outcome as text (what the view shows) and as data. */
-export interface AppAnswerResult {
+/** A tool result (a `CallToolResult`): the outcome as text (what the view shows) and as data. */
+export type AppAnswerResult = {
   content: [{ type: 'text'; text: string }];
   structuredContent: AppAnswerOutcome;
   isError?: true;
-}
+};
 
 /** Thrown for arguments that are not the tool's: a caller's mistake, not a person's. */
 export class AppAnswerArgumentsError extends TypeError {}

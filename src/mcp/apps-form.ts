@@ -59,12 +59,12 @@ export interface AskUserApp {
   result(result: AskUserToolResult): Promise<AskUserAppResult>;
 }
 
-/** An `ask_user` result on the Apps path. */
-export interface AskUserAppResult {
+/** An `ask_user` result on the Apps path (a `CallToolResult`). */
+export type AskUserAppResult = {
   content: [{ type: 'text'; text: string }];
   isError?: true;
   _meta?: Record<string, unknown>;
-}
+};
 
 const DAY_MS = 86_400_000;
 
