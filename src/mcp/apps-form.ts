@@ -3,11 +3,6 @@
  * ask is deferred to a `ui://` form, which answers through the app-only `ask_user_answer` tool.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  getUiCapability,
-  RESOURCE_MIME_TYPE,
-  RESOURCE_URI_META_KEY,
-} from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 import { type Clock, systemClock } from '../engine/clock.js';
 import type { AskProvider } from '../engine/provider.js';
@@ -18,8 +13,11 @@ import { AppAnswerArgumentsSchema, type AppAnswerResult, answerFromApp } from '.
 import {
   ANSWER_TOOL,
   APP_FORM_META_KEY,
+  APP_MIME_TYPE,
   type AppFormData,
   ASK_USER_APP_URI,
+  RESOURCE_URI_META_KEY,
+  UI_EXTENSION_ID,
 } from './apps-contract.js';
 import { type AppResourceContents, readAppResource } from './apps-resource.js';
 
@@ -75,7 +73,8 @@ const DAY_MS = 86_400_000;
  */
 export function servesAppForm(capabilities: ClientCapabilities | null | undefined): boolean {
   if (capabilities?.elicitation !== undefined) return false;
-  return getUiCapability(capabilities)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+  const ui = capabilities?.extensions?.[UI_EXTENSION_ID] as { mimeTypes?: unknown } | undefined;
+  return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(APP_MIME_TYPE);
 }
 
 /**
@@ -127,7 +126,7 @@ export function createAskUserApp(
     resource: {
       uri: ASK_USER_APP_URI,
       name: 'ask_user form',
-      mimeType: RESOURCE_MIME_TYPE,
+      mimeType: APP_MIME_TYPE,
       description: 'The form in which the user answers an ask_user question.',
     },
     read: async () => ({ contents: [await readAppResource()] }),

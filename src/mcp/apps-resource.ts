@@ -3,10 +3,9 @@
  * and the view's script, under a Content-Security-Policy that lets only those two run.
  */
 import { createHash } from 'node:crypto';
-import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { loadBrowserBundle, sourceExtension } from '../web/assets.js';
 import { PAGE_STYLE } from '../web/page-style.js';
-import { ASK_USER_APP_URI } from './apps-contract.js';
+import { APP_MIME_TYPE, ASK_USER_APP_URI } from './apps-contract.js';
 
 /** The view's browser entry (`src/mcp/apps-view.ts`), bundled into `assets/` by the build. */
 export const APPS_VIEW_ENTRY = 'apps-view';
@@ -37,7 +36,7 @@ export async function readAppResource(): Promise<AppResourceContents> {
   });
   return {
     uri: ASK_USER_APP_URI,
-    mimeType: RESOURCE_MIME_TYPE,
+    mimeType: APP_MIME_TYPE,
     text: await html,
     // No domain of any kind: the view needs none, so the host's policy can be its tightest.
     _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
