@@ -78,7 +78,8 @@ async function mountForm(
   if (uri === undefined) throw new Error('ask_user names no ui:// resource for this host.');
   const result = await peers.client.callTool({ name: 'ask_user', arguments: args });
   const resource = await peers.client.readResource({ uri });
-  const html = (resource.contents[0] as { text: string }).text;
+  const contents = resource.contents[0] as { text: string };
+  const html = contents.text;
   await page.goto(hostUrl);
   await page.waitForFunction(() => typeof window.mountApp === 'function');
   await page.evaluate(
@@ -89,7 +90,7 @@ async function mountForm(
   const form = result._meta?.['ask-engine/app-form'] as { askId: string } | undefined;
   if (form === undefined) throw new Error(`No form in the result: ${JSON.stringify(result)}`);
   const { askId } = form;
-  return { peers, page, frame, messages, result, askId };
+  return { peers, page, frame, messages, result, askId, html, resource: contents };
 }
 
 const question = {
@@ -152,7 +153,14 @@ describe('the ask_user form as an MCP App', { timeout: 60_000 }, () => {
     const injected =
       '<script>document.documentElement.dataset.injected = "ran"</script><img src="x" onerror="document.documentElement.dataset.handler = \'ran\'">';
     const inject = (html: string) => html.replace('</main>', `</main>${injected}`);
-    const { frame } = await mountForm(question, { tamper: inject });
+    const { frame, html, resource } = await mountForm(question, { tamper: inject });
+    expect(resource).toMatchObject({
+      mimeType: 'text/html;profile=mcp-app',
+      _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } },
+    });
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; form-action 'none'; base-uri 'none'">/,
+    );
     // The form's own script ran under the same policy: it rendered the ask.
     await waitForForm(frame);
     await expect(frame.locator('html').getAttribute('data-injected')).resolves.toBeNull();
