@@ -5,6 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import { UiFormAnswerSchema } from '../contracts/form.js';
+import type { AskOutcome } from '../contracts/outcome.js';
 import type { Clock } from '../engine/clock.js';
 import type { AskInfo, InteractionService } from '../engine/service-contract.js';
 import { buildAskUserForm } from '../form/build-form.js';
@@ -63,7 +64,7 @@ export async function answerFromApp(
   if (!check.ok) {
     return closed(
       check.problem === 'expired'
-        ? 'This form has expired (its time ran out at the question’s deadline); nothing was recorded.'
+        ? 'This form has expired (at the question’s deadline, or after its own time limit); nothing was recorded.'
         : `This form’s token does not fit ask ${JSON.stringify(askId)}: it was signed for another question or changed. Nothing was recorded.`,
     );
   }
@@ -117,7 +118,7 @@ function settled(
   ask: AskInfo,
   title: string,
   message: string,
-  outcome: Parameters<typeof formatAskUserToolResult>[1],
+  outcome: AskOutcome,
 ): AppAnswerResult {
   const { content } = formatAskUserToolResult(ask.questions, outcome, {
     toolCallId: 'ask_user_answer',

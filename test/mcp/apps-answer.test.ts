@@ -155,6 +155,22 @@ describe('ask_user_answer', () => {
     await expect(peers.service.get(second.askId)).resolves.toMatchObject({ state: 'deferred' });
   });
 
+  it('refuses a form past its time limit (an ask without deadline: 7 days), and keeps the ask open', async () => {
+    let now = Date.now();
+    const peers = await host({ clock: { now: () => now } });
+    const form = await ask(peers);
+    now += 7 * 24 * 60 * 60 * 1000;
+    const expired = await peers.client.callTool({
+      name: 'ask_user_answer',
+      arguments: answerWith(form, { 'q1.selection': 'option1' }),
+    });
+    expect(expired).toMatchObject({ isError: true, structuredContent: { status: 'closed' } });
+    expect((expired.structuredContent as { message: string }).message).toContain(
+      'This form has expired',
+    );
+    await expect(peers.service.get(form.askId)).resolves.toMatchObject({ state: 'deferred' });
+  });
+
   it('refuses an answer the form cannot hold, in words, and keeps the ask open', async () => {
     const peers = await host();
     const form = await ask(peers);

@@ -23,10 +23,16 @@ export async function connectAppsHost(
     capabilities?: Record<string, unknown>;
     /** The protocol era: 2025 (`legacy`, the default) or pinned to 2026-07-28. */
     negotiation?: Negotiation;
+    /** The server's clock (the form's tokens); the service keeps the system clock. */
+    clock?: { now(): number };
   } = {},
 ) {
   const service = createInteractionService({ store: options.store ?? createMemoryAskStore() });
-  const server = createAskUserMcpServer({ service, secret: options.secret ?? randomBytes(32) });
+  const server = createAskUserMcpServer({
+    service,
+    secret: options.secret ?? randomBytes(32),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const handle = server.connect(serverSide);
   const client = new Client(
