@@ -60,18 +60,22 @@ afterAll(async () => {
 /** Calls `ask_user` as the model would, and mounts the form the host is pointed at. */
 async function mountForm(
   args: Record<string, unknown>,
-  options: { tamper?: (html: string) => string } = {},
+  options: { tamper?: (html: string) => string; takes?: 'message' | 'context' } = {},
 ) {
   const peers = await connectAppsHost();
   const page = await browser.context.newPage();
   open.push({ page, peers });
-  const messages: { role: string; content: { type: string; text: string }[] }[] = [];
+  const messages: { method: string; content: { type: string; text: string }[]; role?: string }[] =
+    [];
   await page.exposeFunction('hostCallTool', (params: Parameters<Client['callTool']>[0]) =>
     peers.client.callTool(params),
   );
-  await page.exposeFunction('hostMessage', (params: (typeof messages)[number]) => {
-    messages.push(params);
-  });
+  await page.exposeFunction(
+    'hostMessage',
+    (params: Omit<(typeof messages)[number], 'method'>, method: string) => {
+      messages.push({ ...params, method });
+    },
+  );
   const { tools } = await peers.client.listTools();
   const askUser = tools.find((tool) => tool.name === 'ask_user')!;
   const uri = (askUser._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
@@ -83,8 +87,8 @@ async function mountForm(
   await page.goto(hostUrl);
   await page.waitForFunction(() => typeof window.mountApp === 'function');
   await page.evaluate(
-    ([document, input, toolResult]) => window.mountApp(document, input, toolResult),
-    [options.tamper?.(html) ?? html, args, result] as const,
+    ([document, input, toolResult, takes]) => window.mountApp(document, input, toolResult, takes),
+    [options.tamper?.(html) ?? html, args, result, options.takes ?? 'message'] as const,
   );
   const frame = page.frameLocator('iframe');
   const form = result._meta?.['ask-engine/app-form'] as { askId: string } | undefined;
@@ -120,7 +124,7 @@ describe('the ask_user form as an MCP App', { timeout: 60_000 }, () => {
     });
     // The deferred call told the model to wait for the user's next message: this is it.
     await expect.poll(() => messages.length).toBe(1);
-    expect(messages[0]!.role).toBe('user');
+    expect(messages[0]).toMatchObject({ method: 'ui/message', role: 'user' });
     expect(messages[0]!.content[0]!.text).toContain(`Reply to ask_user (ask ${askId})`);
     expect(messages[0]!.content[0]!.text).toContain('Selected: "SQLite"');
   });
@@ -200,6 +204,18 @@ describe('the ask_user form as an MCP App', { timeout: 60_000 }, () => {
         answers: [{ questionId: 'q1', response: { kind: 'freeform', text: 'Lighthouse' } }],
       },
     });
+  });
+
+  it('puts the outcome in the model context where the host takes no messages', async () => {
+    const { frame, messages, askId } = await mountForm(question, { takes: 'context' });
+    await waitForForm(frame);
+    await frame.getByLabel('Postgres').check();
+    await frame.getByRole('button', { name: 'Send answer' }).click();
+    await frame.getByText('Answer recorded').waitFor();
+    await expect.poll(() => messages.length).toBe(1);
+    expect(messages[0]).toMatchObject({ method: 'ui/update-model-context' });
+    expect(messages[0]!.content[0]!.text).toContain(`Reply to ask_user (ask ${askId})`);
+    expect(messages[0]!.content[0]!.text).toContain('Selected: "Postgres"');
   });
 
   it('declines: the ask ends cancelled by the user, never answered', async () => {
