@@ -24,8 +24,16 @@ const app = new App({ name: 'ask-engine form', version: '1' }, {});
 
 app.ontoolresult = (result) => {
   const data = (result._meta as Record<string, unknown> | undefined)?.[APP_FORM_META_KEY];
-  if (isFormData(data)) show(data);
-  else notice('Nothing to answer', 'This result carries no question for you.');
+  if (!isFormData(data)) {
+    notice('Nothing to answer', 'This result carries no question for you.');
+    return;
+  }
+  try {
+    show(data);
+  } catch (error) {
+    // The codec refuses questions it cannot render: say so rather than keep "Loading".
+    notice('This question cannot be shown', String((error as Error).message ?? error));
+  }
 };
 app.ontoolcancelled = ({ reason }) => {
   notice('The question was withdrawn', reason ?? 'The agent stopped waiting for the answer.');
