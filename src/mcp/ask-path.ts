@@ -10,6 +10,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { servesAppForm } from './apps-form.js';
 import { type ElicitationModes, elicitationModes } from './elicitation-rules.js';
 
 /** What the server knows of the client behind one `tools/call`. */
@@ -33,9 +34,12 @@ export interface AskUserCall {
  * - `input-required`: 2026-07-28 era, multi round-trip: the call returns `input_required` with a
  *   form (or a link to the answer page) and a sealed `requestState`; `retry` is the state the
  *   client echoed when this call is the retry;
- * - `unavailable`: nobody can be asked through this client; `message` says why.
+ * - `unavailable`: nobody can be asked through this client; `message` says why;
+ * - `app`: either era, a host that renders MCP Apps and declares no elicitation: the ask is
+ *   deferred to the `ui://` form (`apps-form.ts`), which answers through `ask_user_answer`.
  */
 export type AskPath =
+  | { kind: 'app' }
   | { kind: 'elicitation' }
   | { kind: 'input-required'; modes: ElicitationModes; retry: string | undefined }
   | { kind: 'unavailable'; message: string };
@@ -72,6 +76,7 @@ export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall
  * (the server's `urlFor`), which a URL-only client needs.
  */
 export function chooseAskPath(call: AskUserCall, answerPage: { available: boolean }): AskPath {
+  if (servesAppForm(call.capabilities)) return { kind: 'app' };
   if (call.era === 'legacy') {
     // An instance that never saw `initialize` serves one request of stateless HTTP (the SDK's
     // `createMcpHandler` fallback): it can send no request to the client and hear the reply.
