@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 const dataExports = [
   'ASK_USER_FORM_HINT',
   'AnsweredBySchema',
+  'AskAttachmentSchema',
   'AskCancelReasonSchema',
   'AskOutcomeSchema',
   'AskUserAnswersSchema',
@@ -20,6 +21,7 @@ const dataExports = [
   'AskUserSelectionResponseSchema',
   'AskUserToolInputSchema',
   'MAX_ANSWER_BYTES',
+  'MAX_ATTACHMENT_BYTES',
   'MAX_FORM_HINT_BYTES',
   'MAX_MULTI_SELECT_OPTIONS',
   'MAX_QUESTIONS',

@@ -18,6 +18,7 @@ export function askInfo(row: StoredAsk): AskInfo {
   const info: AskInfo = listedAsk(checked);
   const { quorum, responses } = basisOf(checked).snapshot.context;
   if (quorum !== undefined) info.quorum = deepFreeze(quorumProgress(quorum, responses));
+  if (checked.attachment !== undefined) info.attachment = checked.attachment;
   return Object.freeze(info);
 }
 

@@ -85,7 +85,7 @@ export class AskReplica {
     const { agent } = snapshot.context as AskMachineInput;
     const request =
       agent === undefined ? { questions: row.questions } : { questions: row.questions, agent };
-    const open = new OpenAsk(row.askId, request, row.key, snapshot);
+    const open = new OpenAsk(row.askId, request, row.key, snapshot, row.attachment);
     this.cache(open, row);
     return open;
   }
@@ -95,6 +95,7 @@ export class AskReplica {
     open.state = row.snapshot as PersistedAskState;
     open.version = row.version;
     open.interactionId = row.interactionId;
+    open.attachment = row.attachment;
     open.storedOwner = row.owner;
     open.owner = row.owner === this.#serviceId;
   }
