@@ -163,6 +163,13 @@ describe('public API', () => {
     expect(pi.default).toBeTypeOf('function');
   });
 
+  it('ask-engine/openai-agents exports exactly the approvals of a run', async () => {
+    const openaiAgents = await import('ask-engine/openai-agents');
+    expect(Object.keys(openaiAgents).sort()).toEqual(
+      ['RUN_STATE_KIND', 'RunResumeError', 'askRunApprovals', 'resumeRunApprovals'].sort(),
+    );
+  });
+
   it('recognises a UserInteractionError from another bundled copy', async () => {
     const { isUserInteractionError, UserInteractionError } = await import('ask-engine');
     // What another copy's UserInteractionError looks like: a plain Error with the shared brand.
