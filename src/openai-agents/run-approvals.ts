@@ -204,44 +204,65 @@ async function askOne(
   return { askId: askIdForKey(key), call, decision };
 }
 
-/** Applies each decision to the state, in the order of the interruptions. */
+/**
+ * Applies each decision to the state. Sticky decisions go first: the SDK's sticky decision of a
+ * tool replaces what it held for that tool, while a decision on one call overrides a sticky one
+ * for that call, so each call decided in this round keeps its own decision.
+ */
 function applyAll<TContext, TAgent extends AnyAgent>(
   state: RunState<TContext, TAgent>,
   items: readonly RunToolApprovalItem[],
   asked: readonly Asked[],
   always: AlwaysOption,
 ): RunApprovalDecision[] {
-  return asked.map(({ askId, call, decision }, index) => {
-    const item = items[index] as RunToolApprovalItem;
-    const applied: RunApprovalDecision = {
-      askId,
-      callId: call.callId,
-      toolName: call.toolName,
-      applied: 'reject',
-      outcome: decision.outcome,
-    };
-    if (decision.answeredBy !== undefined) applied.answeredBy = decision.answeredBy;
-    if (decision.approved && decision.edited === undefined) {
-      const sticky = always.approve?.includes(call.toolName) === true;
-      state.approve(item, { alwaysApprove: sticky });
-      applied.applied = 'approve';
-      if (sticky) applied.sticky = true;
-      return applied;
-    }
-    if (decision.approved) {
-      // The SDK runs a call only as the model wrote it: the edited call is the model's to make.
-      const edited = decision.edited as NonNullable<typeof decision.edited>;
-      applied.edited = { ...edited, input: decision.input };
-      applied.message = editedMessage(call.toolName, edited.fields, decision.input);
-      state.reject(item, { message: applied.message });
-      return applied;
-    }
-    const sticky = always.reject?.includes(call.toolName) === true;
+  const decided = asked.map((each, index) =>
+    decisionOf(each, items[index] as RunToolApprovalItem, always),
+  );
+  const sticky = decided.filter(({ decision }) => decision.sticky === true);
+  for (const { decision, apply } of [
+    ...sticky,
+    ...decided.filter((each) => !sticky.includes(each)),
+  ]) {
+    if (decision.applied === 'approve') state.approve(apply.item, { alwaysApprove: apply.always });
+    else state.reject(apply.item, { message: decision.message ?? '', alwaysReject: apply.always });
+  }
+  return decided.map(({ decision }) => decision);
+}
+
+interface Decided {
+  decision: RunApprovalDecision;
+  apply: { item: RunToolApprovalItem; always: boolean };
+}
+
+/** What one ask's decision does to its call. */
+function decisionOf(
+  { askId, call, decision }: Asked,
+  item: RunToolApprovalItem,
+  always: AlwaysOption,
+): Decided {
+  const applied: RunApprovalDecision = {
+    askId,
+    callId: call.callId,
+    toolName: call.toolName,
+    applied: 'reject',
+    outcome: decision.outcome,
+  };
+  if (decision.answeredBy !== undefined) applied.answeredBy = decision.answeredBy;
+  let sticky = false;
+  if (decision.approved && decision.edited === undefined) {
+    applied.applied = 'approve';
+    sticky = always.approve?.includes(call.toolName) === true;
+  } else if (decision.approved) {
+    // The SDK runs a call only as the model wrote it: the edited call is the model's to make.
+    const edited = decision.edited as NonNullable<typeof decision.edited>;
+    applied.edited = { ...edited, input: decision.input };
+    applied.message = editedMessage(call.toolName, edited.fields, decision.input);
+  } else {
     applied.message = decision.reason;
-    state.reject(item, { message: decision.reason, alwaysReject: sticky });
-    if (sticky) applied.sticky = true;
-    return applied;
-  });
+    sticky = always.reject?.includes(call.toolName) === true;
+  }
+  if (sticky) applied.sticky = true;
+  return { decision: applied, apply: { item, always: sticky } };
 }
 
 /** What the model reads when the person approved the call only with other input. */
