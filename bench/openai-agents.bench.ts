@@ -47,8 +47,8 @@ service.registerProvider({
   ask: async (request) => {
     const question = request.questions[0];
     if (question === undefined) throw new Error('no question');
-    const intent = question.intent as { approve?: string } | undefined;
-    const approve = intent?.approve ?? question.options[0]?.title ?? '';
+    if (question.intent?.kind !== 'tool-approval') throw new Error('not a tool approval');
+    const approve = question.intent.approve;
     return {
       status: 'answered',
       answers: [

@@ -3,7 +3,8 @@
  * input and the tool's input schema, and the key that names its ask on every host.
  */
 import type { RunToolApprovalItem, run } from '@openai/agents';
-import type { ToolApprovalCall } from './tool-approval-placeholder.js';
+import type { ToolApprovalCall } from '../engine/tool-approval.js';
+import { unsupportedSchemaKeyword } from '../rules/json-schema-check.js';
 
 /** Any agent `run` accepts, whatever its context and output types. */
 export type AnyAgent = Parameters<typeof run>[0];
@@ -68,8 +69,8 @@ export function interruptedCall(item: RunToolApprovalItem): InterruptedCall {
 
 /**
  * The approval call asked for an interruption: edits are offered for a function tool with an
- * input schema unless `allowEdits` is false, and the question says which decision holds for the
- * rest of the run, so the person knows what a pick does.
+ * input schema the edit check reads, unless `allowEdits` is false, and the question says which
+ * decision holds for the rest of the run, so the person knows what a pick does.
  */
 export function approvalCall(
   call: InterruptedCall,
@@ -81,8 +82,15 @@ export function approvalCall(
     toolCallId: call.callId,
     input: call.input,
   };
-  if (allowEdits && call.inputSchema !== undefined) approval.inputSchema = call.inputSchema;
-  else approval.allowEdits = false;
+  // Edits are checked against the schema before they count: a schema with a keyword the check
+  // cannot read offers approve and reject only.
+  if (
+    allowEdits &&
+    call.inputSchema !== undefined &&
+    unsupportedSchemaKeyword(call.inputSchema) === undefined
+  ) {
+    approval.inputSchema = call.inputSchema;
+  } else approval.allowEdits = false;
   const sticky = stickyNote(call.toolName, always);
   if (sticky !== undefined) approval.context = sticky;
   return approval;

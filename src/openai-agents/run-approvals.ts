@@ -7,6 +7,12 @@ import type { RunState, RunToolApprovalItem } from '@openai/agents';
 import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import { askIdForKey } from '../engine/ask-ids.js';
 import type { AskOptions, InteractionService } from '../engine/service-contract.js';
+import {
+  askToolApproval,
+  decideToolApproval,
+  type ToolApprovalCall,
+  type ToolApprovalDecision,
+} from '../engine/tool-approval.js';
 import { UserInteractionError } from '../rules/errors.js';
 import {
   type AlwaysOption,
@@ -23,7 +29,6 @@ import {
   runAttachment,
   type SavedRun,
 } from './run-state-attachment.js';
-import { askToolApproval, type ToolApprovalDecision } from './tool-approval-placeholder.js';
 
 /** Options of `askRunApprovals`. */
 export interface RunApprovalOptions {
@@ -174,9 +179,11 @@ export async function resumeRunApprovals<TAgent extends AnyAgent>(
     items.map(async (item) => {
       const first = await askOne(service, item, saved, askOptions);
       if (first.decision.outcome.status !== 'deferred') return first;
-      await service.outcome(first.askId, options.signal ? { signal: options.signal } : {});
-      // Asked again under its key: the settled ask's decision, read by the one rule.
-      return askOne(service, item, saved, askOptions);
+      const outcome = await service.outcome(
+        first.askId,
+        options.signal === undefined ? {} : { signal: options.signal },
+      );
+      return { ...first, decision: decideToolApproval(first.approval, outcome) };
     }),
   );
   return { status: 'decided', state, decisions: applyAll(state, items, asked, saved.always) };
@@ -185,6 +192,8 @@ export async function resumeRunApprovals<TAgent extends AnyAgent>(
 interface Asked {
   askId: string;
   call: InterruptedCall;
+  /** The call as the person was asked about it. */
+  approval: ToolApprovalCall;
   decision: ToolApprovalDecision;
 }
 
@@ -196,12 +205,9 @@ async function askOne(
 ): Promise<Asked> {
   const call = interruptedCall(item);
   const key = approvalKey(saved.runId, call.callId);
-  const decision = await askToolApproval(
-    service,
-    approvalCall(call, saved.allowEdits, saved.always),
-    { ...options, key },
-  );
-  return { askId: askIdForKey(key), call, decision };
+  const approval = approvalCall(call, saved.allowEdits, saved.always);
+  const decision = await askToolApproval(service, approval, { ...options, key });
+  return { askId: askIdForKey(key), call, approval, decision };
 }
 
 /**

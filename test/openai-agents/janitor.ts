@@ -59,25 +59,20 @@ export function removesFrom(first: number, ...paths: string[]): ScriptedModelInp
 /** The model's last turn. */
 export const done: ScriptedModelInput = [assistantMessage('done')];
 
-/** The approving and rejecting options of an approval question. */
-export function approvalOptions(request: AskUserRequest): { approve: string; reject: string } {
-  const intent = request.questions[0]?.intent as { approve?: string; reject?: string } | undefined;
-  return { approve: intent?.approve ?? 'Allow', reject: intent?.reject ?? 'Deny' };
-}
-
 /** The answers to an approval question: approve, or reject with a comment. */
 export function decide(
   request: AskUserRequest,
   approve: boolean,
   comment?: string,
 ): AskUserQuestionAnswer[] {
-  const { approve: yes, reject: no } = approvalOptions(request);
+  const intent = request.questions[0]?.intent;
+  if (intent?.kind !== 'tool-approval') throw new Error('not a tool approval question');
   return [
     {
       questionId: request.questions[0]?.id ?? 'q1',
       response: {
         kind: 'selection',
-        selections: [approve ? yes : no],
+        selections: [approve ? intent.approve : intent.reject],
         ...(comment === undefined ? {} : { comment }),
       },
     },

@@ -129,6 +129,47 @@ describe('askRunApprovals', () => {
     expect(next.interruptions).toHaveLength(1);
   });
 
+  it('turns an approval with edits into a rejection that gives the model the edited input, and the edited call is asked about again', async () => {
+    const { agent, model, removed } = janitor([
+      removes('/tmp/all'),
+      removesFrom(2, '/tmp/all/cache'),
+      done,
+    ]);
+    const asked: AskUserRequest[] = [];
+    const service = serviceWith({
+      ask: async (request) => {
+        asked.push(request);
+        const answers = decide(request, true);
+        // The person narrows the first call before approving it, and approves the second as is.
+        const [answer] = answers;
+        if (asked.length === 1 && answer?.response?.kind === 'selection') {
+          answer.response.input = { path: '/tmp/all/cache' };
+        }
+        return { status: 'answered', answers };
+      },
+    });
+
+    const round = await askRunApprovals(service, await run(agent, 'clean up'), {
+      runId: 'job-edit',
+    });
+    if (round.status !== 'decided') throw new Error('expected decisions');
+    const [edited] = round.decisions;
+    expect(edited?.applied).toBe('reject');
+    expect(edited?.edited).toMatchObject({ fields: ['path'], input: { path: '/tmp/all/cache' } });
+    expect(edited?.edited?.from).not.toBe(edited?.edited?.to);
+    expect(edited?.message).toContain('{"path":"/tmp/all/cache"}');
+
+    // The model reads the edited input and makes that call; it is asked about like any other.
+    const next = await run(agent, round.state);
+    expect(JSON.stringify(model.lastCall?.request.input)).toContain('/tmp/all/cache');
+    expect(removed).toEqual([]);
+    const again = await askRunApprovals(service, next, { runId: 'job-edit' });
+    if (again.status !== 'decided') throw new Error('expected decisions');
+    await run(agent, again.state);
+    expect(asked).toHaveLength(2);
+    expect(removed).toEqual(['/tmp/all/cache']);
+  });
+
   it('rejects a call whose ask ends without an answer, with the reason', async () => {
     const { agent, removed } = janitor([removes('/tmp/a'), done]);
     const service = serviceWith({
