@@ -4,7 +4,9 @@
  * host sharing the store applies the decisions and continues the run once all are settled.
  */
 import type { RunState, RunToolApprovalItem } from '@openai/agents';
+import type { AskAttachment } from '../contracts/attachment.js';
 import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
+import { raceAbort } from '../engine/abortable.js';
 import { askIdForKey } from '../engine/ask-ids.js';
 import type { AskOptions, InteractionService } from '../engine/service-contract.js';
 import {
@@ -59,7 +61,7 @@ export interface RunApprovalOptions {
 
 /** Options of `resumeRunApprovals`. */
 export interface ResumeRunOptions {
-  /** Aborting it stops the wait for the asks (they go on; call again later). */
+  /** Aborting it stops the wait for the asks, rejecting with its reason (the asks go on). */
   signal?: AbortSignal;
 }
 
@@ -171,18 +173,15 @@ export async function resumeRunApprovals<TAgent extends AnyAgent>(
   const saved = readSavedRun(ask);
   const state = await restoreRunState(askId, agent, saved);
   const items = state.getInterruptions();
-  const askOptions: AskOptions = {
-    attachment: ask.attachment as NonNullable<typeof ask.attachment>,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  };
+  // No signal on the asks themselves: aborting stops this wait, never the asks.
+  const askOptions: AskOptions = { attachment: ask.attachment as AskAttachment };
+  const { signal } = options;
   const asked = await Promise.all(
     items.map(async (item) => {
-      const first = await askOne(service, item, saved, askOptions);
+      const asking = askOne(service, item, saved, askOptions);
+      const first = await (signal === undefined ? asking : raceAbort(asking, signal));
       if (first.decision.outcome.status !== 'deferred') return first;
-      const outcome = await service.outcome(
-        first.askId,
-        options.signal === undefined ? {} : { signal: options.signal },
-      );
+      const outcome = await service.outcome(first.askId, signal === undefined ? {} : { signal });
       return { ...first, decision: decideToolApproval(first.approval, outcome) };
     }),
   );

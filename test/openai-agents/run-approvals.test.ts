@@ -223,6 +223,21 @@ describe('resumeRunApprovals', () => {
     expect(interrupted.removed).toEqual([]);
   });
 
+  it('stops waiting when its signal aborts, and the asks go on', async () => {
+    const store = createMemoryAskStore();
+    const { agent } = janitor([removes('/tmp/a')]);
+    const service = serviceWith(linkProvider, store);
+    const round = await askRunApprovals(service, await run(agent, 'clean up'), { runId: 'job-8' });
+    if (round.status !== 'waiting') throw new Error('expected a waiting run');
+    const stop = new AbortController();
+    const resumed = resumeRunApprovals(service, janitor([done]).agent, round.askIds[0] as string, {
+      signal: stop.signal,
+    });
+    stop.abort(new Error('the worker shuts down'));
+    await expect(resumed).rejects.toThrow('the worker shuts down');
+    expect((await service.get(round.askIds[0] as string))?.state).toBe('deferred');
+  });
+
   it('refuses a run state from an SDK whose run-state schema this one cannot read, naming both', async () => {
     const { agent } = janitor([removes('/tmp/a')]);
     const store = createMemoryAskStore();
