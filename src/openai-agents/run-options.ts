@@ -55,7 +55,7 @@ export function checkWaitOptions(options: ResumeRunOptions): void {
 }
 
 /** `always`: tool names, as plain lists; anything else names the field. */
-function checkAlways(always: unknown): AlwaysOption {
+export function checkAlways(always: unknown): AlwaysOption {
   if (typeof always !== 'object' || always === null || Array.isArray(always)) {
     throw new TypeError(
       `Expected \`always\` to be an object { approve?, reject? } of tool names, got ${describe(always)}.`,

@@ -7,6 +7,7 @@ import { Agent, RunContext, RunState } from '@openai/agents';
 import type { AskAttachment } from '../contracts/attachment.js';
 import type { AskInfo } from '../engine/service-contract.js';
 import type { AlwaysOption, AnyAgent } from './approval-call.js';
+import { checkAlways } from './run-options.js';
 
 /** The attachment kind of a run's saved state. */
 export const RUN_STATE_KIND = 'openai-agents.run-state';
@@ -61,21 +62,33 @@ export function readSavedRun(ask: AskInfo): SavedRun {
       ask.askId,
     );
   }
-  let saved: Omit<SavedRun, 'schemaVersion' | 'state'> & { state: unknown };
-  try {
-    saved = JSON.parse(attachment.data) as typeof saved;
-  } catch (error) {
-    throw new RunResumeError(
-      `Ask ${ask.askId} holds an OpenAI Agents run that is not JSON (${(error as Error).message}); it cannot be resumed.`,
+  const unreadable = (why: string) =>
+    new RunResumeError(
+      `Ask ${ask.askId} holds an OpenAI Agents run that cannot be read (${why}); it cannot be resumed.`,
       ask.askId,
     );
+  let saved: Record<string, unknown>;
+  try {
+    saved = JSON.parse(attachment.data) as Record<string, unknown>;
+  } catch (error) {
+    throw unreadable(`not JSON: ${(error as Error).message}`);
+  }
+  const { runId, allowEdits, always, state } = saved ?? {};
+  if (typeof runId !== 'string' || runId === '') throw unreadable('no run id');
+  if (typeof allowEdits !== 'boolean') throw unreadable('no allowEdits flag');
+  if (typeof state !== 'object' || state === null) throw unreadable('no run state');
+  let checkedAlways: AlwaysOption;
+  try {
+    checkedAlways = checkAlways(always);
+  } catch (error) {
+    throw unreadable((error as Error).message);
   }
   return {
-    runId: saved.runId,
-    allowEdits: saved.allowEdits,
-    always: saved.always,
+    runId,
+    allowEdits,
+    always: checkedAlways,
     schemaVersion: attachment.version,
-    state: JSON.stringify(saved.state),
+    state: JSON.stringify(state),
   };
 }
 

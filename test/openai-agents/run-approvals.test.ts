@@ -267,6 +267,18 @@ describe('resumeRunApprovals', () => {
     );
   });
 
+  it('refuses a saved run it cannot read, naming what is wrong', async () => {
+    const service = serviceWith(linkProvider);
+    const handle = service.start(
+      { questions: [{ question: 'Lunch?', options: ['Yes', 'No'] }] },
+      { attachment: { kind: RUN_STATE_KIND, version: '1.22', data: '{"runId":"r","state":{}}' } },
+    );
+    await handle.stored;
+    await expect(resumeRunApprovals(service, janitor([]).agent, handle.id)).rejects.toThrow(
+      /holds an OpenAI Agents run that cannot be read \(no allowEdits flag\)/,
+    );
+  });
+
   it('refuses an ask that holds no run', async () => {
     const service = serviceWith(linkProvider);
     const handle = service.start({ questions: [{ question: 'Lunch?', options: ['Yes', 'No'] }] });
