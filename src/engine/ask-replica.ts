@@ -85,7 +85,7 @@ export class AskReplica {
     const { agent } = snapshot.context as AskMachineInput;
     const request =
       agent === undefined ? { questions: row.questions } : { questions: row.questions, agent };
-    const open = new OpenAsk(row.askId, request, row.key, snapshot, row.attachment);
+    const open = new OpenAsk(row.askId, request, row.key, snapshot);
     this.cache(open, row);
     return open;
   }
