@@ -149,7 +149,9 @@ export async function askRunApprovals<TContext, TAgent extends AnyAgent>(
  * settled, and applies the decisions to the restored state: pass it to `run(agent, state)`.
  * `agent` is the agent the run started with (the same name and tools). A state saved by an
  * SDK whose run-state schema this one cannot read is refused (`RunResumeError`). An ask of the
- * run that is missing (its host died before starting it) is started here.
+ * run that is missing (its host died before starting it) is started here. Call it in one place
+ * per run (the worker that owns the job): two hosts that both continue the run both run its
+ * approved calls.
  *
  * @example
  * const { state } = await resumeRunApprovals(service, agent, askId);
