@@ -7,6 +7,7 @@
  * the object the store keeps.
  */
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskAttachment } from '../contracts/attachment.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskWrite, StoredAsk } from '../stores/ask-store.js';
@@ -23,6 +24,7 @@ export interface AskBasis {
   readonly questions: AskUserQuestion[];
   readonly key?: string | undefined;
   readonly interactionId?: string | undefined;
+  readonly attachment?: AskAttachment | undefined;
 }
 
 /** A checked stored row as the basis of its next write. */
@@ -184,6 +186,7 @@ function rowOf(
   if (context.outcome !== undefined) row.outcome = context.outcome as AskOutcome;
   if (interactionId !== undefined) row.interactionId = interactionId;
   if (ask.key !== undefined) row.key = ask.key;
+  if (ask.attachment !== undefined) row.attachment = ask.attachment;
   if (context.deadlineAt !== undefined) row.deadlineAt = context.deadlineAt;
   const named = ownerNamed(state, owner, writer);
   if (named !== undefined) row.owner = named;

@@ -10,6 +10,7 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ValueError } from '@sinclair/typebox/errors';
 import { AskUserAnswersSchema } from '../contracts/answer.js';
+import { AskAttachmentSchema } from '../contracts/attachment.js';
 import { AskOutcomeSchema, QuorumResponseSchema } from '../contracts/outcome.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { UserInteractionError } from '../rules/errors.js';
@@ -105,11 +106,15 @@ export const StoredAskSchema = Type.Object({
   final: Type.Boolean(),
   createdAt: Type.Number(),
   updatedAt: Type.Number(),
+  attachment: Type.Optional(AskAttachmentSchema),
 });
 
-/** A row as `list` returns it: without the snapshot, with the session and agent it held. */
+/**
+ * A row as `list` returns it: without the snapshot and the attachment, with the session and
+ * agent it held.
+ */
 const ListedAskSchema = Type.Composite([
-  Type.Omit(StoredAskSchema, ['snapshot']),
+  Type.Omit(StoredAskSchema, ['snapshot', 'attachment']),
   Type.Object({ sessionId: Type.Optional(Type.String()), agent: Type.Optional(Type.String()) }),
 ]);
 
