@@ -126,9 +126,9 @@ describe.each(pairs)('answeredBy in the %s store', (_name, pair) => {
 
 describe('a stored answeredBy that was tampered with', () => {
   it.each([
-    // The row's check names where the row is wrong: the outcome that holds the answeredBy.
-    [{ recipient: '' }, /\/outcome /],
-    [{ recipient: 'alice', role: 'admin' }, /\/outcome /],
+    // The row's check names where the row is wrong: the field inside the outcome.
+    [{ recipient: '' }, /\/outcome\/answeredBy\/recipient /],
+    [{ recipient: 'alice', role: 'admin' }, /\/outcome\/answeredBy\/role /],
   ])('is refused when read (%j)', async (tampered, message) => {
     const store = createMemoryAskStore();
     const service = createInteractionService({ store });

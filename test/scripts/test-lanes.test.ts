@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import fastConfig from '../../vitest.fast.config.js';
 import { fastLane, SLOW_MODULES, slowReason } from '../support/test-lanes.js';
 
 function tree(files: Record<string, string>): string {
@@ -46,5 +47,9 @@ describe('the fast lane is derived from what each test file imports', () => {
     expect(lane).not.toContain(join('test', 'stores', 'postgres-store.test.ts'));
     expect(lane).not.toContain(join('test', 'cli', 'ask.tmux.test.ts'));
     expect(lane).toContain(join('test', 'machines', 'ask-table.test.ts'));
+  });
+
+  it('is what npm run test:fast runs, and nothing else', () => {
+    expect(fastConfig.test?.include).toEqual(fastLane('test'));
   });
 });
