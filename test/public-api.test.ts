@@ -101,12 +101,14 @@ describe('public API', () => {
     );
   });
 
-  it('ask-engine/mcp exports the elicitation provider and the ask_user server', async () => {
+  it('ask-engine/mcp exports the elicitation provider, the ask_user server and its tasks', async () => {
     const mcp = await import('ask-engine/mcp');
     expect(Object.keys(mcp).sort()).toEqual([
       'DECLINED',
       'DISMISSED',
+      'TASK_CANCELLED',
       'createAskUserMcpServer',
+      'createAskUserTasks',
       'createElicitationProvider',
       'createElicitationSchemaValidator',
     ]);

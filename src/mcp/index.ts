@@ -17,3 +17,15 @@ export {
   type ElicitationServer,
 } from './elicitation-provider.js';
 export { createElicitationSchemaValidator } from './schema-validator.js';
+export {
+  type AskTask,
+  type AskTaskInputRequest,
+  type AskTaskStatus,
+  TASK_CANCELLED,
+} from './task-state.js';
+export {
+  type AskTaskCreated,
+  type AskUserTasks,
+  type AskUserTasksOptions,
+  createAskUserTasks,
+} from './tasks.js';

@@ -1,0 +1,144 @@
+/**
+ * A v2 MCP server with `ask_user` on the Tasks path, served to a real v2 client pinned to
+ * 2026-07-28 over an in-memory link (the SDK's own `serveStdio` entry on a custom transport).
+ * The client drives the task by hand through its raw request API (`client.request` with a
+ * result schema): the SDK 2.4.0 client has no Tasks runtime, and its `callTool` refuses a
+ * `resultType: 'task'` result (UNSUPPORTED_RESULT_TYPE), so `callAskUser` reads the
+ * `tools/call` result off the wire.
+ */
+import {
+  Client,
+  type ClientCapabilities,
+  type JSONRPCMessage,
+  ProtocolError,
+  type RequestId,
+  SdkError,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { InteractionService } from 'ask-engine';
+import { type AskUserTasksOptions, createAskUserTasks } from 'ask-engine/mcp';
+import { expect } from 'vitest';
+
+export const TASKS = 'io.modelcontextprotocol/tasks';
+
+/** A client that shows forms and takes tasks. */
+export const TASKS_AND_FORMS: ClientCapabilities = {
+  elicitation: { form: {} },
+  extensions: { [TASKS]: {} },
+};
+
+/** Anything the server sends back, untouched. */
+const ANY: StandardSchemaV1<unknown, Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'test',
+    validate: (value) => ({ value: value as Record<string, unknown> }),
+  },
+};
+
+export type TaskPeers = Awaited<ReturnType<typeof linkTaskPeers>>;
+
+export async function linkTaskPeers(options: {
+  service: InteractionService;
+  capabilities?: ClientCapabilities;
+  tasks?: Omit<AskUserTasksOptions, 'service'>;
+  clientName?: string;
+}) {
+  const tasks = createAskUserTasks({ service: options.service, ...options.tasks });
+  const factory = () => {
+    const mcp = new McpServer(
+      { name: 'ask-engine-test', version: '0.0.0' },
+      { capabilities: { tools: {} }, supportedProtocolVersions: ['2026-07-28'] },
+    );
+    tasks.install(mcp.server);
+    mcp.server.setRequestHandler('tools/list', () => ({
+      tools: [{ name: 'ask_user', inputSchema: { type: 'object' } }],
+    }));
+    mcp.server.setRequestHandler('tools/call', (request, ctx) => {
+      if (!tasks.declaredBy(ctx))
+        throw new Error('This test server serves ask_user as tasks only.');
+      return tasks.callTool(request.params.arguments, ctx) as never;
+    });
+    return mcp;
+  };
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const served = serveStdio(factory, { transport: serverTransport });
+  const client = new Client(
+    { name: options.clientName ?? 'person', version: '0.0.0' },
+    {
+      capabilities: options.capabilities ?? TASKS_AND_FORMS,
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    },
+  );
+  await client.connect(clientTransport);
+  const results = recordResults(clientTransport);
+
+  const send = (method: string, params: Record<string, unknown>) =>
+    client.request({ method, params }, ANY);
+
+  return {
+    client,
+    tasks,
+    /**
+     * `tools/call` of ask_user as the wire carries its result: a task (which the SDK client
+     * refuses, so it is read from the wire) or a plain tool result.
+     */
+    async callAskUser(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+      const id = results.next();
+      try {
+        return (await client.callTool({ name: 'ask_user', arguments: args })) as never;
+      } catch (error) {
+        expect(error).toBeInstanceOf(SdkError);
+        expect((error as SdkError).code).toBe('UNSUPPORTED_RESULT_TYPE');
+        return results.of(await id);
+      }
+    },
+    get: (taskId: string) => send('tasks/get', { taskId }),
+    update: (taskId: string, inputResponses: Record<string, unknown>) =>
+      send('tasks/update', { taskId, inputResponses }),
+    cancel: (taskId: string) => send('tasks/cancel', { taskId }),
+    async close() {
+      await client.close();
+      await served.close();
+    },
+  };
+}
+
+/** The MCP error a request was refused with. */
+export async function refusal(request: Promise<unknown>): Promise<ProtocolError> {
+  const error = await request.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ProtocolError);
+  return error as ProtocolError;
+}
+
+/** Records the id of each `tools/call` the client sends and every result it receives. */
+function recordResults(transport: InMemoryTransport) {
+  const results = new Map<RequestId, Record<string, unknown>>();
+  const ids: ((id: RequestId) => void)[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, sendOptions) => {
+    if ('method' in message && message.method === 'tools/call' && 'id' in message) {
+      ids.shift()?.(message.id);
+    }
+    return send(message, sendOptions);
+  };
+  const receive = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    if ('result' in message) results.set(message.id, message.result as Record<string, unknown>);
+    receive(message, extra);
+  };
+  return {
+    /** The id of the next `tools/call` sent. */
+    next: () => new Promise<RequestId>((resolve) => ids.push(resolve)),
+    of(id: RequestId): Record<string, unknown> {
+      const result = results.get(id);
+      if (result === undefined) throw new Error(`No result for request ${String(id)}.`);
+      return result;
+    },
+  };
+}

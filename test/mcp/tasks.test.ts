@@ -1,0 +1,240 @@
+/**
+ * `ask_user` as an MCP task (the Tasks extension, 2026-07-28), driven by hand through a real v2
+ * client: the task's status read from the ask in the store, answered on the web page, through
+ * `tasks/update` or cancelled through `tasks/cancel`, and refused for ids it never issued.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type AskAuditEvent,
+  createInteractionService,
+  createMemoryAskStore,
+  type InteractionService,
+} from 'ask-engine';
+import { TASK_CANCELLED } from 'ask-engine/mcp';
+import { type AnswerApp, createAnswerApp, createWebProvider } from 'ask-engine/web';
+import { afterEach, describe, expect, it } from 'vitest';
+import { linkTaskPeers, refusal, type TaskPeers } from './task-peers.js';
+
+const BASE_URL = 'https://asks.example.test';
+const deploy = { question: 'Deploy the release now?', options: ['Yes', 'No'] };
+const yes = [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }];
+
+let open: { peers: TaskPeers; service: InteractionService; app: AnswerApp }[] = [];
+afterEach(async () => {
+  for (const { peers, service, app } of open) {
+    await peers.close();
+    app.close();
+    await service.close();
+  }
+  open = [];
+});
+
+/** A service whose provider defers each ask to its web page, and ask_user as tasks over MCP. */
+async function setup(options: { clientName?: string } = {}) {
+  const service = createInteractionService({ store: createMemoryAskStore() });
+  const app = createAnswerApp({ service, secret: randomBytes(32), baseUrl: BASE_URL });
+  const links = new Map<string, string>();
+  service.registerProvider(
+    createWebProvider(app, { notify: (link, ask) => void links.set(ask.askId, link) }),
+  );
+  const peers = await linkTaskPeers({ service, ...options });
+  open.push({ peers, service, app });
+  /** Posts "Yes" on the ask's page, as a person with its signed link does. */
+  const answerOnPage = async (askId: string) => {
+    const link = links.get(askId);
+    if (link === undefined) throw new Error(`No link was handed out for ${askId}.`);
+    const url = new URL(link);
+    return app.request(url.pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams([
+        ['token', url.searchParams.get('t')!],
+        ['action', 'submit'],
+        ['q1.selection', 'option1'],
+      ]).toString(),
+    });
+  };
+  return { service, app, peers, answerOnPage };
+}
+
+/** The ask a task stands for: the one ask the service has. */
+async function onlyAsk(service: InteractionService) {
+  const { items } = await service.list();
+  expect(items).toHaveLength(1);
+  return items[0]!;
+}
+
+async function history(service: InteractionService, askId: string) {
+  const events: AskAuditEvent[] = [];
+  for await (const event of service.history(askId)) events.push(event);
+  return events;
+}
+
+describe('tools/call of ask_user from a client that declares Tasks', () => {
+  it('returns a task asking its form, which completes once the person answers on the web page', async () => {
+    const { service, peers, answerOnPage } = await setup();
+    const created = await peers.callAskUser(deploy);
+    expect(created).toMatchObject({ resultType: 'task', status: 'input_required' });
+    const taskId = created.taskId as string;
+    // Unguessable: 256 random bits, and not the ask's id.
+    expect(taskId).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const ask = await onlyAsk(service);
+    expect(taskId).not.toContain(ask.askId);
+    expect(JSON.stringify(ask)).not.toContain(taskId);
+
+    const waiting = await peers.get(taskId);
+    expect(waiting).toMatchObject({ taskId, status: 'input_required', ttlMs: null });
+    expect(waiting.inputRequests).toEqual({
+      ask_user: {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: expect.stringContaining('Deploy the release now?'),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              'q1.selection': expect.objectContaining({
+                oneOf: [
+                  { const: 'option1', title: 'Yes' },
+                  { const: 'option2', title: 'No' },
+                ],
+              }),
+            },
+            required: ['q1.selection'],
+          },
+        },
+      },
+    });
+
+    expect((await answerOnPage(ask.askId)).status).toBe(200);
+    const done = await peers.get(taskId);
+    expect(done).toMatchObject({ taskId, status: 'completed' });
+    expect(done.inputRequests).toBeUndefined();
+    expect(done.result).toEqual({
+      content: [{ type: 'text', text: expect.stringContaining('"Yes"') }],
+    });
+    expect((await service.get(ask.askId))?.outcome).toMatchObject({
+      status: 'answered',
+      answers: yes,
+    });
+  });
+
+  it('settles the ask once through tasks/update: a second update changes nothing and is audited', async () => {
+    const { service, peers, answerOnPage } = await setup({ clientName: 'claude-code' });
+    const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    const accept = { ask_user: { action: 'accept', content: { 'q1.selection': 'option1' } } };
+    await peers.update(taskId, accept);
+    const done = await peers.get(taskId);
+    expect(done.status).toBe('completed');
+    const ask = await onlyAsk(service);
+    expect(ask.outcome).toEqual({
+      status: 'answered',
+      answers: yes,
+      answeredBy: { recipient: 'claude-code', channel: 'mcp' },
+    });
+
+    const no = { ask_user: { action: 'accept', content: { 'q1.selection': 'option2' } } };
+    await peers.update(taskId, no);
+    expect((await answerOnPage(ask.askId)).status).not.toBe(200);
+    expect((await peers.get(taskId)).result).toEqual(done.result);
+    const events = (await history(service, ask.askId)).map((event) => event.type);
+    expect(events.filter((type) => type === 'answer')).toHaveLength(1);
+    // Both late tries (the second update, the page) are recorded, and neither answered.
+    expect(events.filter((type) => type === 'late-answer')).toHaveLength(2);
+  });
+
+  it('refuses an answer that breaks the form with a clear MCP error, and keeps asking', async () => {
+    const { peers } = await setup();
+    const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    const wrong = { ask_user: { action: 'accept', content: { 'q1.selection': 'option7' } } };
+    const error = await refusal(peers.update(taskId, wrong));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('"option7"');
+    expect(error.message).toContain('option1, option2');
+    expect((await peers.get(taskId)).status).toBe('input_required');
+  });
+
+  it('reports a decline as the completed tool result, never as an answer', async () => {
+    const { service, peers } = await setup();
+    const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    await peers.update(taskId, { ask_user: { action: 'decline' } });
+    const done = await peers.get(taskId);
+    expect(done.status).toBe('completed');
+    expect(done.result).toEqual({ content: [{ type: 'text', text: expect.any(String) }] });
+    expect(JSON.stringify(done.result)).toContain('declined');
+    expect((await onlyAsk(service)).outcome).toEqual({
+      status: 'cancelled',
+      reason: 'user',
+      message: 'declined',
+    });
+  });
+
+  it('cancels the ask through tasks/cancel, and the task reports cancelled', async () => {
+    const { service, peers } = await setup();
+    const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    expect(await peers.cancel(taskId)).not.toHaveProperty('status');
+    expect(await peers.get(taskId)).toMatchObject({ taskId, status: 'cancelled' });
+    expect((await onlyAsk(service)).outcome).toEqual({
+      status: 'cancelled',
+      reason: 'user',
+      message: TASK_CANCELLED,
+    });
+    // A late answer through the task changes nothing.
+    await peers.update(taskId, {
+      ask_user: { action: 'accept', content: { 'q1.selection': 'option1' } },
+    });
+    expect((await peers.get(taskId)).status).toBe('cancelled');
+  });
+
+  it('returns the tool’s own error for arguments it refuses, and no task', async () => {
+    const { service, peers } = await setup();
+    const result = await peers.callAskUser({ question: 'Which?', options: ['A', 'A'] });
+    expect(result).not.toHaveProperty('taskId');
+    expect(result).toMatchObject({ isError: true });
+    expect((await service.list()).items).toHaveLength(0);
+  });
+});
+
+describe('a task id the server never issued', () => {
+  it('is refused with a clear MCP error by tasks/get, tasks/update and tasks/cancel', async () => {
+    const { service, peers } = await setup();
+    const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    const ask = await onlyAsk(service);
+    const other = await setup();
+    const { taskId: foreign } = (await other.peers.callAskUser(deploy)) as { taskId: string };
+    const tampered = `${taskId.slice(0, 10)}${taskId[10] === 'A' ? 'B' : 'A'}${taskId.slice(11)}`;
+    const unknown = randomBytes(32).toString('base64url');
+    for (const id of [foreign, tampered, unknown, ask.askId, 'not a task id']) {
+      for (const request of [
+        peers.get(id),
+        peers.update(id, { ask_user: { action: 'decline' } }),
+        peers.cancel(id),
+      ]) {
+        const error = await refusal(request);
+        expect(error.code).toBe(-32602);
+        expect(error.message).toContain(`Unknown task ${JSON.stringify(id)}`);
+      }
+    }
+    // Nothing changed: the task still asks, the other server's task too.
+    expect((await peers.get(taskId)).status).toBe('input_required');
+    expect((await other.peers.get(foreign)).status).toBe('input_required');
+  });
+
+  it('is refused to a client that does not declare Tasks on the request', async () => {
+    const { peers } = await setup();
+    const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    const plain = await linkTaskPeers({
+      service: open[0]!.service,
+      capabilities: { elicitation: { form: {} } },
+    });
+    try {
+      const error = await refusal(plain.get(taskId));
+      expect(error.code).toBe(-32021);
+      expect(error.data).toEqual({
+        requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      });
+    } finally {
+      await plain.close();
+    }
+  });
+});
