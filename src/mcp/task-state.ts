@@ -85,7 +85,7 @@ export function taskOfAsk(
     ttlMs: null,
     pollIntervalMs,
   };
-  if (!ask.final || ask.outcome === undefined) {
+  if (isOpen(ask)) {
     const request = inputRequestFor(ask.askId, ask.questions, audience);
     if (request === undefined) {
       return {
@@ -102,11 +102,11 @@ export function taskOfAsk(
       inputRequests: { [TASK_INPUT_KEY]: request },
     };
   }
-  if (isCancelledByClient(ask.outcome)) {
+  if (isCancelledByClient(ask.outcome!)) {
     return { ...base, status: 'cancelled', statusMessage: TASK_CANCELLED };
   }
   // The task carries the text the model reads; the result's details stay on the server.
-  const { content, isError } = formatAskUserToolResult(ask.questions, ask.outcome, {
+  const { content, isError } = formatAskUserToolResult(ask.questions, ask.outcome!, {
     toolCallId: taskId,
     askId: ask.askId,
   });
@@ -115,6 +115,14 @@ export function taskOfAsk(
     status: 'completed',
     result: isError === true ? { content, isError } : { content },
   };
+}
+
+/**
+ * True while the ask waits for its answer (pending, or deferred: a deferred ask is a task still
+ * waiting); only then does its task ask the client anything.
+ */
+export function isOpen(ask: AskInfo): boolean {
+  return !ask.final || ask.outcome === undefined;
 }
 
 /** The task of an ask the store holds but cannot read: `failed`, with the reason. */

@@ -32,6 +32,7 @@ import { mintTaskId, taskAskRef } from './task-id.js';
 import {
   type AskTask,
   failedTask,
+  isOpen,
   TASK_CANCELLED,
   TASK_INPUT_KEY,
   TASKS_EXTENSION,
@@ -151,7 +152,9 @@ export function createAskUserTasks(options: AskUserTasksOptions): AskUserTasks {
       // The store has the ask but it fails its check (a corrupt row): the task failed.
       return failedTask(taskId, messageOf(error), pollIntervalMs);
     }
-    return taskOfAsk(taskId, ask, await audienceOf(ctx, ask.askId), pollIntervalMs);
+    // Only an open ask asks the client (a settled ask has no answer page any more).
+    const audience = isOpen(ask) ? await audienceOf(ctx, ask.askId) : { form: false };
+    return taskOfAsk(taskId, ask, audience, pollIntervalMs);
   };
 
   return {

@@ -4,6 +4,7 @@
  * `tasks/update` or cancelled through `tasks/cancel`, and refused for ids it never issued.
  */
 import { randomBytes } from 'node:crypto';
+import { type ClientCapabilities, ProtocolError } from '@modelcontextprotocol/client';
 import {
   type AskAuditEvent,
   createInteractionService,
@@ -13,7 +14,7 @@ import {
 import { TASK_CANCELLED } from 'ask-engine/mcp';
 import { type AnswerApp, createAnswerApp, createWebProvider } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
-import { linkTaskPeers, refusal, type TaskPeers } from './task-peers.js';
+import { linkTaskPeers, TASKS, type TaskPeers } from './task-peers.js';
 
 const BASE_URL = 'https://asks.example.test';
 const deploy = { question: 'Deploy the release now?', options: ['Yes', 'No'] };
@@ -30,14 +31,21 @@ afterEach(async () => {
 });
 
 /** A service whose provider defers each ask to its web page, and ask_user as tasks over MCP. */
-async function setup(options: { clientName?: string } = {}) {
+async function setup(
+  options: { clientName?: string; capabilities?: ClientCapabilities; answerPage?: boolean } = {},
+) {
   const service = createInteractionService({ store: createMemoryAskStore() });
   const app = createAnswerApp({ service, secret: randomBytes(32), baseUrl: BASE_URL });
   const links = new Map<string, string>();
   service.registerProvider(
     createWebProvider(app, { notify: (link, ask) => void links.set(ask.askId, link) }),
   );
-  const peers = await linkTaskPeers({ service, ...options });
+  const { answerPage, ...client } = options;
+  const peers = await linkTaskPeers({
+    service,
+    ...client,
+    ...(answerPage === true ? { tasks: { urlFor: (askId) => app.linkFor(askId) } } : {}),
+  });
   open.push({ peers, service, app });
   /** Posts "Yes" on the ask's page, as a person with its signed link does. */
   const answerOnPage = async (askId: string) => {
@@ -62,6 +70,16 @@ async function onlyAsk(service: InteractionService) {
   const { items } = await service.list();
   expect(items).toHaveLength(1);
   return items[0]!;
+}
+
+/** The MCP error a request was refused with. */
+async function refusal(request: Promise<unknown>): Promise<ProtocolError> {
+  const error = await request.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(ProtocolError);
+  return error as ProtocolError;
 }
 
 async function history(service: InteractionService, askId: string) {
@@ -184,6 +202,45 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
       ask_user: { action: 'accept', content: { 'q1.selection': 'option1' } },
     });
     expect((await peers.get(taskId)).status).toBe('cancelled');
+  });
+
+  it('works while a client that shows no elicitation waits, and completes on the page’s answer', async () => {
+    const { service, peers, answerOnPage } = await setup({
+      capabilities: { extensions: { [TASKS]: {} } },
+    });
+    const created = await peers.callAskUser(deploy);
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const working = await peers.get(created.taskId as string);
+    expect(working).toMatchObject({ status: 'working', statusMessage: expect.any(String) });
+    expect(working.inputRequests).toBeUndefined();
+    await answerOnPage((await onlyAsk(service)).askId);
+    expect((await peers.get(created.taskId as string)).status).toBe('completed');
+  });
+
+  it('asks a client that takes only links through the signed answer page', async () => {
+    const { service, peers, answerOnPage } = await setup({
+      capabilities: { elicitation: { url: {} }, extensions: { [TASKS]: {} } },
+      answerPage: true,
+    });
+    const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    const ask = await onlyAsk(service);
+    const waiting = await peers.get(taskId);
+    expect(waiting.inputRequests).toEqual({
+      ask_user: {
+        method: 'elicitation/create',
+        params: {
+          mode: 'url',
+          elicitationId: ask.askId,
+          url: expect.stringMatching(/^https:\/\/asks\.example\.test\/.*\?t=/),
+          message: expect.stringContaining('Deploy the release now?'),
+        },
+      },
+    });
+    // Accepting a link only opens the page: nothing is recorded until the page is answered.
+    await peers.update(taskId, { ask_user: { action: 'accept' } });
+    expect((await peers.get(taskId)).status).toBe('input_required');
+    await answerOnPage(ask.askId);
+    expect((await peers.get(taskId)).status).toBe('completed');
   });
 
   it('returns the tool’s own error for arguments it refuses, and no task', async () => {
