@@ -1,7 +1,8 @@
 /**
  * A deferred ask is a task a client polls later from another process: a child process on a
  * SQLite file creates the task and exits; a second service on the same file, in this process,
- * answers `tasks/get` and `tasks/update` for it, and a third sees the same task.
+ * answers `tasks/get` and `tasks/update` for it, and a third sees the same task. A task whose
+ * row fails its check is `failed`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createInteractionService } from 'ask-engine';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleProgram } from '../support/program-bundle.js';
 import { linkTaskPeers } from './task-peers.js';
@@ -73,6 +75,32 @@ describe('a task whose ask was deferred by a process that has exited', () => {
         await service.close();
         await store.close();
       }
+    }
+  });
+
+  it('is failed, naming the ask, when its row in the file fails its check', async () => {
+    const store = createSqliteAskStore({ path });
+    const service = createInteractionService({ store });
+    service.registerProvider({
+      ask: () => Promise.resolve({ status: 'deferred', interactionId: 'mail-1' }),
+    });
+    const peers = await linkTaskPeers({ service });
+    try {
+      const { taskId } = (await peers.callAskUser({ question: 'Which region?' })) as {
+        taskId: string;
+      };
+      const { items } = await service.list({ state: ['deferred'] });
+      const askId = items.find((ask) => ask.interactionId === 'mail-1')!.askId;
+      const db = new Database(path);
+      db.prepare("UPDATE asks SET questions = '{}' WHERE id = ?").run(askId);
+      db.close();
+      const failed = await peers.get(taskId);
+      expect(failed).toMatchObject({ taskId, status: 'failed', error: { code: -32603 } });
+      expect((failed.error as { message: string }).message).toContain(askId);
+    } finally {
+      await peers.close();
+      await service.close();
+      await store.close();
     }
   });
 });
