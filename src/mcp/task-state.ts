@@ -85,7 +85,8 @@ export function taskOfAsk(
     ttlMs: null,
     pollIntervalMs,
   };
-  if (isOpen(ask)) {
+  const outcome = settledOutcome(ask);
+  if (outcome === undefined) {
     const request = inputRequestFor(ask.askId, ask.questions, audience);
     if (request === undefined) {
       return {
@@ -102,11 +103,11 @@ export function taskOfAsk(
       inputRequests: { [TASK_INPUT_KEY]: request },
     };
   }
-  if (isCancelledByClient(ask.outcome!)) {
+  if (isCancelledByClient(outcome)) {
     return { ...base, status: 'cancelled', statusMessage: TASK_CANCELLED };
   }
   // The task carries the text the model reads; the result's details stay on the server.
-  const { content, isError } = formatAskUserToolResult(ask.questions, ask.outcome!, {
+  const { content, isError } = formatAskUserToolResult(ask.questions, outcome, {
     toolCallId: taskId,
     askId: ask.askId,
   });
@@ -118,11 +119,11 @@ export function taskOfAsk(
 }
 
 /**
- * True while the ask waits for its answer (pending, or deferred: a deferred ask is a task still
- * waiting); only then does its task ask the client anything.
+ * The ask's final outcome, or `undefined` while it waits for its answer (pending, or deferred: a
+ * deferred ask is a task still waiting); only then does its task ask the client anything.
  */
-export function isOpen(ask: AskInfo): boolean {
-  return !ask.final || ask.outcome === undefined;
+export function settledOutcome(ask: AskInfo): AskOutcome | undefined {
+  return ask.final ? ask.outcome : undefined;
 }
 
 /** The task of an ask the store holds but cannot read: `failed`, with the reason. */

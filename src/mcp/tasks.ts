@@ -6,19 +6,14 @@
  */
 import {
   type CallToolResult,
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
   inputResponse,
-  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type Server,
   type ServerContext,
-  type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskInfo, InteractionService } from '../engine/service-contract.js';
-import { answeredByOrNothing } from '../rules/answered-by.js';
 import { describe, messageOf } from '../rules/describe.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
@@ -30,9 +25,17 @@ import { DECLINED, DISMISSED } from './elicitation-provider.js';
 import { buildElicitationForm } from './elicitation-schema.js';
 import { mintTaskId, taskAskRef } from './task-id.js';
 import {
+  capabilitiesOf,
+  clientOf,
+  declaresTasks,
+  readRecord,
+  requireTasks,
+  TASK_PARAMS,
+} from './task-request.js';
+import {
   type AskTask,
   failedTask,
-  isOpen,
+  settledOutcome,
   TASK_CANCELLED,
   TASK_INPUT_KEY,
   TASKS_EXTENSION,
@@ -153,7 +156,8 @@ export function createAskUserTasks(options: AskUserTasksOptions): AskUserTasks {
       return failedTask(taskId, messageOf(error), pollIntervalMs);
     }
     // Only an open ask asks the client (a settled ask has no answer page any more).
-    const audience = isOpen(ask) ? await audienceOf(ctx, ask.askId) : { form: false };
+    const audience =
+      settledOutcome(ask) === undefined ? await audienceOf(ctx, ask.askId) : { form: false };
     return taskOfAsk(taskId, ask, audience, pollIntervalMs);
   };
 
@@ -262,55 +266,6 @@ async function late(settling: Promise<AskOutcome>): Promise<void> {
   } catch (error) {
     if (!isUserInteractionError(error, 'ASK_SETTLED')) throw error;
   }
-}
-
-/** `params` of `tasks/get`, `tasks/update` and `tasks/cancel`: the task id. */
-const TASK_PARAMS: StandardSchemaV1<unknown, { taskId: string }> = {
-  '~standard': {
-    version: 1,
-    vendor: 'ask-engine',
-    validate(value) {
-      const taskId = readRecord(value)?.taskId;
-      if (typeof taskId === 'string') return { value: { taskId } };
-      return {
-        issues: [
-          {
-            message: `Expected taskId to be the string a tools/call of ask_user returned, got ${describe(taskId)}.`,
-            path: ['taskId'],
-          },
-        ],
-      };
-    },
-  },
-};
-
-function declaresTasks(ctx: ServerContext): boolean {
-  return readRecord(readRecord(capabilitiesOf(ctx))?.extensions)?.[TASKS_EXTENSION] !== undefined;
-}
-
-function requireTasks(ctx: ServerContext): void {
-  if (declaresTasks(ctx)) return;
-  throw new MissingRequiredClientCapabilityError(
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-    `Tasks need the ${TASKS_EXTENSION} extension in the request's client capabilities.`,
-  );
-}
-
-/** The capabilities the client declared on this request (2026-07-28 per-request envelope). */
-function capabilitiesOf(ctx: ServerContext): unknown {
-  return readRecord(ctx.mcpReq.envelope)?.[CLIENT_CAPABILITIES_META_KEY];
-}
-
-/** The client as who answered: the name it gave on this request, when the byline rules take it. */
-function clientOf(ctx: ServerContext) {
-  const name = readRecord(readRecord(ctx.mcpReq.envelope)?.[CLIENT_INFO_META_KEY])?.name;
-  return name === undefined ? undefined : answeredByOrNothing({ recipient: name, channel: 'mcp' });
-}
-
-function readRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
 }
 
 function toolResult(result: { content: CallToolResult['content']; isError?: boolean }) {
