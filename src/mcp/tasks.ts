@@ -35,6 +35,7 @@ import {
 import {
   type AskTask,
   failedTask,
+  inputRequestFor,
   settledOutcome,
   TASK_CANCELLED,
   TASK_INPUT_KEY,
@@ -227,6 +228,13 @@ export function createAskUserTasks(options: AskUserTasksOptions): AskUserTasks {
     },
   };
 
+  /** True when the task asks this client (by the capabilities of this request) with its form. */
+  async function asksForm(ask: AskInfo, ctx: ServerContext): Promise<boolean> {
+    if (settledOutcome(ask) !== undefined) return false;
+    const asked = inputRequestFor(ask.askId, ask.questions, await audienceOf(ctx, ask.askId));
+    return asked?.params.mode === 'form';
+  }
+
   /** The person's reply through the client: answers, or a decline or dismissal (never answers). */
   async function settle(
     ask: AskInfo,
@@ -238,10 +246,11 @@ export function createAskUserTasks(options: AskUserTasksOptions): AskUserTasks {
       await late(service.cancel(ask.askId, 'user', action === 'decline' ? DECLINED : DISMISSED));
       return;
     }
-    // An accepted link (URL mode) only says the person opened the page, where the answer arrives.
-    if (content === undefined) return;
+    // An accepted link only says the person opened the page, where the answer arrives; a
+    // settled ask asks nothing any more. A form accepted without content is read as empty.
+    if (content === undefined && !(await asksForm(ask, ctx))) return;
     try {
-      const answers = readElicitationContent(buildElicitationForm(ask.questions), content);
+      const answers = readElicitationContent(buildElicitationForm(ask.questions), content ?? {});
       const by = clientOf(ctx);
       await late(service.answer(ask.askId, answers, by === undefined ? {} : { by }));
     } catch (error) {

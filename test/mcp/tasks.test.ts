@@ -169,6 +169,10 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
     expect(error.code).toBe(-32602);
     expect(error.message).toContain('"option7"');
     expect(error.message).toContain('option1, option2');
+    // A form accepted without content is an answer missing, not a link opened.
+    const empty = await refusal(peers.update(taskId, { ask_user: { action: 'accept' } }));
+    expect(empty.code).toBe(-32602);
+    expect(empty.message).toContain('has no answer');
     expect((await peers.get(taskId)).status).toBe('input_required');
   });
 
