@@ -11,7 +11,7 @@ import {
   createMemoryAskStore,
   type InteractionService,
 } from 'ask-engine';
-import { TASK_CANCELLED } from 'ask-engine/mcp';
+import { createAskUserTasks, TASK_CANCELLED } from 'ask-engine/mcp';
 import { type AnswerApp, createAnswerApp, createWebProvider } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { linkTaskPeers, TASKS, type TaskPeers } from './task-peers.js';
@@ -297,5 +297,23 @@ describe('a task id the server never issued', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('createAskUserTasks', () => {
+  it('refuses options it cannot use, naming the option, the value and the fix', () => {
+    const service = createInteractionService();
+    expect(() => createAskUserTasks({ service: {} as InteractionService })).toThrow(
+      /Expected `service` to be an interaction service, got/,
+    );
+    expect(() => createAskUserTasks({ service, pollIntervalMs: 0 })).toThrow(
+      'Expected `pollIntervalMs` to be a positive integer of milliseconds, got 0.',
+    );
+    expect(() => createAskUserTasks({ service, timeoutMs: 5 })).toThrow(
+      /Expected `timeoutMs` to be a finite number of milliseconds >= \d+, got 5\./,
+    );
+    expect(() =>
+      createAskUserTasks({ service, urlFor: 'https://x' as unknown as () => string }),
+    ).toThrow(/Expected `urlFor` to be a function/);
   });
 });
