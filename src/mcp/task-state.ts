@@ -110,6 +110,8 @@ export function taskOfAsk(
   const { content, isError } = formatAskUserToolResult(ask.questions, outcome, {
     toolCallId: taskId,
     askId: ask.askId,
+    // The wait the ask was started with, as the tool's own result states a timeout.
+    timeoutMs: ask.deadlineAt === undefined ? undefined : ask.deadlineAt - ask.createdAt,
   });
   return {
     ...base,

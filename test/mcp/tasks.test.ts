@@ -10,10 +10,12 @@ import {
   createInteractionService,
   createMemoryAskStore,
   type InteractionService,
+  type InteractionServiceOptions,
 } from 'ask-engine';
 import { createAskUserTasks, TASK_CANCELLED } from 'ask-engine/mcp';
 import { type AnswerApp, createAnswerApp, createWebProvider } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { linkTaskPeers, TASKS, type TaskPeers } from './task-peers.js';
 
 const BASE_URL = 'https://asks.example.test';
@@ -32,15 +34,20 @@ afterEach(async () => {
 
 /** A service whose provider defers each ask to its web page, and ask_user as tasks over MCP. */
 async function setup(
-  options: { clientName?: string; capabilities?: ClientCapabilities; answerPage?: boolean } = {},
+  options: {
+    clientName?: string;
+    capabilities?: ClientCapabilities;
+    answerPage?: boolean;
+    service?: Omit<InteractionServiceOptions, 'store'>;
+  } = {},
 ) {
-  const service = createInteractionService({ store: createMemoryAskStore() });
+  const { answerPage, service: serviceOptions, ...client } = options;
+  const service = createInteractionService({ ...serviceOptions, store: createMemoryAskStore() });
   const app = createAnswerApp({ service, secret: randomBytes(32), baseUrl: BASE_URL });
   const links = new Map<string, string>();
   service.registerProvider(
     createWebProvider(app, { notify: (link, ask) => void links.set(ask.askId, link) }),
   );
-  const { answerPage, ...client } = options;
   const peers = await linkTaskPeers({
     service,
     ...client,
@@ -245,6 +252,32 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
     expect((await peers.get(taskId)).status).toBe('input_required');
     await answerOnPage(ask.askId);
     expect((await peers.get(taskId)).status).toBe('completed');
+  });
+
+  it('completes with the tool’s timed-out result once the deadline passes, never an answer', async () => {
+    const clock = new SimulatedClock();
+    const { peers } = await setup({ service: { clock, sweepIntervalMs: 5 } });
+    const { taskId } = (await peers.callAskUser({ ...deploy, timeout: 60_000 })) as {
+      taskId: string;
+    };
+    clock.increment(59_000);
+    expect((await peers.get(taskId)).status).toBe('input_required');
+    clock.increment(2_000);
+    // Deferred to its page, the ask is timed out by a sweep of the store (on the same clock).
+    let task = await peers.get(taskId);
+    for (let poll = 0; task.status !== 'completed' && poll < 500; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      task = await peers.get(taskId);
+    }
+    expect(task.status).toBe('completed');
+    expect(task.result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: expect.stringContaining('timed out after 60 s and nothing was chosen'),
+        },
+      ],
+    });
   });
 
   it('returns the tool’s own error for arguments it refuses, and no task', async () => {
