@@ -12,11 +12,11 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
-import { callDigest } from '../ai-sdk/approval-binding.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import type { InteractionService } from '../engine/service-contract.js';
+import { callDigest } from '../rules/call-digest.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import type { AskUserTool } from '../tool/tool.js';
