@@ -110,14 +110,13 @@ describe('public API', () => {
     );
   });
 
-  it('ask-engine/mcp exports the elicitation provider, the ask_user server and its tasks', async () => {
+  it('ask-engine/mcp exports the elicitation provider, the ask_user server and the task cancel message', async () => {
     const mcp = await import('ask-engine/mcp');
     expect(Object.keys(mcp).sort()).toEqual([
       'DECLINED',
       'DISMISSED',
       'TASK_CANCELLED',
       'createAskUserMcpServer',
-      'createAskUserTasks',
       'createElicitationProvider',
       'createElicitationSchemaValidator',
     ]);

@@ -11,6 +11,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { type ElicitationModes, elicitationModes } from './elicitation-rules.js';
+import { declaresTasks } from './task-request.js';
 
 /** What the server knows of the client behind one `tools/call`. */
 export interface AskUserCall {
@@ -31,10 +32,13 @@ export interface AskUserCall {
  * - `input-required`: 2026-07-28 era, multi round-trip: the call returns `input_required` with a
  *   form (or a link to the answer page) and a sealed `requestState`; `retry` is the state the
  *   client echoed when this call is the retry;
+ * - `task`: 2026-07-28 era, a client that declares the Tasks extension on this call: the call
+ *   returns a task at once, which the client polls (`tasks/get`) and answers (`tasks/update`);
  * - `unavailable`: nobody can be asked through this client; `message` says why.
  */
 export type AskPath =
   | { kind: 'elicitation' }
+  | { kind: 'task' }
   | { kind: 'input-required'; modes: ElicitationModes; retry: string | undefined }
   | { kind: 'unavailable'; message: string };
 
@@ -71,6 +75,7 @@ export function chooseAskPath(call: AskUserCall, answerPage: { available: boolea
     return { kind: 'input-required', modes, retry: call.requestState };
   }
   if (modes.form || (modes.url && answerPage.available)) {
+    if (declaresTasks(call.capabilities)) return { kind: 'task' };
     return { kind: 'input-required', modes, retry: undefined };
   }
   return {

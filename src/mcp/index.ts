@@ -17,15 +17,4 @@ export {
 } from './elicitation-provider.js';
 export { DECLINED, DISMISSED } from './elicitation-rules.js';
 export { createElicitationSchemaValidator } from './schema-validator.js';
-export {
-  type AskTask,
-  type AskTaskInputRequest,
-  type AskTaskStatus,
-  TASK_CANCELLED,
-} from './task-state.js';
-export {
-  type AskTaskCreated,
-  type AskUserTasks,
-  type AskUserTasksOptions,
-  createAskUserTasks,
-} from './tasks.js';
+export { TASK_CANCELLED } from './task-state.js';

@@ -3,20 +3,14 @@
  * what the client is asked while it waits, and the tool result once it has one, all read from
  * the ask as the store has it, so every process sharing the store reports the same task.
  */
+import type { InputRequest } from '@modelcontextprotocol/server';
 import type { AskOutcome } from '../contracts/outcome.js';
-import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskInfo } from '../engine/service-contract.js';
 import { formatAskUserToolResult } from '../tool/tool-result.js';
-import { buildElicitationForm, prefersAnswerPage } from './elicitation-schema.js';
+import { ASK_USER_INPUT } from './input-required.js';
 
 /** The extension's identifier, in client and server capabilities. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
-/**
- * The one key of a task's `inputRequests`: a task asks its questions once, in one form, so the
- * key never names another request over the task's life.
- */
-export const TASK_INPUT_KEY = 'ask_user';
 
 /**
  * The `cancelled` / `user` message of an ask whose task the client cancelled (`tasks/cancel`);
@@ -26,14 +20,6 @@ export const TASK_CANCELLED = 'The MCP client cancelled the task (tasks/cancel).
 
 /** A task's status, as the extension names them. */
 export type AskTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-/** The elicitation request a task shows while it waits for the person. */
-export type AskTaskInputRequest = {
-  method: 'elicitation/create';
-  params:
-    | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
-    | { mode: 'url'; elicitationId: string; url: string; message: string };
-};
 
 /** A task as `tasks/get` reports it (the extension's `DetailedTask`). */
 export interface AskTask {
@@ -48,7 +34,7 @@ export interface AskTask {
   ttlMs: number | null;
   pollIntervalMs: number;
   /** `input_required` only. */
-  inputRequests?: Record<string, AskTaskInputRequest>;
+  inputRequests?: Record<string, InputRequest>;
   /** `completed` only: the `ask_user` tool's result. */
   result?: { content: { type: 'text'; text: string }[]; isError?: boolean };
   /** `failed` only: the JSON-RPC error. */
@@ -56,26 +42,16 @@ export interface AskTask {
 }
 
 /**
- * How the client that polls can be asked, from the capabilities it declared on that request:
- * a form, a link to the answer page (when it declares URL elicitation and a link exists), or
- * neither (the task then reports `working` while people answer elsewhere).
- */
-export interface TaskAudience {
-  form: boolean;
-  /** The ask's answer page, when the client declares URL elicitation and the server has one. */
-  url?: string;
-}
-
-/**
- * The task of `ask`: `input_required` (with the form, or the answer page's link) or `working`
- * while the ask is open (pending or deferred: a deferred ask is a task still waiting);
+ * The task of `ask`: while it is open (pending or deferred: a deferred ask is a task still
+ * waiting), `input_required` with `request` (the form, or the answer page's link: what the
+ * polling client can be asked), or `working` when it can be asked neither way;
  * `completed` with the tool's result once it has an outcome, `cancelled` when the client
  * cancelled it. A stored ask that cannot be read is `failed` (see `failedTask`).
  */
 export function taskOfAsk(
   taskId: string,
   ask: AskInfo,
-  audience: TaskAudience,
+  request: InputRequest | undefined,
   pollIntervalMs: number,
 ): AskTask {
   const base = {
@@ -87,7 +63,6 @@ export function taskOfAsk(
   };
   const outcome = settledOutcome(ask);
   if (outcome === undefined) {
-    const request = inputRequestFor(ask.askId, ask.questions, audience);
     if (request === undefined) {
       return {
         ...base,
@@ -100,7 +75,7 @@ export function taskOfAsk(
       ...base,
       status: 'input_required',
       statusMessage: 'Waiting for the person to answer.',
-      inputRequests: { [TASK_INPUT_KEY]: request },
+      inputRequests: { [ASK_USER_INPUT]: request },
     };
   }
   if (isCancelledByClient(outcome)) {
@@ -140,35 +115,6 @@ export function failedTask(taskId: string, message: string, pollIntervalMs: numb
     ttlMs: null,
     pollIntervalMs,
     error: { code: -32603, message },
-  };
-}
-
-/**
- * The elicitation that asks `questions`: a link to the answer page where the client takes one
- * and either shows no forms or the questions fit a form poorly (pick or type on one question),
- * else the form where the client shows forms; nothing when it can do neither.
- */
-export function inputRequestFor(
-  askId: string,
-  questions: readonly AskUserQuestion[],
-  audience: TaskAudience,
-): AskTaskInputRequest | undefined {
-  const form = buildElicitationForm(questions);
-  if (audience.url !== undefined && (!audience.form || prefersAnswerPage(questions))) {
-    return {
-      method: 'elicitation/create',
-      params: {
-        mode: 'url',
-        elicitationId: askId,
-        url: audience.url,
-        message: `${form.subject}\n\nAnswer on the page the link opens.`,
-      },
-    };
-  }
-  if (!audience.form) return undefined;
-  return {
-    method: 'elicitation/create',
-    params: { mode: 'form', message: form.message, requestedSchema: form.requestedSchema },
   };
 }
 

@@ -4,8 +4,10 @@
  * `tasks/update` and `tasks/cancel` read and settle the ask through the store, on any process
  * that shares it.
  */
+import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
+  type InputRequest,
   inputResponse,
   ProtocolError,
   ProtocolErrorCode,
@@ -13,51 +15,47 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { AskOutcome } from '../contracts/outcome.js';
-import type { AskInfo, InteractionService } from '../engine/service-contract.js';
-import { describe, messageOf } from '../rules/describe.js';
+import type { AskProvider } from '../engine/provider.js';
+import type { AskHandle, AskInfo, InteractionService } from '../engine/service-contract.js';
+import { messageOf } from '../rules/describe.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
-import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { prepareAskUserArguments } from '../tool/prepare-arguments.js';
 import { formatAskUserToolError } from '../tool/tool-result.js';
+import { type AskUserCall, readAskUserCall } from './ask-path.js';
+import type { CallProviders } from './call-providers.js';
 import { readElicitationContent } from './elicitation-answer.js';
-import { DECLINED, DISMISSED } from './elicitation-provider.js';
-import { buildElicitationForm } from './elicitation-schema.js';
-import { mintTaskId, taskAskRef } from './task-id.js';
 import {
-  capabilitiesOf,
-  clientOf,
-  declaresTasks,
-  readRecord,
-  requireTasks,
-  TASK_PARAMS,
-} from './task-request.js';
+  clientAnswerer,
+  type ElicitationModes,
+  elicitationModes,
+  isAnswerRefusal,
+  refusalOutcome,
+} from './elicitation-rules.js';
+import { buildElicitationForm } from './elicitation-schema.js';
+import { ASK_USER_INPUT, elicitationFor, toolResult } from './input-required.js';
+import { mintTaskId, taskAskRef } from './task-id.js';
+import { requireTasks, TASK_PARAMS } from './task-request.js';
 import {
   type AskTask,
   failedTask,
-  inputRequestFor,
   settledOutcome,
   TASK_CANCELLED,
-  TASK_INPUT_KEY,
   TASKS_EXTENSION,
-  type TaskAudience,
   taskOfAsk,
 } from './task-state.js';
 
-/** Options of `createAskUserTasks`. */
-export interface AskUserTasksOptions {
-  /** The service whose asks the tasks are; its provider delivers them as it delivers any ask. */
+/** What the Tasks path needs of the `ask_user` server. */
+export interface TaskServing {
   service: InteractionService;
-  /** Milliseconds an ask waits when the model sets no timeout (at least `MIN_TIMEOUT_MS`). */
-  timeoutMs?: number;
-  /** How often a client should poll `tasks/get`, in milliseconds; default 1000. */
-  pollIntervalMs?: number;
-  /**
-   * The answer page's link for an ask (e.g. the web answer server's `linkFor`), offered as a
-   * URL elicitation to a client that declares URL elicitation and shows no forms, or when a
-   * question fits a flat form poorly.
-   */
-  urlFor?(askId: string): string | undefined | Promise<string | undefined>;
+  /** The server's call providers: a task's ask is deferred to its task through them. */
+  providers: CallProviders;
+  /** The answer page's link for an ask, for URL-mode elicitation. */
+  urlFor: ((askId: string) => string | undefined | Promise<string | undefined>) | undefined;
+  /** The tool's timeout for asks whose caller gives none (the server's `timeoutMs`). */
+  timeoutMs: number | undefined;
+  /** How often a client should poll `tasks/get`, in milliseconds. */
+  pollIntervalMs: number;
 }
 
 /**
@@ -68,61 +66,33 @@ export type AskTaskCreated = Omit<AskTask, 'inputRequests' | 'result' | 'error'>
   resultType: 'task';
 };
 
-/** The `ask_user` side of the Tasks extension, made by `createAskUserTasks`. */
+/** The `ask_user` side of the Tasks extension. */
 export interface AskUserTasks {
-  /** True when the request's own capabilities declare the Tasks extension. */
-  declaredBy(ctx: ServerContext): boolean;
   /**
-   * `tools/call` of `ask_user` for a client that declared Tasks: starts the ask, and once it is
-   * in the store returns its task. Arguments the tool refuses come back as the tool's error
-   * result, as on any call.
+   * `tools/call` of `ask_user` for a client that declared Tasks: starts the ask, defers it to
+   * the task, and returns the task once `tasks/get` finds it. Arguments the tool refuses come
+   * back as the tool's error result, as on any call.
    */
-  callTool(args: unknown, ctx: ServerContext): Promise<AskTaskCreated | CallToolResult>;
+  callTool(args: unknown, call: AskUserCall): Promise<AskTaskCreated | CallToolResult>;
   /**
    * Registers `tasks/get`, `tasks/update` and `tasks/cancel` on `server` and declares the
-   * extension in its capabilities. Call it before the server connects.
+   * extension in its capabilities; before the server connects.
    */
   install(server: Server): void;
 }
 
-const DEFAULT_POLL_INTERVAL_MS = 1000;
+const DEFERRAL =
+  'Asked through the MCP client as a task: tasks/get shows the form, tasks/update brings the answer.';
 
 /**
- * The Tasks extension for `ask_user`. A task's id is random and unguessable; the ask holds only
- * its digest, so the id is a bearer capability for that one ask. Everything a task reports is
- * read from the store: an ask answered on the web page, in a terminal or by another process
- * completes its task, and a deferred ask is a task still waiting, pollable tomorrow from
- * another process that shares the store.
- *
- * @example
- * const tasks = createAskUserTasks({ service });
- * tasks.install(mcp.server);
- * mcp.server.setRequestHandler('tools/call', (request, ctx) =>
- *   tasks.declaredBy(ctx) ? tasks.callTool(request.params.arguments, ctx) : callAskUser(request, ctx),
- * );
+ * The Tasks path of `ask_user`. A task's id is random and unguessable; the ask holds only its
+ * digest (its idempotency key), so the id is a bearer capability for that one ask and every
+ * process sharing the store finds the ask from it. The ask is deferred to its task: it lives in
+ * the store until `tasks/update`, another surface (the answer page) or its deadline settles it,
+ * and everything a task reports is read from the store.
  */
-export function createAskUserTasks(options: AskUserTasksOptions): AskUserTasks {
-  const { service, timeoutMs, pollIntervalMs = DEFAULT_POLL_INTERVAL_MS, urlFor } = options;
-  if (typeof service !== 'object' || service === null || typeof service.start !== 'function') {
-    throw new TypeError(
-      `Expected \`service\` to be an interaction service, got ${describe(service)}.`,
-    );
-  }
-  if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
-    throw new TypeError(
-      `Expected \`timeoutMs\` to be a finite number of milliseconds >= ${MIN_TIMEOUT_MS}, got ${describe(timeoutMs)}.`,
-    );
-  }
-  if (!Number.isSafeInteger(pollIntervalMs) || pollIntervalMs < 1) {
-    throw new TypeError(
-      `Expected \`pollIntervalMs\` to be a positive integer of milliseconds, got ${describe(pollIntervalMs)}.`,
-    );
-  }
-  if (urlFor !== undefined && typeof urlFor !== 'function') {
-    throw new TypeError(
-      `Expected \`urlFor\` to be a function (askId) => string | undefined, got ${describe(urlFor)}.`,
-    );
-  }
+export function createAskUserTasks(serving: TaskServing): AskUserTasks {
+  const { service, providers, urlFor, pollIntervalMs } = serving;
 
   /** The task's ask; a malformed, foreign or unknown id is the same clear error. */
   const find = async (taskId: string): Promise<AskInfo> => {
@@ -137,17 +107,13 @@ export function createAskUserTasks(options: AskUserTasksOptions): AskUserTasks {
     return ask;
   };
 
-  const audienceOf = async (ctx: ServerContext, askId: string): Promise<TaskAudience> => {
-    const elicitation = readRecord(readRecord(capabilitiesOf(ctx))?.elicitation);
-    // An empty `elicitation: {}` (older clients) means form mode.
-    const form =
-      elicitation !== undefined &&
-      (elicitation.form !== undefined || elicitation.url === undefined);
-    const url = elicitation?.url === undefined ? undefined : await urlFor?.(askId);
-    return url === undefined ? { form } : { form, url };
-  };
+  /** What the task asks a client with `modes` while its ask is open; nothing once settled. */
+  const requestFor = (ask: AskInfo, modes: ElicitationModes): Promise<InputRequest | undefined> =>
+    settledOutcome(ask) === undefined
+      ? elicitationFor(modes, ask.questions, buildElicitationForm(ask.questions), ask.askId, urlFor)
+      : Promise.resolve(undefined);
 
-  const taskOf = async (taskId: string, ctx: ServerContext): Promise<AskTask> => {
+  const taskOf = async (taskId: string, call: AskUserCall): Promise<AskTask> => {
     let ask: AskInfo;
     try {
       ask = await find(taskId);
@@ -156,112 +122,116 @@ export function createAskUserTasks(options: AskUserTasksOptions): AskUserTasks {
       // The store has the ask but it fails its check (a corrupt row): the task failed.
       return failedTask(taskId, messageOf(error), pollIntervalMs);
     }
-    // Only an open ask asks the client (a settled ask has no answer page any more).
-    const audience =
-      settledOutcome(ask) === undefined ? await audienceOf(ctx, ask.askId) : { form: false };
-    return taskOfAsk(taskId, ask, audience, pollIntervalMs);
+    const request = await requestFor(ask, elicitationModes(call.capabilities));
+    return taskOfAsk(taskId, ask, request, pollIntervalMs);
   };
-
-  return {
-    declaredBy: (ctx) => declaresTasks(ctx),
-
-    async callTool(args, ctx) {
-      const toolCallId = `mcp-${String(ctx.mcpReq.id)}`;
-      const normalized = normalizeAskUserRequest(prepareAskUserArguments(args));
-      if (!normalized.ok) return toolResult(formatAskUserToolError(normalized.error, toolCallId));
-      const request = normalized.value;
-      const taskId = mintTaskId();
-      const ref = taskAskRef(taskId)!;
-      const wait = request.timeoutMs ?? timeoutMs;
-      let handle: ReturnType<InteractionService['start']>;
-      try {
-        handle = service.start(request, {
-          key: ref.key,
-          toolCallId,
-          ...(wait === undefined ? {} : { timeoutMs: wait }),
-        });
-      } catch (error) {
-        if (!isUserInteractionError(error)) throw error;
-        return toolResult(formatAskUserToolError(error, toolCallId, request.questions));
-      }
-      // The task outlives this call: its outcome is read from the store, never awaited here.
-      handle.outcome.catch(() => undefined);
-      // A task is returned only once `tasks/get` finds it, on any process sharing the store.
-      await handle.stored;
-      // A created task is the task alone: what it asks and its result come from `tasks/get`.
-      const {
-        inputRequests: _asks,
-        result: _result,
-        error: _error,
-        ...task
-      } = await taskOf(taskId, ctx);
-      return { resultType: 'task', ...task };
-    },
-
-    install(server) {
-      server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
-      server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async ({ taskId }, ctx) => {
-        requireTasks(ctx);
-        return { ...(await taskOf(taskId, ctx)) };
-      });
-      server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, async ({ taskId }, ctx) => {
-        requireTasks(ctx);
-        const ask = await find(taskId);
-        const reply = inputResponse(ctx.mcpReq.inputResponses, TASK_INPUT_KEY);
-        // Responses to keys the task never asked are ignored, as the extension says.
-        if (reply.kind === 'missing') return {};
-        if (reply.kind !== 'elicit') {
-          throw new ProtocolError(
-            ProtocolErrorCode.InvalidParams,
-            `inputResponses["${TASK_INPUT_KEY}"] must be the elicitation result ({ action, content }) for the form the task asked, got a ${reply.kind} result.`,
-          );
-        }
-        await settle(ask, reply.action, reply.content, ctx);
-        return {};
-      });
-      server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async ({ taskId }, ctx) => {
-        requireTasks(ctx);
-        const ask = await find(taskId);
-        await late(service.cancel(ask.askId, 'user', TASK_CANCELLED));
-        return {};
-      });
-    },
-  };
-
-  /** True when the task asks this client (by the capabilities of this request) with its form. */
-  async function asksForm(ask: AskInfo, ctx: ServerContext): Promise<boolean> {
-    if (settledOutcome(ask) !== undefined) return false;
-    const asked = inputRequestFor(ask.askId, ask.questions, await audienceOf(ctx, ask.askId));
-    return asked?.params.mode === 'form';
-  }
 
   /** The person's reply through the client: answers, or a decline or dismissal (never answers). */
-  async function settle(
+  const settle = async (
     ask: AskInfo,
-    action: 'accept' | 'decline' | 'cancel',
-    content: Record<string, unknown> | undefined,
-    ctx: ServerContext,
-  ): Promise<void> {
-    if (action !== 'accept') {
-      await late(service.cancel(ask.askId, 'user', action === 'decline' ? DECLINED : DISMISSED));
+    reply: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> },
+    call: AskUserCall,
+  ): Promise<void> => {
+    if (reply.action !== 'accept') {
+      const refusal = refusalOutcome(reply.action);
+      if (refusal.status === 'cancelled') {
+        await late(service.cancel(ask.askId, refusal.reason, refusal.message));
+      }
       return;
     }
-    // An accepted link only says the person opened the page, where the answer arrives; a
-    // settled ask asks nothing any more. A form accepted without content is read as empty.
-    if (content === undefined && !(await asksForm(ask, ctx))) return;
+    if (reply.content === undefined) {
+      // An accepted link only says the person opened the page, where the answer arrives; a
+      // settled ask asks nothing any more. A form accepted without content is read as empty.
+      const asked = await requestFor(ask, elicitationModes(call.capabilities));
+      if (asked === undefined || isLink(asked)) return;
+    }
     try {
-      const answers = readElicitationContent(buildElicitationForm(ask.questions), content ?? {});
-      const by = clientOf(ctx);
+      const form = buildElicitationForm(ask.questions);
+      const answers = readElicitationContent(form, reply.content ?? {});
+      const by = clientAnswerer(call.clientName);
       await late(service.answer(ask.askId, answers, by === undefined ? {} : { by }));
     } catch (error) {
-      if (!isUserInteractionError(error)) throw error;
+      if (!isAnswerRefusal(error)) throw error;
       // Refused like any answer: the ask stays open and the form stays asked.
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `The answer was not recorded (${error.code}): ${error.message}`,
       );
     }
-  }
+  };
+
+  return {
+    async callTool(args, call) {
+      const toolCallId = `mcp-${randomUUID()}`;
+      const normalized = normalizeAskUserRequest(prepareAskUserArguments(args));
+      if (!normalized.ok) return toolResult(formatAskUserToolError(normalized.error, toolCallId));
+      const request = normalized.value;
+      const taskId = mintTaskId();
+      const ref = taskAskRef(taskId)!;
+      const wait = request.timeoutMs ?? serving.timeoutMs;
+      const deferToTask: AskProvider = {
+        ask: (_request, ctx) =>
+          Promise.resolve({ status: 'deferred', interactionId: ctx.askId, message: DEFERRAL }),
+      };
+      let handle: AskHandle;
+      try {
+        // Resolves at the deferral: the ask is then in the store, and `tasks/get` finds it on
+        // any process sharing it.
+        await providers.during(toolCallId, deferToTask, () => {
+          handle = service.start(request, {
+            key: ref.key,
+            toolCallId,
+            ...(wait === undefined ? {} : { timeoutMs: wait }),
+          });
+          return handle.outcome;
+        });
+      } catch (error) {
+        if (!isUserInteractionError(error)) throw error;
+        return toolResult(formatAskUserToolError(error, toolCallId, request.questions));
+      }
+      // A created task is the task alone: what it asks and its result come from `tasks/get`.
+      const {
+        inputRequests: _asks,
+        result: _result,
+        error: _error,
+        ...task
+      } = await taskOf(taskId, call);
+      return { resultType: 'task', ...task };
+    },
+
+    install(server) {
+      server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+      const taskCall = (ctx: ServerContext): AskUserCall => {
+        const call = readAskUserCall(server, ctx);
+        requireTasks(call.capabilities);
+        return call;
+      };
+      server.setRequestHandler('tasks/get', { params: TASK_PARAMS }, async ({ taskId }, ctx) => ({
+        ...(await taskOf(taskId, taskCall(ctx))),
+      }));
+      server.setRequestHandler('tasks/update', { params: TASK_PARAMS }, async ({ taskId }, ctx) => {
+        const call = taskCall(ctx);
+        const ask = await find(taskId);
+        const reply = inputResponse(ctx.mcpReq.inputResponses, ASK_USER_INPUT);
+        // Responses to keys the task never asked are ignored, as the extension says.
+        if (reply.kind === 'missing') return {};
+        if (reply.kind !== 'elicit') {
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `inputResponses.${ASK_USER_INPUT} must be the reply to the elicitation the task asked, got a ${reply.kind} result.`,
+          );
+        }
+        await settle(ask, reply, call);
+        return {};
+      });
+      server.setRequestHandler('tasks/cancel', { params: TASK_PARAMS }, async ({ taskId }, ctx) => {
+        taskCall(ctx);
+        const ask = await find(taskId);
+        await late(service.cancel(ask.askId, 'user', TASK_CANCELLED));
+        return {};
+      });
+    },
+  };
 }
 
 /**
@@ -277,9 +247,6 @@ async function late(settling: Promise<AskOutcome>): Promise<void> {
   }
 }
 
-function toolResult(result: { content: CallToolResult['content']; isError?: boolean }) {
-  return {
-    content: result.content,
-    ...(result.isError === true ? { isError: true } : {}),
-  } satisfies CallToolResult;
+function isLink(request: InputRequest): boolean {
+  return request.method === 'elicitation/create' && request.params.mode === 'url';
 }

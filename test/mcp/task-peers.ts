@@ -1,10 +1,10 @@
 /**
- * A v2 MCP server with `ask_user` on the Tasks path, served to a real v2 client pinned to
- * 2026-07-28 over an in-memory link (the SDK's own `serveStdio` entry on a custom transport).
- * The client drives the task by hand through its raw request API (`client.request` with a
- * result schema): the SDK 2.4.0 client has no Tasks runtime, and its `callTool` refuses a
- * `resultType: 'task'` result (UNSUPPORTED_RESULT_TYPE), so `callAskUser` reads the
- * `tools/call` result off the wire.
+ * A real v2 client pinned to 2026-07-28 that declares the Tasks extension, connected over an
+ * in-memory link to the `ask_user` server (`createAskUserMcpServer`, served by the SDK's own
+ * `serveStdio` entry on that transport). The client drives the task by hand through its raw
+ * request API (`client.request` with a result schema): the SDK 2.4.0 client has no Tasks
+ * runtime, and its `callTool` refuses a `resultType: 'task'` result (UNSUPPORTED_RESULT_TYPE),
+ * so `callAskUser` reads the `tools/call` result off the wire.
  */
 import {
   Client,
@@ -14,10 +14,8 @@ import {
   SdkError,
   type StandardSchemaV1,
 } from '@modelcontextprotocol/client';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { InteractionService } from 'ask-engine';
-import { type AskUserTasksOptions, createAskUserTasks } from 'ask-engine/mcp';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import type { AskUserMcpServer } from 'ask-engine/mcp';
 
 export const TASKS = 'io.modelcontextprotocol/tasks';
 
@@ -36,33 +34,15 @@ const ANY: StandardSchemaV1<unknown, Record<string, unknown>> = {
   },
 };
 
-export type TaskPeers = Awaited<ReturnType<typeof linkTaskPeers>>;
+export type TaskPeers = Awaited<ReturnType<typeof connectTaskClient>>;
 
-export async function linkTaskPeers(options: {
-  service: InteractionService;
-  capabilities?: ClientCapabilities;
-  tasks?: Omit<AskUserTasksOptions, 'service'>;
-  clientName?: string;
-}) {
-  const tasks = createAskUserTasks({ service: options.service, ...options.tasks });
-  const factory = () => {
-    const mcp = new McpServer(
-      { name: 'ask-engine-test', version: '0.0.0' },
-      { capabilities: { tools: {} }, supportedProtocolVersions: ['2026-07-28'] },
-    );
-    tasks.install(mcp.server);
-    mcp.server.setRequestHandler('tools/list', () => ({
-      tools: [{ name: 'ask_user', inputSchema: { type: 'object' } }],
-    }));
-    mcp.server.setRequestHandler('tools/call', (request, ctx) => {
-      if (!tasks.declaredBy(ctx))
-        throw new Error('This test server serves ask_user as tasks only.');
-      return tasks.callTool(request.params.arguments, ctx) as never;
-    });
-    return mcp;
-  };
+/** A client of `server`; several may share one server (and its service). */
+export async function connectTaskClient(
+  server: AskUserMcpServer,
+  options: { capabilities?: ClientCapabilities; clientName?: string } = {},
+) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(factory, { transport: serverTransport });
+  const served = server.connect(serverTransport);
   const client = new Client(
     { name: options.clientName ?? 'person', version: '0.0.0' },
     {
@@ -78,7 +58,6 @@ export async function linkTaskPeers(options: {
 
   return {
     client,
-    tasks,
     /**
      * `tools/call` of ask_user as the wire carries its result: a task (which the SDK client
      * refuses, so it is read from the wire) or a plain tool result.

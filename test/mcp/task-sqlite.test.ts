@@ -10,11 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createInteractionService } from 'ask-engine';
+import { createAskUserMcpServer } from 'ask-engine/mcp';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleProgram } from '../support/program-bundle.js';
-import { linkTaskPeers } from './task-peers.js';
+import { connectTaskClient } from './task-peers.js';
 
 const run = promisify(execFile);
 
@@ -43,7 +44,9 @@ describe('a task whose ask was deferred by a process that has exited', () => {
     const second = later('second');
     const third = later('third');
     const peers = await Promise.all(
-      [second, third].map(({ service, clientName }) => linkTaskPeers({ service, clientName })),
+      [second, third].map(({ service, clientName }) =>
+        connectTaskClient(createAskUserMcpServer({ service }), { clientName }),
+      ),
     );
     try {
       const [two, three] = peers as [(typeof peers)[0], (typeof peers)[0]];
@@ -81,16 +84,13 @@ describe('a task whose ask was deferred by a process that has exited', () => {
   it('is failed, naming the ask, when its row in the file fails its check', async () => {
     const store = createSqliteAskStore({ path });
     const service = createInteractionService({ store });
-    service.registerProvider({
-      ask: () => Promise.resolve({ status: 'deferred', interactionId: 'mail-1' }),
-    });
-    const peers = await linkTaskPeers({ service });
+    const peers = await connectTaskClient(createAskUserMcpServer({ service }));
     try {
       const { taskId } = (await peers.callAskUser({ question: 'Which region?' })) as {
         taskId: string;
       };
       const { items } = await service.list({ state: ['deferred'] });
-      const askId = items.find((ask) => ask.interactionId === 'mail-1')!.askId;
+      const askId = items.find((ask) => ask.questions[0]?.question === 'Which region?')!.askId;
       const db = new Database(path);
       db.prepare("UPDATE asks SET questions = '{}' WHERE id = ?").run(askId);
       db.close();

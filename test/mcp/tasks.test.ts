@@ -12,27 +12,30 @@ import {
   type InteractionService,
   type InteractionServiceOptions,
 } from 'ask-engine';
-import { createAskUserTasks, TASK_CANCELLED } from 'ask-engine/mcp';
-import { type AnswerApp, createAnswerApp, createWebProvider } from 'ask-engine/web';
+import { createAskUserMcpServer, TASK_CANCELLED } from 'ask-engine/mcp';
+import { type AnswerApp, createAnswerApp } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
-import { linkTaskPeers, TASKS, type TaskPeers } from './task-peers.js';
+import { connectTaskClient, TASKS, type TaskPeers } from './task-peers.js';
 
 const BASE_URL = 'https://asks.example.test';
 const deploy = { question: 'Deploy the release now?', options: ['Yes', 'No'] };
 const yes = [{ questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } }];
 
-let open: { peers: TaskPeers; service: InteractionService; app: AnswerApp }[] = [];
+let open: { peers: TaskPeers[]; service: InteractionService; app: AnswerApp }[] = [];
 afterEach(async () => {
   for (const { peers, service, app } of open) {
-    await peers.close();
+    for (const each of peers) await each.close();
     app.close();
     await service.close();
   }
   open = [];
 });
 
-/** A service whose provider defers each ask to its web page, and ask_user as tasks over MCP. */
+/**
+ * The ask_user server over a service, a web answer app on the same service (the person's other
+ * surface), and a client that declares Tasks; `connect` adds another client of the same server.
+ */
 async function setup(
   options: {
     clientName?: string;
@@ -44,20 +47,20 @@ async function setup(
   const { answerPage, service: serviceOptions, ...client } = options;
   const service = createInteractionService({ ...serviceOptions, store: createMemoryAskStore() });
   const app = createAnswerApp({ service, secret: randomBytes(32), baseUrl: BASE_URL });
-  const links = new Map<string, string>();
-  service.registerProvider(
-    createWebProvider(app, { notify: (link, ask) => void links.set(ask.askId, link) }),
-  );
-  const peers = await linkTaskPeers({
+  const server = createAskUserMcpServer({
     service,
-    ...client,
-    ...(answerPage === true ? { tasks: { urlFor: (askId) => app.linkFor(askId) } } : {}),
+    ...(answerPage === true ? { urlFor: (askId: string) => app.linkFor(askId) } : {}),
   });
-  open.push({ peers, service, app });
-  /** Posts "Yes" on the ask's page, as a person with its signed link does. */
-  const answerOnPage = async (askId: string) => {
-    const link = links.get(askId);
-    if (link === undefined) throw new Error(`No link was handed out for ${askId}.`);
+  const opened = { peers: [] as TaskPeers[], service, app };
+  open.push(opened);
+  const connect = async (more: Parameters<typeof connectTaskClient>[1] = {}) => {
+    const peers = await connectTaskClient(server, more);
+    opened.peers.push(peers);
+    return peers;
+  };
+  const peers = await connect(client);
+  /** Posts "Yes" on the ask's page through `link`, as the person it was sent to does. */
+  const answerOnPage = async (link: string) => {
     const url = new URL(link);
     return app.request(url.pathname, {
       method: 'POST',
@@ -69,7 +72,7 @@ async function setup(
       ]).toString(),
     });
   };
-  return { service, app, peers, answerOnPage };
+  return { service, app, peers, connect, answerOnPage };
 }
 
 /** The ask a task stands for: the one ask the service has. */
@@ -97,7 +100,7 @@ async function history(service: InteractionService, askId: string) {
 
 describe('tools/call of ask_user from a client that declares Tasks', () => {
   it('returns a task asking its form, which completes once the person answers on the web page', async () => {
-    const { service, peers, answerOnPage } = await setup();
+    const { service, app, peers, answerOnPage } = await setup();
     const created = await peers.callAskUser(deploy);
     expect(created).toMatchObject({ resultType: 'task', status: 'input_required' });
     const taskId = created.taskId as string;
@@ -131,7 +134,7 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
       },
     });
 
-    expect((await answerOnPage(ask.askId)).status).toBe(200);
+    expect((await answerOnPage(await app.linkFor(ask.askId))).status).toBe(200);
     const done = await peers.get(taskId);
     expect(done).toMatchObject({ taskId, status: 'completed' });
     expect(done.inputRequests).toBeUndefined();
@@ -145,8 +148,9 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
   });
 
   it('settles the ask once through tasks/update: a second update changes nothing and is audited', async () => {
-    const { service, peers, answerOnPage } = await setup({ clientName: 'claude-code' });
+    const { service, app, peers, answerOnPage } = await setup({ clientName: 'claude-code' });
     const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    const link = await app.linkFor((await onlyAsk(service)).askId);
     const accept = { ask_user: { action: 'accept', content: { 'q1.selection': 'option1' } } };
     await peers.update(taskId, accept);
     const done = await peers.get(taskId);
@@ -160,7 +164,7 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
 
     const no = { ask_user: { action: 'accept', content: { 'q1.selection': 'option2' } } };
     await peers.update(taskId, no);
-    expect((await answerOnPage(ask.askId)).status).not.toBe(200);
+    expect((await answerOnPage(link)).status).not.toBe(200);
     expect((await peers.get(taskId)).result).toEqual(done.result);
     const events = (await history(service, ask.askId)).map((event) => event.type);
     expect(events.filter((type) => type === 'answer')).toHaveLength(1);
@@ -215,21 +219,34 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
     expect((await peers.get(taskId)).status).toBe('cancelled');
   });
 
-  it('works while a client that shows no elicitation waits, and completes on the page’s answer', async () => {
-    const { service, peers, answerOnPage } = await setup({
-      capabilities: { extensions: { [TASKS]: {} } },
-    });
-    const created = await peers.callAskUser(deploy);
-    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
-    const working = await peers.get(created.taskId as string);
+  it('works for a polling client that shows no elicitation, and completes on the page’s answer', async () => {
+    const { service, app, peers, connect, answerOnPage } = await setup();
+    const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
+    // Another client of the user's (a phone app) that takes tasks but shows no forms.
+    const watcher = await connect({ capabilities: { extensions: { [TASKS]: {} } } });
+    const working = await watcher.get(taskId);
     expect(working).toMatchObject({ status: 'working', statusMessage: expect.any(String) });
     expect(working.inputRequests).toBeUndefined();
-    await answerOnPage((await onlyAsk(service)).askId);
-    expect((await peers.get(created.taskId as string)).status).toBe('completed');
+    expect((await peers.get(taskId)).status).toBe('input_required');
+    await answerOnPage(await app.linkFor((await onlyAsk(service)).askId));
+    expect((await watcher.get(taskId)).status).toBe('completed');
+  });
+
+  it('is no task for a client that cannot be asked: the call ends unavailable at once', async () => {
+    const { service, connect } = await setup();
+    const none = await connect({ capabilities: { extensions: { [TASKS]: {} } } });
+    const result = await none.callAskUser(deploy);
+    expect(result).not.toHaveProperty('taskId');
+    expect(result).toMatchObject({ isError: true });
+    expect(JSON.stringify(result.content)).toContain('did not declare the elicitation capability');
+    expect((await onlyAsk(service)).outcome).toMatchObject({
+      status: 'cancelled',
+      reason: 'unavailable',
+    });
   });
 
   it('asks a client that takes only links through the signed answer page', async () => {
-    const { service, peers, answerOnPage } = await setup({
+    const { service, app, peers, answerOnPage } = await setup({
       capabilities: { elicitation: { url: {} }, extensions: { [TASKS]: {} } },
       answerPage: true,
     });
@@ -241,7 +258,6 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
         method: 'elicitation/create',
         params: {
           mode: 'url',
-          elicitationId: ask.askId,
           url: expect.stringMatching(/^https:\/\/asks\.example\.test\/.*\?t=/),
           message: expect.stringContaining('Deploy the release now?'),
         },
@@ -250,7 +266,7 @@ describe('tools/call of ask_user from a client that declares Tasks', () => {
     // Accepting a link only opens the page: nothing is recorded until the page is answered.
     await peers.update(taskId, { ask_user: { action: 'accept' } });
     expect((await peers.get(taskId)).status).toBe('input_required');
-    await answerOnPage(ask.askId);
+    await answerOnPage(await app.linkFor(ask.askId));
     expect((await peers.get(taskId)).status).toBe('completed');
   });
 
@@ -315,38 +331,20 @@ describe('a task id the server never issued', () => {
   });
 
   it('is refused to a client that does not declare Tasks on the request', async () => {
-    const { peers } = await setup();
+    const { peers, connect } = await setup();
     const { taskId } = (await peers.callAskUser(deploy)) as { taskId: string };
-    const plain = await linkTaskPeers({
-      service: open[0]!.service,
-      capabilities: { elicitation: { form: {} } },
-    });
-    try {
-      const error = await refusal(plain.get(taskId));
+    const plain = await connect({ capabilities: { elicitation: { form: {} } } });
+    for (const request of [
+      plain.get(taskId),
+      plain.update(taskId, { ask_user: { action: 'decline' } }),
+      plain.cancel(taskId),
+    ]) {
+      const error = await refusal(request);
       expect(error.code).toBe(-32021);
       expect(error.data).toEqual({
         requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
       });
-    } finally {
-      await plain.close();
     }
-  });
-});
-
-describe('createAskUserTasks', () => {
-  it('refuses options it cannot use, naming the option, the value and the fix', () => {
-    const service = createInteractionService();
-    expect(() => createAskUserTasks({ service: {} as InteractionService })).toThrow(
-      /Expected `service` to be an interaction service, got/,
-    );
-    expect(() => createAskUserTasks({ service, pollIntervalMs: 0 })).toThrow(
-      'Expected `pollIntervalMs` to be a positive integer of milliseconds, got 0.',
-    );
-    expect(() => createAskUserTasks({ service, timeoutMs: 5 })).toThrow(
-      /Expected `timeoutMs` to be a finite number of milliseconds >= \d+, got 5\./,
-    );
-    expect(() =>
-      createAskUserTasks({ service, urlFor: 'https://x' as unknown as () => string }),
-    ).toThrow(/Expected `urlFor` to be a function/);
+    expect((await peers.get(taskId)).status).toBe('input_required');
   });
 });
