@@ -16,7 +16,7 @@ import { UserInteractionError } from '../rules/errors.js';
 import { MAX_QUESTIONS } from '../rules/limits.js';
 import type { ListedAsk, PersistedAskSnapshot, StoredAsk } from '../stores/ask-store.js';
 import { sameData } from './ask-intake.js';
-import { ASK_STATES, type AskState } from './audit.js';
+import { ASK_STATES, type AskState, INITIAL_ASK_STATE } from './audit.js';
 import { deepFreeze } from './outcome-copy.js';
 
 // Derived from the machine (ASK_STATES), so a new state needs no edit here.
@@ -170,8 +170,8 @@ function rowFault(ask: Static<typeof StoredAskSchema>): string | undefined {
 /** What makes a row's outcome inconsistent with its state or its questions, if anything. */
 function outcomeFault(ask: ListedAsk): string | undefined {
   const outcome = ask.outcome;
-  // Pending has no outcome; every other state has the outcome of its own name.
-  const expected = ask.state === 'pending' ? undefined : ask.state;
+  // The initial state (pending) has no outcome; every other has the outcome of its own name.
+  const expected = ask.state === INITIAL_ASK_STATE ? undefined : ask.state;
   if (outcome?.status !== expected) {
     return outcome === undefined
       ? `it is ${ask.state} without an outcome`

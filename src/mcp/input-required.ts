@@ -98,7 +98,7 @@ export async function askByInputRequired(
     expiresAt: asked.deadlineAt ?? serving.now() + serving.stateTtlMs,
   };
   const form = buildElicitationForm(result.details.questions);
-  const digest = await callDigest('ask_user', args);
+  const digest = callDigest('ask_user', args);
   const next = await formRound(serving, call, form, result.details.questions, state, digest);
   if (next !== undefined) return next;
   const outcome = await settle(serving.service, state.askId, () =>
@@ -124,7 +124,7 @@ export async function answerInputRequired(
   inputResponses: Record<string, unknown> | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { service } = serving;
-  const digest = await callDigest('ask_user', args);
+  const digest = callDigest('ask_user', args);
   const state = serving.seal.open(sealed, digest, serving.now());
   const normalized = normalizeAskUserRequest(serving.tool.prepareArguments(args));
   if (!normalized.ok) {
