@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskProvider } from '../engine/provider.js';
-import type { AskHandle, AskInfo, InteractionService } from '../engine/service-contract.js';
+import type { AskInfo, InteractionService } from '../engine/service-contract.js';
 import { messageOf } from '../rules/describe.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
@@ -173,18 +173,19 @@ export function createAskUserTasks(serving: TaskServing): AskUserTasks {
         ask: (_request, ctx) =>
           Promise.resolve({ status: 'deferred', interactionId: ctx.askId, message: DEFERRAL }),
       };
-      let handle: AskHandle;
       try {
         // Resolves at the deferral: the ask is then in the store, and `tasks/get` finds it on
         // any process sharing it.
-        await providers.during(toolCallId, deferToTask, () => {
-          handle = service.start(request, {
-            key: ref.key,
-            toolCallId,
-            ...(wait === undefined ? {} : { timeoutMs: wait }),
-          });
-          return handle.outcome;
-        });
+        await providers.during(
+          toolCallId,
+          deferToTask,
+          () =>
+            service.start(request, {
+              key: ref.key,
+              toolCallId,
+              ...(wait === undefined ? {} : { timeoutMs: wait }),
+            }).outcome,
+        );
       } catch (error) {
         if (!isUserInteractionError(error)) throw error;
         return toolResult(formatAskUserToolError(error, toolCallId, request.questions));
