@@ -13,6 +13,7 @@ import {
   type RequestId,
   SdkError,
   type StandardSchemaV1,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import type { AskUserMcpServer } from 'ask-engine/mcp';
@@ -34,15 +35,27 @@ const ANY: StandardSchemaV1<unknown, Record<string, unknown>> = {
   },
 };
 
-export type TaskPeers = Awaited<ReturnType<typeof connectTaskClient>>;
+export type TaskPeers = Awaited<ReturnType<typeof taskClient>>;
 
-/** A client of `server`; several may share one server (and its service). */
-export async function connectTaskClient(
-  server: AskUserMcpServer,
-  options: { capabilities?: ClientCapabilities; clientName?: string } = {},
-) {
+export interface TaskClientOptions {
+  capabilities?: ClientCapabilities;
+  clientName?: string;
+}
+
+/** A client of `server` over an in-memory link; several may share one server (and its service). */
+export async function connectTaskClient(server: AskUserMcpServer, options: TaskClientOptions = {}) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const served = server.connect(serverTransport);
+  return taskClient(clientTransport, options, () => served.close());
+}
+
+/** A client over `transport` (in memory, Streamable HTTP); `release` runs after it closes. */
+export async function taskClient(
+  transport: Transport,
+  options: TaskClientOptions = {},
+  release: () => Promise<void> = async () => undefined,
+) {
+  const clientTransport = transport;
   const client = new Client(
     { name: options.clientName ?? 'person', version: '0.0.0' },
     {
@@ -77,13 +90,13 @@ export async function connectTaskClient(
     cancel: (taskId: string) => send('tasks/cancel', { taskId }),
     async close() {
       await client.close();
-      await served.close();
+      await release();
     },
   };
 }
 
 /** Records the id of each `tools/call` the client sends and every result it receives. */
-function recordResults(transport: InMemoryTransport) {
+function recordResults(transport: Transport) {
   const results = new Map<RequestId, Record<string, unknown>>();
   const ids: ((id: RequestId) => void)[] = [];
   const send = transport.send.bind(transport);
