@@ -112,11 +112,12 @@ describe('public API', () => {
     );
   });
 
-  it('ask-engine/mcp exports the elicitation provider and the ask_user server', async () => {
+  it('ask-engine/mcp exports the elicitation provider, the ask_user server and the task cancel message', async () => {
     const mcp = await import('ask-engine/mcp');
     expect(Object.keys(mcp).sort()).toEqual([
       'DECLINED',
       'DISMISSED',
+      'TASK_CANCELLED',
       'createAskUserMcpServer',
       'createElicitationProvider',
       'createElicitationSchemaValidator',

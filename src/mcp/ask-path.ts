@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { servesAppForm } from './apps-form.js';
 import { type ElicitationModes, elicitationModes } from './elicitation-rules.js';
+import { declaresTasks } from './task-request.js';
 
 /** What the server knows of the client behind one `tools/call`. */
 export interface AskUserCall {
@@ -34,6 +35,8 @@ export interface AskUserCall {
  * - `input-required`: 2026-07-28 era, multi round-trip: the call returns `input_required` with a
  *   form (or a link to the answer page) and a sealed `requestState`; `retry` is the state the
  *   client echoed when this call is the retry;
+ * - `task`: 2026-07-28 era, a client that declares the Tasks extension on this call: the call
+ *   returns a task at once, which the client polls (`tasks/get`) and answers (`tasks/update`);
  * - `unavailable`: nobody can be asked through this client; `message` says why;
  * - `app`: either era, a host that renders MCP Apps and declares no elicitation: the ask is
  *   deferred to the `ui://` form (`apps-form.ts`), which answers through `ask_user_answer`.
@@ -41,6 +44,7 @@ export interface AskUserCall {
 export type AskPath =
   | { kind: 'app' }
   | { kind: 'elicitation' }
+  | { kind: 'task' }
   | { kind: 'input-required'; modes: ElicitationModes; retry: string | undefined }
   | { kind: 'unavailable'; message: string };
 
@@ -90,6 +94,7 @@ export function chooseAskPath(call: AskUserCall, answerPage: { available: boolea
     return { kind: 'input-required', modes, retry: call.requestState };
   }
   if (modes.form || (modes.url && answerPage.available)) {
+    if (declaresTasks(call.capabilities)) return { kind: 'task' };
     return { kind: 'input-required', modes, retry: undefined };
   }
   return {

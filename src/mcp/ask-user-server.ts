@@ -34,6 +34,7 @@ import {
 } from './input-required.js';
 import { createRequestStateSeal } from './request-state.js';
 import { createElicitationSchemaValidator } from './schema-validator.js';
+import { createAskUserTasks } from './tasks.js';
 
 /** Options of `createAskUserMcpServer`. */
 export interface AskUserMcpServerOptions {
@@ -90,6 +91,8 @@ export interface AskUserMcpServer {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How often a client should poll a task (`pollIntervalMs`): a person answers in seconds. */
+const TASK_POLL_INTERVAL_MS = 1000;
 
 /**
  * The MCP server `ask-engine mcp` serves: one tool, `ask_user`, asking the connected client's
@@ -141,6 +144,13 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
     stateTtlMs: requestStateTtlMs,
     now: clock === undefined ? Date.now : () => clock.now(),
   };
+  const tasks = createAskUserTasks({
+    service,
+    providers,
+    urlFor,
+    timeoutMs: options.timeoutMs,
+    pollIntervalMs: TASK_POLL_INTERVAL_MS,
+  });
   // The tool's TypeBox schema is JSON Schema already; the copy drops TypeBox's symbol keys.
   const listed: Tool = {
     name: tool.name,
@@ -155,6 +165,7 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
       { capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: validator },
     );
     const { server } = mcp;
+    tasks.install(server);
     // A host that gets the MCP Apps form sees ask_user point at it, and the form's answer tool.
     server.setRequestHandler('tools/list', (_request, ctx) =>
       chooseAskPath(readAskUserCall(server, ctx), { available: false }).kind === 'app'
@@ -218,6 +229,10 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
           args,
           ctx.mcpReq.signal,
         );
+      case 'task':
+        // The SDK (2.4.0) types no task result for tools/call; its 2026-era encoder passes a
+        // handler's `resultType` through on tools/call, so the task reaches the wire as built.
+        return tasks.callTool(args, call) as Promise<CallToolResult>;
       case 'unavailable':
         return runTool(tool, providers, unavailableProvider(path.message), args, ctx.mcpReq.signal);
       case 'input-required': {

@@ -18,3 +18,4 @@ export {
 export { DECLINED, DISMISSED } from './elicitation-rules.js';
 export type { AskUserHttpEndpoint } from './http-endpoint.js';
 export { createElicitationSchemaValidator } from './schema-validator.js';
+export { TASK_CANCELLED } from './task-state.js';

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
+  type InputRequest,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
@@ -221,21 +222,40 @@ async function formRound(
   digest: string,
   message = form.message,
 ): Promise<InputRequiredResult | undefined> {
-  const link = wantsAnswerPage(call.modes, questions)
-    ? await serving.urlFor?.(state.askId)
-    : undefined;
-  let request: ReturnType<typeof inputRequired.elicit>;
-  if (link !== undefined) {
-    request = inputRequired.elicitUrl({ url: link, message: answerPageMessage(form) });
-  } else if (call.modes.form) {
-    request = inputRequired.elicit({ message, requestedSchema: form.requestedSchema });
-  } else {
-    return undefined;
-  }
+  const request = await elicitationFor(
+    call.modes,
+    questions,
+    form,
+    state.askId,
+    serving.urlFor,
+    message,
+  );
+  if (request === undefined) return undefined;
   return inputRequired({
     inputRequests: { [ASK_USER_INPUT]: request },
     requestState: serving.seal.seal(state, digest),
   });
+}
+
+/**
+ * The elicitation that asks `questions` of a client with `modes` (on either 2026-era path:
+ * multi round-trip, Tasks): the answer page where it wants one and a link exists, else the form
+ * where the client shows forms; `undefined` when it can be asked neither way.
+ */
+export async function elicitationFor(
+  modes: ElicitationModes,
+  questions: readonly AskUserQuestion[],
+  form: ElicitationForm,
+  askId: string,
+  urlFor: InputRequiredServing['urlFor'],
+  message = form.message,
+): Promise<InputRequest | undefined> {
+  const link = wantsAnswerPage(modes, questions) ? await urlFor?.(askId) : undefined;
+  if (link !== undefined) {
+    return inputRequired.elicitUrl({ url: link, message: answerPageMessage(form) });
+  }
+  if (!modes.form) return undefined;
+  return inputRequired.elicit({ message, requestedSchema: form.requestedSchema });
 }
 
 /** Whether this client was sent the answer page rather than the form (see `formRound`). */
