@@ -74,7 +74,8 @@ export async function decideToolCall(
 ): Promise<ToolCallDecision> {
   const first = await askOnce(service, call, options);
   if (first.behavior !== 'defer' || options.waitForDeferredMs <= 0) return first;
-  const signals = [options.signal, finiteTimeout(options.waitForDeferredMs)].filter(
+  const wait = waitFor(options.waitForDeferredMs);
+  const signals = [options.signal, wait.signal].filter(
     (signal): signal is AbortSignal => signal !== undefined,
   );
   try {
@@ -89,8 +90,10 @@ export async function decideToolCall(
         reason: `Not decided: the permission request was withdrawn (${messageOf(options.signal.reason)}).`,
       };
     }
-    if (signals.some((signal) => signal.aborted)) return first;
+    if (wait.signal?.aborted === true) return first;
     return refusal(error);
+  } finally {
+    wait.dispose();
   }
   // Settled: the same key reads the stored outcome.
   return askOnce(service, call, options);
@@ -164,6 +167,13 @@ function refusal(error: unknown): ToolCallDecision {
   };
 }
 
-function finiteTimeout(ms: number): AbortSignal | undefined {
-  return Number.isFinite(ms) ? AbortSignal.timeout(ms) : undefined;
+/**
+ * The end of a finite wait. Its timer keeps the process alive, unlike `AbortSignal.timeout`'s:
+ * a hook process waiting for an answer must not exit with the wait still open.
+ */
+function waitFor(ms: number): { signal?: AbortSignal; dispose(): void } {
+  if (!Number.isFinite(ms)) return { dispose() {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`no answer within ${ms} ms`)), ms);
+  return { signal: controller.signal, dispose: () => clearTimeout(timer) };
 }

@@ -54,7 +54,15 @@ export async function decidePreToolUse(
   options: PreToolUseHookOptions & { signal?: AbortSignal } = {},
 ): Promise<SyncHookJSONOutput> {
   checkHookOptions(options);
-  const call = readPreToolUseInput(hookInput);
+  return decidePreToolUseCall(service, readPreToolUseInput(hookInput), options);
+}
+
+/** `decidePreToolUse` for a hook input already read (`readPreToolUseInput`). */
+export async function decidePreToolUseCall(
+  service: InteractionService,
+  call: ClaudeToolCall,
+  options: PreToolUseHookOptions & { signal?: AbortSignal },
+): Promise<SyncHookJSONOutput> {
   const { waitMs = 0, ...rest } = options;
   return toPreToolUseOutput(
     await decideToolCall(service, call, { ...rest, waitForDeferredMs: waitMs }),
@@ -114,7 +122,8 @@ function requireText(input: Record<string, unknown>, field: string): string {
   return value;
 }
 
-function checkHookOptions(options: PreToolUseHookOptions): void {
+/** Throws a `TypeError` naming an option that cannot be used. */
+export function checkHookOptions(options: PreToolUseHookOptions): void {
   checkClaudeAskOptions(options);
   const { waitMs } = options;
   if (
