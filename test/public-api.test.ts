@@ -161,6 +161,22 @@ describe('public API', () => {
     expect(pi.default).toBeTypeOf('function');
   });
 
+  it('ask-engine/claude exports exactly the Claude Agent SDK adapter', async () => {
+    const claude = await import('ask-engine/claude');
+    expect(Object.keys(claude).sort()).toEqual(
+      [
+        'ASK_USER_QUESTION',
+        'createCanUseTool',
+        'createPreToolUseHook',
+        'decidePreToolUse',
+        'readDeferredToolCall',
+        'resumeDeferredSession',
+        'toolUseAskId',
+        'waitForDeferredAsk',
+      ].sort(),
+    );
+  });
+
   it('recognises a UserInteractionError from another bundled copy', async () => {
     const { isUserInteractionError, UserInteractionError } = await import('ask-engine');
     // What another copy's UserInteractionError looks like: a plain Error with the shared brand.
