@@ -5,10 +5,8 @@
  * same link, in the same run. Shown with the SDK's default validator and with
  * `createElicitationSchemaValidator`.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { createInteractionService } from '../src/index.js';
 import { createElicitationProvider, createElicitationSchemaValidator } from '../src/mcp/index.js';
 import { timeRatio } from './ratio.js';
@@ -34,7 +32,7 @@ async function link(options: ConstructorParameters<typeof McpServer>[1]) {
     { name: 'person', version: '0.0.0' },
     { capabilities: { elicitation: { form: {} } } },
   );
-  client.setRequestHandler(ElicitRequestSchema, () => ({
+  client.setRequestHandler('elicitation/create', () => ({
     action: 'accept',
     content: { 'q1.selection': ['option2', 'option5'], 'q1.comment': 'both, in this order' },
   }));

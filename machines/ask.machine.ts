@@ -17,12 +17,21 @@ import { assign, setup } from 'xstate';
 // both stay assignable.
 /** One question's response as the machine holds it: options picked, or text typed. */
 export type AskMachineResponse =
-  | { kind: 'selection'; selections: string[]; comment?: string }
+  | { kind: 'selection'; selections: string[]; comment?: string; input?: unknown }
   | { kind: 'freeform'; text: string };
 /** One question's answer as the machine holds it; `response: null` marks a skipped question. */
 export interface AskMachineAnswer {
   questionId: string;
   response: AskMachineResponse | null;
+}
+/**
+ * A tool approval approved with edited input (the contracts' `ToolInputEdit`): the input
+ * digests before and after, and the top-level fields that changed.
+ */
+export interface AskMachineToolEdit {
+  from: string;
+  to: string;
+  fields: string[];
 }
 /** Who answered: the recipient, and the channel they answered through. */
 export interface AskMachineAnsweredBy {
@@ -63,6 +72,7 @@ export type AskMachineOutcome =
       answeredBy?: AskMachineAnsweredBy;
       responses?: AskMachineQuorumResponse[];
       vetoedBy?: string;
+      edited?: AskMachineToolEdit;
     }
   | {
       status: 'cancelled';
@@ -73,6 +83,8 @@ export type AskMachineOutcome =
   | { status: 'deferred'; interactionId: string; message?: string }
   | { status: 'timedOut'; deadlineAt: number }
   | { status: 'aborted'; cause: unknown; message: string };
+
+type AnsweredOutcome = Extract<AskMachineOutcome, { status: 'answered' }>;
 
 /**
  * What an ask starts with: its id, creation time and deadline (epoch milliseconds), the tool
@@ -118,7 +130,12 @@ export interface AskMachineContext extends AskMachineInput {
 
 /** Every event carries what has already been checked at the engine's boundary. */
 export type AskMachineEvent =
-  | { type: 'provider.answered'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
+  | {
+      type: 'provider.answered';
+      answers: AskMachineAnswer[];
+      answeredBy?: AskMachineAnsweredBy;
+      edited?: AskMachineToolEdit;
+    }
   | { type: 'provider.cancelled'; reason: 'user' | 'unavailable'; message?: string }
   /**
    * The provider handed the question on; with `quorum`, several people decide it from now on
@@ -134,14 +151,30 @@ export type AskMachineEvent =
   | { type: 'provider.progress'; answers: AskMachineAnswer[] }
   | { type: 'provider.failed'; reason: 'invalid-answer' | 'provider-error'; message: string }
   /** Answers brought by `service.answer`, from any service sharing the store. */
-  | { type: 'answer'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
+  | {
+      type: 'answer';
+      answers: AskMachineAnswer[];
+      answeredBy?: AskMachineAnsweredBy;
+      edited?: AskMachineToolEdit;
+    }
   /** Answers for a deferred ask, found by its interaction id. */
-  | { type: 'resume'; answers: AskMachineAnswer[]; answeredBy?: AskMachineAnsweredBy }
+  | {
+      type: 'resume';
+      answers: AskMachineAnswer[];
+      answeredBy?: AskMachineAnsweredBy;
+      edited?: AskMachineToolEdit;
+    }
   | { type: 'abort'; cause: unknown; message: string }
   | { type: 'cancel'; reason: 'user' | 'unavailable'; message?: string }
   | { type: 'deadline'; at: number }
   /** One person's response to a quorum ask (`by` = their recipient id, `at` = when). */
-  | { type: 'respond'; answers: AskMachineAnswer[]; by: string; at: number };
+  | {
+      type: 'respond';
+      answers: AskMachineAnswer[];
+      by: string;
+      at: number;
+      edited?: AskMachineToolEdit;
+    };
 
 // Shared by every ask without progress: contexts are never mutated, and an empty array per
 // pending ask is heap that a million pending asks notice.
@@ -176,8 +209,8 @@ const NO_RESPONSES = Object.freeze([]) as unknown as AskMachineQuorumResponse[];
 
 /**
  * What "the same answers" means for `agree: 'same'`: per question (in question id order) the
- * chosen option titles as a set, or the typed text, or skipped. Comments do not count: two
- * people approving with different remarks agree.
+ * chosen option titles as a set (with the edited input of an approval), or the typed text, or
+ * skipped. Comments do not count: two people approving with different remarks agree.
  */
 export function agreementKey(answers: AskMachineAnswer[]): string {
   const parts = answers.map((answer) => {
@@ -186,7 +219,11 @@ export function agreementKey(answers: AskMachineAnswer[]): string {
       response === null
         ? null
         : response.kind === 'selection'
-          ? [...response.selections].sort()
+          ? response.input === undefined
+            ? [...response.selections].sort()
+            : // An approval with edits agrees only with the same edits (the engine stores an
+              // edited input with its keys sorted, so JSON spells it one way).
+              [...response.selections.slice().sort(), { input: response.input }]
           : response.text;
     return [answer.questionId, value] as const;
   });
@@ -237,6 +274,8 @@ export interface QuorumParams {
   quorum: AskMachineQuorum | undefined;
   responses: AskMachineQuorumResponse[] | undefined;
   response: AskMachineQuorumResponse;
+  /** This response approved a tool call with edited input. */
+  edited?: AskMachineToolEdit;
 }
 
 /** Guard params for a response: the ask's quorum, the responses so far, and this response. */
@@ -248,11 +287,13 @@ function quorumParams({
   event: AskMachineEvent;
 }): QuorumParams {
   const respond = event as Extract<AskMachineEvent, { type: 'respond' }>;
-  return {
+  const params: QuorumParams = {
     quorum: context.quorum,
     responses: context.responses,
     response: { by: respond.by, answers: respond.answers, at: respond.at },
   };
+  if (respond.edited !== undefined) params.edited = respond.edited;
+  return params;
 }
 
 /** Does this response complete the quorum (counted with the responses before it)? */
@@ -278,11 +319,13 @@ function quorumImpossible(params: QuorumParams): boolean {
 
 /** The agreed answers once the quorum is reached: those of the response that completed it. */
 function agreedOutcome(params: QuorumParams): AskMachineOutcome {
-  return {
+  const outcome: AnsweredOutcome = {
     status: 'answered',
     answers: params.response.answers,
     responses: withResponse(params.responses, params.response),
   };
+  if (params.edited !== undefined) outcome.edited = params.edited;
+  return outcome;
 }
 
 /**
@@ -306,16 +349,17 @@ export const askMachine = setup({
     recordAnswers: assign(
       (
         _,
-        params: { answers: AskMachineAnswer[]; answeredBy: AskMachineAnsweredBy | undefined },
-      ) => ({
-        outcome: (params.answeredBy === undefined
-          ? { status: 'answered', answers: params.answers }
-          : {
-              status: 'answered',
-              answers: params.answers,
-              answeredBy: params.answeredBy,
-            }) as AskMachineOutcome,
-      }),
+        params: {
+          answers: AskMachineAnswer[];
+          answeredBy: AskMachineAnsweredBy | undefined;
+          edited: AskMachineToolEdit | undefined;
+        },
+      ) => {
+        const outcome: AnsweredOutcome = { status: 'answered', answers: params.answers };
+        if (params.answeredBy !== undefined) outcome.answeredBy = params.answeredBy;
+        if (params.edited !== undefined) outcome.edited = params.edited;
+        return { outcome };
+      },
     ),
     recordCancellation: assign(
       (_, params: { reason: AskMachineCancelReason; message: string | undefined }) => ({
@@ -428,7 +472,11 @@ export const askMachine = setup({
           target: 'answered',
           actions: {
             type: 'recordAnswers',
-            params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
+            params: ({ event }) => ({
+              answers: event.answers,
+              answeredBy: event.answeredBy,
+              edited: event.edited,
+            }),
           },
         },
         answer: {
@@ -439,7 +487,11 @@ export const askMachine = setup({
           target: 'answered',
           actions: {
             type: 'recordAnswers',
-            params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
+            params: ({ event }) => ({
+              answers: event.answers,
+              answeredBy: event.answeredBy,
+              edited: event.edited,
+            }),
           },
         },
         'provider.cancelled': {
@@ -550,7 +602,11 @@ export const askMachine = setup({
           target: 'answered',
           actions: {
             type: 'recordAnswers',
-            params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
+            params: ({ event }) => ({
+              answers: event.answers,
+              answeredBy: event.answeredBy,
+              edited: event.edited,
+            }),
           },
         },
         answer: {
@@ -561,7 +617,11 @@ export const askMachine = setup({
           target: 'answered',
           actions: {
             type: 'recordAnswers',
-            params: ({ event }) => ({ answers: event.answers, answeredBy: event.answeredBy }),
+            params: ({ event }) => ({
+              answers: event.answers,
+              answeredBy: event.answeredBy,
+              edited: event.edited,
+            }),
           },
         },
         respond: [

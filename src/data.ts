@@ -44,14 +44,20 @@ export {
   ProviderOutcomeSchema,
   type QuorumResponse,
   QuorumResponseSchema,
+  type ToolInputEdit,
+  ToolInputEditSchema,
 } from './contracts/outcome.js';
 export {
   type AskUserIntent,
   AskUserIntentSchema,
   type AskUserOption,
   AskUserOptionSchema,
+  type AskUserPlanReviewIntent,
+  AskUserPlanReviewIntentSchema,
   type AskUserQuestion,
   AskUserQuestionSchema,
+  type AskUserToolApprovalIntent,
+  AskUserToolApprovalIntentSchema,
 } from './contracts/question.js';
 export type { AskUserRequest } from './contracts/request.js';
 export {
@@ -65,6 +71,7 @@ export {
   AskUserQuestionEntrySchema,
   type AskUserQuestionInput,
   type AskUserRequestInput,
+  type AskUserToolApprovalIntentInput,
   type AskUserToolInput,
   AskUserToolInputSchema,
 } from './contracts/tool-input.js';

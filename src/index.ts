@@ -19,6 +19,7 @@ export {
   type AskMachineQuorumResponse,
   type AskMachineRefusalReason,
   type AskMachineResponse,
+  type AskMachineToolEdit,
   askMachine,
   type QuorumParams as AskMachineQuorumParams,
 } from '../machines/ask.machine.js';
@@ -57,6 +58,16 @@ export type {
   ResponseReceipt,
   ResumeOptions,
 } from './engine/service-contract.js';
+export {
+  askToolApproval,
+  decideToolApproval,
+  TOOL_APPROVE,
+  TOOL_REJECT,
+  type ToolApprovalCall,
+  type ToolApprovalDecision,
+  toolApprovalBinding,
+  toolApprovalRequest,
+} from './engine/tool-approval.js';
 export {
   createFormProvider,
   type FormHost,

@@ -121,7 +121,7 @@ async function checkRequest(
       };
     }
   }
-  return { request, bindingLine: await approvalBindingLine(request), respond };
+  return { request, bindingLine: approvalBindingLine(request), respond };
 }
 
 async function answerOne(

@@ -5,7 +5,7 @@
  * unpadded base64url. Web Crypto only, so it runs wherever the AI SDK does.
  */
 
-import { canonicalJson, sha256Base64Url } from './approval-binding.js';
+import { canonicalJson, sha256Base64Url } from '../rules/call-digest.js';
 
 const encoder = new TextEncoder();
 
@@ -35,7 +35,7 @@ export async function verifyApprovalSignature(
     request.approvalId,
     request.toolCallId,
     request.toolName,
-    await sha256Base64Url(canonicalJson(request.input)),
+    sha256Base64Url(canonicalJson(request.input)),
   ];
   // crypto.subtle.verify compares in constant time.
   return crypto.subtle.verify('HMAC', key, signature, encoder.encode(payload.join('\n')));

@@ -34,7 +34,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   mcp: async (argv) =>
     (
       await importOptionalPackage(
-        '@modelcontextprotocol/sdk',
+        '@modelcontextprotocol/server',
         'ask-engine mcp',
         () => import('./mcp-command.js'),
       )

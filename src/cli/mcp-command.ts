@@ -1,5 +1,5 @@
 /** `ask-engine mcp`: an MCP stdio server whose `ask_user` tool asks the connected client's user. */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createAskUserMcpServer } from '../mcp/ask-user-server.js';
 import { parseDuration } from './duration.js';
 import { EXIT } from './exit-codes.js';
@@ -9,7 +9,8 @@ import { UsageError } from './usage-error.js';
 
 export const MCP_HELP = `Usage: ask-engine mcp [options]
 
-Runs an MCP server on stdin/stdout with one tool, ask_user (the same input as ask-engine ask).
+Runs an MCP server on stdin/stdout with one tool, ask_user (the same input as ask-engine ask),
+for clients of the 2025 protocol (elicitation/create) and of 2026-07-28 (input_required).
 Each call asks the connected client's user with an elicitation form; the result tells the
 agent what was chosen, typed or skipped, or that the user declined ("declined") or dismissed
 ("dismissed") the form: neither is ever an answer. A client without the elicitation capability
@@ -47,21 +48,22 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   const timeoutMs =
     values.timeout === undefined ? undefined : parseDuration('--timeout', values.timeout);
 
-  const { mcp, service } = createAskUserMcpServer({
+  const { connect, service } = createAskUserMcpServer({
     version: packageVersion(),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
+  const transport = new StdioServerTransport();
   const stopped = new Promise<{ reason: string; code: number }>((resolve) => {
     const end = (reason: string, code: number) => () => resolve({ reason, code });
-    mcp.server.onclose = end('The MCP client disconnected.', EXIT.answered);
     process.stdin.once('end', end('The MCP client closed stdin.', EXIT.answered));
+    process.stdin.once('close', end('The MCP client disconnected.', EXIT.answered));
     process.once('SIGINT', end('Interrupted (SIGINT).', EXIT.interrupted));
     process.once('SIGTERM', end('Terminated (SIGTERM).', EXIT.terminated));
   });
-  await mcp.connect(new StdioServerTransport());
+  const connection = connect(transport);
   const { reason, code } = await stopped;
   await service.drain(new Error(reason));
   await service.close();
-  await mcp.close();
+  await connection.close();
   return code;
 }

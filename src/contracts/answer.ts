@@ -9,6 +9,11 @@ export const AskUserSelectionResponseSchema = Type.Object(
     selections: Type.Array(Type.String()),
     /** What the person added to the pick; only where the question allows a comment. */
     comment: Type.Optional(Type.String()),
+    /**
+     * A tool approval approved with edits: the arguments the person approved instead of the
+     * proposed ones (JSON, checked against the tool's input schema; keys sorted once checked).
+     */
+    input: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
 );

@@ -89,6 +89,23 @@ export const QuorumResponseSchema = Type.Object(
 export type QuorumResponse = Static<typeof QuorumResponseSchema>;
 
 /**
+ * A tool approval approved with edits: the input digests before (`from`) and after (`to`), as
+ * `sha256:<base64url>` over the tool name and the canonical JSON, and the top-level fields that
+ * changed (added, removed or given another value). Never redacted: the values are in the
+ * answers.
+ */
+export const ToolInputEditSchema = Type.Object(
+  {
+    from: Type.String({ minLength: 1 }),
+    to: Type.String({ minLength: 1 }),
+    fields: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+/** What an edit changed: both input digests and the changed top-level fields. */
+export type ToolInputEdit = Static<typeof ToolInputEditSchema>;
+
+/**
  * The outcome an ask's caller receives, once: `answered` with validated answers, `cancelled`
  * with a reason, `deferred` (the question lives on elsewhere and is answered later through
  * `resume` with `interactionId`), `timedOut` at `deadlineAt` (epoch milliseconds; not an
@@ -103,6 +120,8 @@ export const AskOutcomeSchema = Type.Union([
     responses: Type.Optional(Type.Array(QuorumResponseSchema)),
     /** A quorum ask ended by a veto: who picked the veto option. */
     vetoedBy: Type.Optional(BylineText),
+    /** A tool approval approved with edited input: what changed (the input is in the answer). */
+    edited: Type.Optional(ToolInputEditSchema),
   }),
   Type.Object({
     status: Type.Literal('cancelled'),

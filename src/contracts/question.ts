@@ -15,16 +15,53 @@ export const AskUserOptionSchema = Type.Object(
 export type AskUserOption = Static<typeof AskUserOptionSchema>;
 
 /** A checked plan-review intent: `approve` is spelled exactly like one of the options' titles. */
-export const AskUserIntentSchema = Type.Object(
+export const AskUserPlanReviewIntentSchema = Type.Object(
   {
-    /** The only kind today: the question asks the person to approve the plan in `context`. */
+    /** The question asks the person to approve the plan in `context`. */
     kind: Type.Literal('plan-review'),
     /** The title of the option that approves the plan. */
     approve: Type.String({ minLength: 1 }),
   },
   { additionalProperties: false },
 );
-/** What a question is for, when it is more than a choice (today: reviewing a plan). */
+/** A plan review: the question asks the person to approve the plan in its `context`. */
+export type AskUserPlanReviewIntent = Static<typeof AskUserPlanReviewIntentSchema>;
+
+/**
+ * A checked tool-approval intent (`askToolApproval` makes it): the call the person approves,
+ * the option titles that approve and reject it, and, when edits are allowed, the tool's input
+ * JSON Schema the edited input must conform to. `input` is the proposed arguments as the model
+ * wrote them.
+ */
+export const AskUserToolApprovalIntentSchema = Type.Object(
+  {
+    kind: Type.Literal('tool-approval'),
+    /** The title of the option that approves the call (with or without edits). */
+    approve: Type.String({ minLength: 1 }),
+    /** The title of the option that rejects it; a comment with it is the reason. */
+    reject: Type.String({ minLength: 1 }),
+    toolName: Type.String({ minLength: 1 }),
+    toolCallId: Type.String({ minLength: 1 }),
+    /** The framework's approval id, when it has one (the AI SDK's, the OpenAI Agents SDK's). */
+    approvalId: Type.Optional(Type.String({ minLength: 1 })),
+    /** The proposed arguments, as JSON. */
+    input: Type.Unknown(),
+    /** The tool's input JSON Schema; edits are checked against it. */
+    inputSchema: Type.Optional(Type.Unknown()),
+    /** The person may approve with edited arguments (only with `inputSchema`). */
+    allowEdits: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+/** What an approval ask for one tool call carries; see `AskUserToolApprovalIntentSchema`. */
+export type AskUserToolApprovalIntent = Static<typeof AskUserToolApprovalIntentSchema>;
+
+/** What a question is for, when it is more than a choice: a plan review or a tool approval. */
+export const AskUserIntentSchema = Type.Union([
+  AskUserPlanReviewIntentSchema,
+  AskUserToolApprovalIntentSchema,
+]);
+/** What a question is for, when it is more than a choice (a plan review, a tool approval). */
 export type AskUserIntent = Static<typeof AskUserIntentSchema>;
 
 /** A question after normalization, with every default resolved: what a provider renders. */
@@ -46,7 +83,7 @@ export const AskUserQuestionSchema = Type.Object(
     allowFreeform: Type.Boolean(),
     /** The person may add a comment to the options they pick; always false without options. */
     allowComment: Type.Boolean(),
-    /** What the question is for, when it is a plan review. */
+    /** What the question is for, when it is a plan review or a tool approval. */
     intent: Type.Optional(AskUserIntentSchema),
   },
   { additionalProperties: false },

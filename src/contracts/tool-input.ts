@@ -140,8 +140,30 @@ export type AskUserToolInput = Static<typeof AskUserToolInputSchema>;
  */
 export type AskUserOptionLike = AskUserOptionInput | string;
 
+/**
+ * A tool-approval intent as the host writes it (`askToolApproval` does): service path only,
+ * never the model's. `allowEdits` defaults to `true` when `inputSchema` is given.
+ */
+export interface AskUserToolApprovalIntentInput {
+  kind: 'tool-approval';
+  /** The title of the option that approves the call. */
+  approve: string;
+  /** The title of the option that rejects it. */
+  reject: string;
+  toolName: string;
+  toolCallId: string;
+  approvalId?: string;
+  /** The proposed arguments (JSON). */
+  input: unknown;
+  /** The tool's input JSON Schema (an object, or a boolean); edits are allowed only with one. */
+  inputSchema?: unknown;
+  allowEdits?: boolean;
+}
+
 /** A question entry given through the service: the tool's entry plus a caller-chosen id. */
-export type AskUserQuestionInput = Omit<AskUserQuestionEntry, 'options'> & {
+export type AskUserQuestionInput = Omit<AskUserQuestionEntry, 'options' | 'intent'> & {
+  /** What the question is for: a plan review, or (the host only) a tool approval. */
+  intent?: AskUserQuestionEntry['intent'] | AskUserToolApprovalIntentInput;
   /** The question's id in the answers; `q<n>` by position when left out. */
   id?: string;
   options?: AskUserOptionLike[];

@@ -13,7 +13,7 @@ import { quorumProgress } from '../rules/quorum.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { AskStore, PersistedAskSnapshot } from '../stores/ask-store.js';
 import type { AskCommits } from './ask-commit.js';
-import { answerCheck, respondEvent, settledError } from './ask-events.js';
+import { answerCheck, answeredEvent, respondEvent, settledError } from './ask-events.js';
 import type { AskReplica } from './ask-replica.js';
 import { stepAsk } from './ask-table.js';
 import type { AuditTrail } from './audit-trail.js';
@@ -73,8 +73,7 @@ export class AskCommands {
       );
     }
     const valid = await this.#validAnswers(open, type, answers);
-    const event: AskMachineEvent =
-      by === undefined ? { type, answers: valid } : { type, answers: valid, answeredBy: by };
+    const event: AskMachineEvent = answeredEvent(type, open.questions, valid, by);
     if (!(await this.#commits.commit(open, event))) {
       await this.#trail.attempt(open, type);
       throw settledError(open.id, open.state.value);
@@ -107,7 +106,7 @@ export class AskCommands {
       );
     }
     const valid = await this.#validAnswers(open, 'answer', answers);
-    if (!(await this.#commits.commit(open, respondEvent(valid, by, at())))) {
+    if (!(await this.#commits.commit(open, respondEvent(open.questions, valid, by, at())))) {
       await this.#trail.attempt(open, 'answer');
       throw settledError(open.id, open.state.value);
     }

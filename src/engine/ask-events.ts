@@ -5,6 +5,7 @@ import type { AskUserQuestion } from '../contracts/question.js';
 import { messageOf } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { readProviderOutcome } from '../rules/provider-outcome.js';
+import { toolInputEdit } from '../rules/tool-approval.js';
 import type { ValidateAskUserAnswersOptions } from '../rules/validate-answers.js';
 import type { AskState } from './audit.js';
 
@@ -23,9 +24,7 @@ export function providerEvent(
   const { outcome } = reading;
   switch (outcome.status) {
     case 'answered':
-      return outcome.answeredBy === undefined
-        ? { type: 'provider.answered', answers: outcome.answers }
-        : { type: 'provider.answered', answers: outcome.answers, answeredBy: outcome.answeredBy };
+      return answeredEvent('provider.answered', questions, outcome.answers, outcome.answeredBy);
     case 'cancelled':
       return outcome.message === undefined
         ? { type: 'provider.cancelled', reason: outcome.reason }
@@ -41,13 +40,34 @@ export function providerEvent(
   }
 }
 
+/**
+ * Validated answers as the machine event that records them, with who answered and, for a tool
+ * approval approved with edits, what the edit changed (both input digests).
+ */
+export function answeredEvent(
+  type: 'provider.answered' | 'answer' | 'resume',
+  questions: readonly AskUserQuestion[],
+  answers: AskMachineAnswer[],
+  answeredBy: AnsweredBy | undefined,
+): AskMachineEvent {
+  const event: Extract<AskMachineEvent, { type: typeof type }> = { type, answers };
+  if (answeredBy !== undefined) event.answeredBy = answeredBy;
+  const edited = toolInputEdit(questions, answers);
+  if (edited !== undefined) event.edited = edited;
+  return event;
+}
+
 /** A person's response to a quorum ask: counted under their recipient id. */
 export function respondEvent(
+  questions: readonly AskUserQuestion[],
   answers: AskMachineAnswer[],
   by: AnsweredBy,
   at: number,
 ): AskMachineEvent {
-  return { type: 'respond', answers, by: by.recipient, at };
+  const edited = toolInputEdit(questions, answers);
+  return edited === undefined
+    ? { type: 'respond', answers, by: by.recipient, at }
+    : { type: 'respond', answers, by: by.recipient, at, edited };
 }
 
 /** How answers are checked: redacting, messages never quote what the person typed or picked. */

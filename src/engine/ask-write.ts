@@ -216,10 +216,12 @@ function auditData(
     case 'respond': {
       const { refused, outcome } = next.context;
       if (refused !== undefined) return { by: event.by, reason: refused.reason };
-      const data: { by: string; answers: unknown; decided?: string } = {
+      const data: { by: string; answers: unknown; decided?: string; edited?: unknown } = {
         by: event.by,
         answers: redact ? REDACTED : event.answers,
       };
+      // The digests name what ran, not what was typed: kept when the values are redacted.
+      if (event.edited !== undefined) data.edited = event.edited;
       if (outcome?.status === 'answered') {
         data.decided = outcome.vetoedBy === undefined ? 'quorum' : 'veto';
       } else if (outcome?.status === 'cancelled') data.decided = 'no-quorum';
@@ -227,11 +229,16 @@ function auditData(
     }
     case 'provider.answered':
     case 'answer':
-    case 'resume':
-      // Who answered names a person, not what they answered: it is never redacted.
-      return event.answeredBy === undefined
-        ? { answers: redact ? REDACTED : event.answers }
-        : { answers: redact ? REDACTED : event.answers, answeredBy: event.answeredBy };
+    case 'resume': {
+      // Who answered names a person, and an edit's digests what will run, not what was typed:
+      // neither is redacted.
+      const data: { answers: unknown; answeredBy?: unknown; edited?: unknown } = {
+        answers: redact ? REDACTED : event.answers,
+      };
+      if (event.answeredBy !== undefined) data.answeredBy = event.answeredBy;
+      if (event.edited !== undefined) data.edited = event.edited;
+      return data;
+    }
     case 'provider.progress':
       return {
         answered: event.answers.filter((answer) => answer.response !== null).length,

@@ -7,7 +7,7 @@ import {
   askMachine,
 } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
-import type { AnsweredBy } from '../contracts/outcome.js';
+import type { AnsweredBy, ToolInputEdit } from '../contracts/outcome.js';
 
 /** A state of the ask machine, as the machine declares it. */
 export type AskState = StateValueFrom<AskMachine>;
@@ -60,8 +60,11 @@ export type AskAuditEvent =
     > & { from: null; to: AskState })
   | Transition<
       'provider.answered' | 'answer' | 'resume',
-      /** `answeredBy` is kept as given even when the answers are redacted. */
-      { answers: AuditedAnswers; answeredBy?: AnsweredBy }
+      /**
+       * `answeredBy` is kept as given even when the answers are redacted, and so is `edited`
+       * (a tool approval approved with edits: both input digests and the changed fields).
+       */
+      { answers: AuditedAnswers; answeredBy?: AnsweredBy; edited?: ToolInputEdit }
     >
   /**
    * A person's response to a quorum ask was counted (`service.respond`, a provider's answer with
@@ -69,7 +72,12 @@ export type AskAuditEvent =
    */
   | Transition<
       'response.recorded',
-      { by: string; answers: AuditedAnswers; decided?: 'quorum' | 'veto' | 'no-quorum' }
+      {
+        by: string;
+        answers: AuditedAnswers;
+        decided?: 'quorum' | 'veto' | 'no-quorum';
+        edited?: ToolInputEdit;
+      }
     >
   /**
    * A response the quorum does not count: the person already responded (`duplicate`), is not in

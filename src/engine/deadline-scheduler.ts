@@ -1,12 +1,7 @@
-/** One timer for every deadline of a service: a min-heap keyed by absolute time. */
+/** One timer for every deadline of a service, armed for the first deadline of one heap. */
 import type { Clock } from './clock.js';
+import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
 import { afterEventLoopTurn, cancelEventLoopTurn, TurnSlicer } from './event-loop.js';
-
-export interface Scheduled {
-  deadlineAt: number;
-  /** Position in the heap, -1 when not scheduled; owned by the scheduler. */
-  heapIndex: number;
-}
 
 // Timers longer than this overflow to 1 ms in Node and browsers; re-arm instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -15,10 +10,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * A timer per ask costs an allocation and a cancellation each; asks share one timer
  * armed for the earliest deadline. The callback gets every entry whose deadline is due.
  */
-export class DeadlineScheduler<T extends Scheduled> {
+export class DeadlineScheduler<T extends HeapSlot> {
   readonly #clock: Clock;
   readonly #onDue: (entry: T, now: number) => void;
-  readonly #heap: T[] = [];
+  readonly #heap = new DeadlineHeap<T>();
   #timer: unknown;
   /** The timer is an event-loop turn between two slices, not a clock timer. */
   #sliced = false;
@@ -34,35 +29,26 @@ export class DeadlineScheduler<T extends Scheduled> {
 
   /** The earliest deadline scheduled, or `Infinity` when none is. */
   get nextDeadline(): number {
-    return this.#heap[0]?.deadlineAt ?? Number.POSITIVE_INFINITY;
+    return this.#heap.firstDeadline;
   }
 
-  add(entry: T): void {
+  /** Schedules `entry` at `deadlineAt`, or moves it there if it is scheduled already. */
+  add(entry: T, deadlineAt: number): void {
     if (this.#idle) {
       this.#idle = false;
       (this.#timer as { ref?: () => void }).ref?.();
     }
-    entry.heapIndex = this.#heap.length;
-    this.#heap.push(entry);
-    this.#up(entry.heapIndex);
-    if (entry.deadlineAt < this.#armedFor) this.#arm();
+    this.#heap.set(entry, deadlineAt);
+    if (deadlineAt < this.#armedFor) this.#arm();
   }
 
   remove(entry: T): void {
-    const index = entry.heapIndex;
-    if (index < 0) return;
-    const last = this.#heap.pop()!;
-    entry.heapIndex = -1;
-    if (last !== entry) {
-      this.#heap[index] = last;
-      last.heapIndex = index;
-      this.#down(index);
-      this.#up(last.heapIndex);
-    }
+    if (entry.heapIndex < 0) return;
+    this.#heap.delete(entry);
     // The timer stays armed for a removed earliest deadline: firing early is harmless
     // (nothing is due, it re-arms), and it saves a clear + set on every answered ask. With no
     // deadline left it no longer keeps the process alive (the next `add` takes it back).
-    if (this.#heap.length === 0) this.#rest();
+    if (this.#heap.size === 0) this.#rest();
   }
 
   /** Nothing is scheduled: the timer stays, unreferenced, where the clock's timers allow it. */
@@ -82,30 +68,28 @@ export class DeadlineScheduler<T extends Scheduled> {
     this.#sliced = false;
     this.#armedFor = Number.POSITIVE_INFINITY;
     const now = this.#clock.now();
-    let head = this.#heap[0];
     this.#slicer.begin();
-    while (head !== undefined && head.deadlineAt <= now) {
+    while (this.#heap.firstDeadline <= now) {
       if (this.#slicer.full()) {
         // A storm of deadlines is settled in slices, so the event loop keeps turning.
-        this.#armedFor = head.deadlineAt;
+        this.#armedFor = this.#heap.firstDeadline;
         this.#timer = afterEventLoopTurn(this.#fire);
         this.#sliced = true;
         return;
       }
-      this.remove(head);
-      this.#onDue(head, now);
-      head = this.#heap[0];
+      const due = this.#heap.popDue(now) as T;
+      this.#onDue(due, now);
     }
     this.#slicer.end();
-    if (this.#heap.length > 0) this.#arm();
+    if (this.#heap.size > 0) this.#arm();
   };
 
   #arm(): void {
-    const head = this.#heap[0];
-    if (head === undefined) return;
+    const first = this.#heap.firstDeadline;
+    if (first === Number.POSITIVE_INFINITY) return;
     this.#clear();
-    const delay = Math.min(Math.max(head.deadlineAt - this.#clock.now(), 0), MAX_TIMER_MS);
-    this.#armedFor = head.deadlineAt;
+    const delay = Math.min(Math.max(first - this.#clock.now(), 0), MAX_TIMER_MS);
+    this.#armedFor = first;
     this.#timer = this.#clock.setTimeout(this.#fire, delay);
   }
 
@@ -126,39 +110,5 @@ export class DeadlineScheduler<T extends Scheduled> {
     this.#clear();
     this.#timer = undefined;
     this.#armedFor = Number.POSITIVE_INFINITY;
-  }
-
-  #up(index: number): void {
-    const heap = this.#heap;
-    const entry = heap[index]!;
-    while (index > 0) {
-      const parentIndex = (index - 1) >> 1;
-      const parent = heap[parentIndex]!;
-      if (parent.deadlineAt <= entry.deadlineAt) break;
-      heap[index] = parent;
-      parent.heapIndex = index;
-      index = parentIndex;
-    }
-    heap[index] = entry;
-    entry.heapIndex = index;
-  }
-
-  #down(index: number): void {
-    const heap = this.#heap;
-    const entry = heap[index]!;
-    const length = heap.length;
-    for (;;) {
-      const left = 2 * index + 1;
-      if (left >= length) break;
-      const right = left + 1;
-      const child =
-        right < length && heap[right]!.deadlineAt < heap[left]!.deadlineAt ? right : left;
-      if (heap[child]!.deadlineAt >= entry.deadlineAt) break;
-      heap[index] = heap[child]!;
-      heap[index]!.heapIndex = index;
-      index = child;
-    }
-    heap[index] = entry;
-    entry.heapIndex = index;
   }
 }

@@ -95,7 +95,7 @@ export class Delivery {
         await this.#host.recordUnidentified(open).catch((error) => this.#host.report(error, open));
         return;
       }
-      event = respondEvent(event.answers, event.answeredBy, this.#host.now());
+      event = respondEvent(open.questions, event.answers, event.answeredBy, this.#host.now());
     }
     const { outbox, routedQuorum } = open;
     open.outbox = undefined;

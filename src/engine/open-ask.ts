@@ -48,8 +48,9 @@ export class OpenAsk {
   exitEvent: AskMachineEvent | undefined = undefined;
 
   // ── what this service holds of the ask: written by settlement.ts only ──
-  /** For the deadline scheduler: the deadline (the heap slot is the scheduler's own). */
-  deadlineAt = Number.POSITIVE_INFINITY;
+  /** The deadline scheduler's slot for this ask (its deadline, order and place in the heap). */
+  heapDeadline = Number.POSITIVE_INFINITY;
+  heapOrder = 0;
   heapIndex = -1;
   signal: AbortSignal | undefined = undefined;
   onAbort: (() => void) | undefined = undefined;

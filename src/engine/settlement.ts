@@ -169,8 +169,7 @@ export class Settlement {
       const now = this.#clock.now();
       if (deadlineAt <= now)
         return this.#committer().commitNow(open, { type: 'deadline', at: now });
-      open.deadlineAt = deadlineAt;
-      this.#scheduler.add(open);
+      this.#scheduler.add(open, deadlineAt);
     }
     if (signal === undefined) return undefined;
     if (signal.aborted) {
@@ -242,8 +241,7 @@ export class Settlement {
     const attempt = this.#deadlineRetries.get(open) ?? 0;
     this.#deadlineRetries.set(open, attempt + 1);
     this.#report(error);
-    open.deadlineAt = this.#clock.now() + storeRetryDelayMs(attempt);
-    this.#scheduler.add(open);
+    this.#scheduler.add(open, this.#clock.now() + storeRetryDelayMs(attempt));
     return true;
   }
 

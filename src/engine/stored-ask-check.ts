@@ -6,47 +6,92 @@
  * its snapshot says, selections among the options offered). A tampered or corrupt row is
  * refused with an error that names the ask and what was wrong; a row that passes is frozen.
  */
-import { type TSchema, Type } from '@sinclair/typebox';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { askMachine } from '../../machines/ask.machine.js';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import type { ValueError } from '@sinclair/typebox/errors';
 import { AskUserAnswersSchema } from '../contracts/answer.js';
-import { AskOutcomeSchema } from '../contracts/outcome.js';
+import { AskOutcomeSchema, QuorumResponseSchema } from '../contracts/outcome.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { MAX_QUESTIONS } from '../rules/limits.js';
 import type { ListedAsk, PersistedAskSnapshot, StoredAsk } from '../stores/ask-store.js';
 import { sameData } from './ask-intake.js';
+import { ASK_STATES, type AskState } from './audit.js';
 import { deepFreeze } from './outcome-copy.js';
 
-// Derived from the machine, so a new state needs no edit here.
-const STATE_VALUES = Object.keys(askMachine.root.states);
-const StateSchema = Type.Union(STATE_VALUES.map((value) => Type.Literal(value)));
+// Derived from the machine (ASK_STATES), so a new state needs no edit here.
+const StateSchema = Type.Union(ASK_STATES.map((value: AskState) => Type.Literal(value)));
 const OptionalString = Type.Optional(Type.String({ minLength: 1 }));
 
-const ContextSchema = Type.Object({
-  askId: Type.String({ minLength: 1 }),
-  createdAt: Type.Number(),
-  deadlineAt: Type.Optional(Type.Number()),
-  toolCallId: Type.Optional(Type.String()),
-  sessionId: Type.Optional(Type.String()),
-  agent: Type.Optional(Type.String()),
-  redact: Type.Optional(Type.Literal(true)),
-  // Written by ask-engine/otel only: version 00 of W3C Trace Context, and its vendor state.
-  traceparent: Type.Optional(
-    Type.String({ pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' }),
-  ),
-  tracestate: Type.Optional(Type.String({ maxLength: 512 })),
-  progress: AskUserAnswersSchema,
-  outcome: Type.Optional(AskOutcomeSchema),
+const ByText = Type.String({ minLength: 1 });
+
+/** A quorum as the machine keeps it (`AskMachineQuorum`; `readQuorum` checked it when written). */
+const QuorumSchema = Type.Object({
+  required: Type.Integer({ minimum: 1 }),
+  from: Type.Optional(Type.Array(ByText, { minItems: 1 })),
+  agree: Type.Union([Type.Literal('same'), Type.Literal('any')]),
+  veto: Type.Optional(Type.Array(ByText, { minItems: 1 })),
 });
 
-const PersistedSnapshotSchema = Type.Object({
-  status: Type.Union([Type.Literal('active'), Type.Literal('done')]),
-  value: StateSchema,
-  context: ContextSchema,
-});
+/**
+ * The machine's context (`AskMachineContext`) as stored: every field, so none is read unchecked.
+ * test/machines/contract-types.test.ts requires `Static` of it to equal the machine's type, so a
+ * field added to the context fails the type check until it is described here.
+ */
+export const StoredContextSchema = Type.Object(
+  {
+    askId: Type.String({ minLength: 1 }),
+    createdAt: Type.Number(),
+    deadlineAt: Type.Optional(Type.Number()),
+    toolCallId: Type.Optional(Type.String()),
+    sessionId: Type.Optional(Type.String()),
+    agent: Type.Optional(Type.String()),
+    redact: Type.Optional(Type.Literal(true)),
+    // Written by ask-engine/otel only: version 00 of W3C Trace Context, and its vendor state.
+    traceparent: Type.Optional(
+      Type.String({ pattern: '^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' }),
+    ),
+    tracestate: Type.Optional(Type.String({ maxLength: 512 })),
+    quorum: Type.Optional(QuorumSchema),
+    progress: AskUserAnswersSchema,
+    responses: Type.Optional(Type.Array(QuorumResponseSchema)),
+    refused: Type.Optional(
+      Type.Union([
+        Type.Object({
+          by: ByText,
+          reason: Type.Union([
+            Type.Literal('duplicate'),
+            Type.Literal('not-allowed'),
+            Type.Literal('not-a-quorum-ask'),
+          ]),
+          at: Type.Number(),
+        }),
+        Type.Undefined(),
+      ]),
+    ),
+    outcome: Type.Optional(AskOutcomeSchema),
+  },
+  { additionalProperties: false },
+);
 
-const StoredAskSchema = Type.Object({
+// The machine has no history states and no child actors: both are always empty.
+const Empty = Type.Object({}, { additionalProperties: false });
+
+/** A persisted snapshot as `persistAskSnapshot` writes it; nothing else is accepted in it. */
+const PersistedSnapshotSchema = Type.Object(
+  {
+    status: Type.Union([Type.Literal('active'), Type.Literal('done')]),
+    value: StateSchema,
+    historyValue: Empty,
+    context: StoredContextSchema,
+    children: Empty,
+    output: Type.Optional(AskOutcomeSchema),
+  },
+  { additionalProperties: false },
+);
+
+/** A stored row; `Static` of it equals `StoredAsk` but for the snapshot (contract-types test). */
+export const StoredAskSchema = Type.Object({
   askId: Type.String({ minLength: 1 }),
   state: StateSchema,
   version: Type.Integer({ minimum: 1 }),
@@ -74,7 +119,7 @@ const snapshotCheck = TypeCompiler.Compile(PersistedSnapshotSchema);
 
 /** Returns the row (frozen) if it is whole and consistent; throws `INVALID_REQUEST` naming the fault. */
 export function checkStoredAsk(row: unknown, where: string): StoredAsk {
-  const ask = checked(storedAskCheck, row, where) as StoredAsk;
+  const ask = checked(storedAskCheck, row, where);
   refuseFault(ask.askId, rowFault(ask), where);
   return deepFreeze(ask);
 }
@@ -84,7 +129,7 @@ export function checkStoredAsk(row: unknown, where: string): StoredAsk {
  * answers among its questions); throws `INVALID_REQUEST` naming the fault. Frozen.
  */
 export function checkListedAsk(row: unknown, where: string): ListedAsk {
-  const ask = checked(listedAskCheck, row, where) as ListedAsk;
+  const ask = checked(listedAskCheck, row, where);
   refuseFault(ask.askId, outcomeFault(ask), where);
   return deepFreeze(ask);
 }
@@ -99,17 +144,10 @@ function refuseFault(askId: string, fault: string | undefined, where: string): v
   );
 }
 
-interface CheckedContext {
-  askId: string;
-  createdAt: number;
-  deadlineAt?: number;
-  outcome?: { status: string; interactionId?: string };
-}
-
 /** What makes a row that has the right shape inconsistent, if anything. */
-function rowFault(ask: StoredAsk): string | undefined {
+function rowFault(ask: Static<typeof StoredAskSchema>): string | undefined {
   const { snapshot } = ask;
-  const context = snapshot.context as CheckedContext;
+  const { context } = snapshot;
   if (context.askId !== ask.askId)
     return `its snapshot belongs to ask ${JSON.stringify(context.askId)}`;
   if (snapshot.value !== ask.state) {
@@ -122,6 +160,10 @@ function rowFault(ask: StoredAsk): string | undefined {
     return 'its deadline or creation time differs from its snapshot';
   }
   if (!sameData(context.outcome, ask.outcome)) return 'its outcome differs from its snapshot';
+  // A final snapshot's output is its outcome; an active one has none.
+  if (!sameData(snapshot.output, ask.final ? context.outcome : undefined)) {
+    return "its snapshot's output differs from its outcome";
+  }
   return outcomeFault(ask);
 }
 
@@ -166,16 +208,13 @@ function answersFault(
 
 /** A persisted snapshot handed to `restore`: its shape and machine state. */
 export function checkPersistedSnapshot(snapshot: unknown): PersistedAskSnapshot {
-  return checked(snapshotCheck, snapshot, 'the persisted snapshot') as PersistedAskSnapshot;
+  return checked(snapshotCheck, snapshot, 'the persisted snapshot');
 }
 
-function checked(
-  check: ReturnType<typeof TypeCompiler.Compile<TSchema>>,
-  value: unknown,
-  where: string,
-): unknown {
+function checked<T extends TSchema>(check: TypeCheck<T>, value: unknown, where: string): Static<T> {
   if (check.Check(value)) return value;
-  const first = check.Errors(value).First();
+  const found = check.Errors(value).First();
+  const first = found === undefined ? undefined : innermost(found);
   const askId =
     typeof value === 'object' && value !== null ? (value as { askId?: unknown }).askId : undefined;
   throw new UserInteractionError(
@@ -185,4 +224,25 @@ function checked(
     }.`,
     typeof askId === 'string' ? { askId } : {},
   );
+}
+
+/**
+ * The error that names the field at fault: a value that matches no member of a union (an
+ * outcome, a response) is reported by the member it came closest to, the one whose first
+ * error lies deepest (the first such member on a tie: a wrong `status` is named as itself), so
+ * the message names `/outcome/answers/0/questionId`, not `/outcome`.
+ */
+function innermost(error: ValueError): ValueError {
+  let best = error;
+  for (const member of error.errors) {
+    const first = member.First();
+    if (first === undefined) continue;
+    const inner = innermost(first);
+    if (depth(inner) > depth(best)) best = inner;
+  }
+  return best;
+}
+
+function depth(error: ValueError): number {
+  return error.path.split('/').length;
 }

@@ -126,8 +126,22 @@ export function copyQuestion(question: AskUserQuestion): AskUserQuestion {
     allowFreeform: question.allowFreeform,
     allowComment: question.allowComment,
   };
-  if (question.intent !== undefined) {
-    copy.intent = { kind: question.intent.kind, approve: question.intent.approve };
+  const { intent } = question;
+  if (intent?.kind === 'plan-review') copy.intent = { kind: intent.kind, approve: intent.approve };
+  else if (intent?.kind === 'tool-approval') {
+    copy.intent = {
+      kind: intent.kind,
+      approve: intent.approve,
+      reject: intent.reject,
+      toolName: intent.toolName,
+      toolCallId: intent.toolCallId,
+      ...(intent.approvalId === undefined ? {} : { approvalId: intent.approvalId }),
+      input: structuredClone(intent.input),
+      ...(intent.inputSchema === undefined
+        ? {}
+        : { inputSchema: structuredClone(intent.inputSchema) }),
+      allowEdits: intent.allowEdits,
+    };
   }
   return copy;
 }

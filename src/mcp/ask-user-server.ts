@@ -1,62 +1,131 @@
-/** The `ask_user` tool served over MCP: the server `ask-engine mcp` runs, for any transport. */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+/** The `ask_user` tool served over MCP, to clients of both protocol eras: what `ask-engine mcp` runs. */
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type RequestId,
+  type InputRequiredResult,
+  type McpRequestContext,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { type StdioServerHandle, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Clock } from '../engine/clock.js';
+import type { AskProvider } from '../engine/provider.js';
 import { createInteractionService } from '../engine/service.js';
 import type { InteractionService } from '../engine/service-contract.js';
-import { createAskUserTool } from '../tool/tool.js';
+import { describe } from '../rules/describe.js';
+import { type AskUserTool, createAskUserTool } from '../tool/tool.js';
+import { chooseAskPath, readAskUserCall } from './ask-path.js';
+import { type CallProviders, createCallProviders, unavailableProvider } from './call-providers.js';
 import { createElicitationProvider } from './elicitation-provider.js';
+import {
+  answerInputRequired,
+  askByInputRequired,
+  type InputRequiredServing,
+  toolResult,
+} from './input-required.js';
+import { createRequestStateSeal } from './request-state.js';
 import { createElicitationSchemaValidator } from './schema-validator.js';
 
 /** Options of `createAskUserMcpServer`. */
 export interface AskUserMcpServerOptions {
-  /** The service that asks; a new one when left out. Its provider becomes the elicitation one. */
+  /** The service that asks; a new one when left out. The server registers its provider on it. */
   service?: InteractionService;
   /** The server's name and version in the MCP handshake (default `ask-engine`, `0.0.0`). */
   name?: string;
   version?: string;
   /** Milliseconds an ask waits when the model sets no timeout (at least `MIN_TIMEOUT_MS`). */
   timeoutMs?: number;
+  /**
+   * The answer page's link for an ask (e.g. the web answer server's `linkFor`), for URL-mode
+   * elicitation on either era: used when the client declares URL elicitation and either
+   * cannot show forms or the ask has a question a flat form expresses poorly.
+   */
+  urlFor?(askId: string): string | undefined | Promise<string | undefined>;
+  /**
+   * The key that seals a 2026-era `requestState` (at least 32 bytes). Every process a client's
+   * retry may reach needs the same one; left out, a random key of this server's, so a retry is
+   * answered only here.
+   */
+  secret?: string | Uint8Array;
+  /** How many forms one ask gets when replies break a rule (either era); default 3. */
+  maxRounds?: number;
+  /** How long a 2026-era `requestState` lasts for an ask without a deadline; default 24 hours. */
+  requestStateTtlMs?: number;
+  /** The service's clock, when it is not the system clock (deadlines and `requestState` expiry). */
+  clock?: Pick<Clock, 'now'>;
 }
 
+/** The `ask_user` MCP server: its service, a factory of MCP server instances, and `connect`. */
+export interface AskUserMcpServer {
+  /** The service every instance asks through (given, or created). */
+  readonly service: InteractionService;
+  /**
+   * A new MCP server instance with the `ask_user` tool, for one connection or one HTTP request:
+   * the factory the SDK's serving entries take (`serveStdio`, `createMcpHandler`), for both eras.
+   */
+  createServer(context?: McpRequestContext): McpServer;
+  /**
+   * Serves one connection over `transport` (stdio, or one end of an in-memory pair), to a
+   * client of either era: the client's opening chooses it (`serveStdio` with this factory).
+   */
+  connect(transport: Transport): StdioServerHandle;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
- * An MCP server, before it is connected, with one tool, `ask_user`, asking the connected
- * client's user through the elicitation provider: what `ask-engine mcp` serves on stdio.
- * Each elicitation is related to the `tools/call` that asked, so it travels with that call on
- * any transport. Connect it to any transport (`await mcp.connect(transport)`).
+ * The MCP server `ask-engine mcp` serves: one tool, `ask_user`, asking the connected client's
+ * user. A 2025-era client is asked with `elicitation/create` while the call stays open; a
+ * 2026-07-28 client gets `input_required` (the form, or a link to the answer page) with a sealed
+ * `requestState`, and its retry settles the ask through the service, on any process sharing
+ * the store and the `secret`.
  *
  * @example
- * const { mcp, service } = createAskUserMcpServer({ name: 'my-agent', version: '1.0.0' });
- * await mcp.connect(new StdioServerTransport());
+ * const server = createAskUserMcpServer({ name: 'my-agent', version: '1.0.0' });
+ * server.connect(new StdioServerTransport());
+ * // Streamable HTTP, 2026-07-28 era: createMcpHandler(server.createServer).fetch
  */
-export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): {
-  mcp: McpServer;
-  service: InteractionService;
-} {
-  const mcp = new McpServer(
-    { name: options.name ?? 'ask-engine', version: options.version ?? '0.0.0' },
-    { capabilities: { tools: {} }, jsonSchemaValidator: createElicitationSchemaValidator() },
-  );
-  // The ask's tool call id to the MCP request id of its `tools/call`, while it runs.
-  const calls = new Map<string, RequestId>();
+export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): AskUserMcpServer {
+  const { urlFor, maxRounds = 3, requestStateTtlMs = DAY_MS, clock } = options;
+  if (urlFor !== undefined && typeof urlFor !== 'function') {
+    throw new TypeError(
+      `Expected \`urlFor\` to be a function (askId) => string | undefined, got ${describe(urlFor)}.`,
+    );
+  }
+  if (!Number.isInteger(maxRounds) || maxRounds < 1) {
+    throw new TypeError(
+      `Expected \`maxRounds\` to be an integer from 1 and up, got ${describe(maxRounds)}.`,
+    );
+  }
+  if (!Number.isSafeInteger(requestStateTtlMs) || requestStateTtlMs < 1) {
+    throw new TypeError(
+      `Expected \`requestStateTtlMs\` to be a positive integer of milliseconds, got ${describe(requestStateTtlMs)}.`,
+    );
+  }
   const service = options.service ?? createInteractionService();
-  service.registerProvider(
-    createElicitationProvider(mcp.server, {
-      relatedRequestId: (ctx) =>
-        ctx.toolCallId === undefined ? undefined : calls.get(ctx.toolCallId),
-    }),
-  );
+  const providers = createCallProviders();
+  service.registerProvider(providers.provider);
   const tool = createAskUserTool(
     service,
     options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
   );
+  const validator = createElicitationSchemaValidator();
+  const serving: InputRequiredServing = {
+    service,
+    tool,
+    providers,
+    seal: createRequestStateSeal(options.secret ?? randomBytes(32)),
+    urlFor,
+    maxRounds,
+    timeoutMs: options.timeoutMs,
+    stateTtlMs: requestStateTtlMs,
+    now: clock === undefined ? Date.now : () => clock.now(),
+  };
   // The tool's TypeBox schema is JSON Schema already; the copy drops TypeBox's symbol keys.
   const listed: Tool = {
     name: tool.name,
@@ -64,32 +133,89 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): {
     description: tool.description,
     inputSchema: JSON.parse(JSON.stringify(tool.parameters)) as Tool['inputSchema'],
   };
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [listed] }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    if (request.params.name !== tool.name) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(request.params.name)}; this server has "${tool.name}".`,
-      );
+
+  const createServer = (context?: McpRequestContext): McpServer => {
+    const mcp = new McpServer(
+      { name: options.name ?? 'ask-engine', version: options.version ?? '0.0.0' },
+      { capabilities: { tools: {} }, jsonSchemaValidator: validator },
+    );
+    const { server } = mcp;
+    server.setRequestHandler('tools/list', () => ({ tools: [listed] }));
+    server.setRequestHandler('tools/call', (request, ctx) => {
+      if (request.params.name !== tool.name) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool ${JSON.stringify(request.params.name)}; this server has "${tool.name}".`,
+        );
+      }
+      return serveAskUser(server, ctx, request.params.arguments ?? {});
+    });
+    if (context?.era !== 'modern') {
+      // The SDK's own client ignores a cancellation of request id 0 (typescript-sdk issue
+      // #2283), and a 2025-era server's first request gets id 0: spend it on a ping, so that
+      // an elicitation the ask withdraws is always withdrawn on such clients too.
+      server.oninitialized = () => {
+        server.ping().catch((error: unknown) => server.onerror?.(error as Error));
+      };
     }
-    const toolCallId = `mcp-${String(extra.requestId)}`;
-    calls.set(toolCallId, extra.requestId);
-    try {
-      // `extra.signal` aborts when the client cancels the call: the ask ends `aborted`.
-      const result = await tool.execute(toolCallId, request.params.arguments ?? {}, extra.signal);
-      return {
-        content: result.content,
-        ...(result.isError === true ? { isError: true } : {}),
-      } satisfies CallToolResult;
-    } finally {
-      calls.delete(toolCallId);
-    }
-  });
-  // The SDK's own client ignores a cancellation of request id 0 (typescript-sdk issue #2283),
-  // and the server's first request gets id 0: spend it on a ping, so that an elicitation the
-  // ask withdraws is always withdrawn on such clients too.
-  mcp.server.oninitialized = () => {
-    mcp.server.ping().catch((error: unknown) => mcp.server.onerror?.(error as Error));
+    return mcp;
   };
-  return { mcp, service };
+
+  /** One `ask_user` call: the path for this client is chosen here, and only here. */
+  function serveAskUser(
+    server: Server,
+    ctx: ServerContext,
+    args: unknown,
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const call = readAskUserCall(server, ctx);
+    const path = chooseAskPath(call, { available: urlFor !== undefined });
+    switch (path.kind) {
+      case 'elicitation':
+        return runTool(
+          tool,
+          providers,
+          createElicitationProvider(server, {
+            relatedRequestId: () => ctx.mcpReq.id,
+            maxAttempts: maxRounds,
+            ...(urlFor === undefined ? {} : { urlFor }),
+            ...(clock === undefined ? {} : { clock }),
+          }),
+          args,
+          ctx.mcpReq.signal,
+        );
+      case 'unavailable':
+        return runTool(tool, providers, unavailableProvider(path.message), args, ctx.mcpReq.signal);
+      case 'input-required': {
+        const mrtr = {
+          modes: path.modes,
+          clientName: call.clientName,
+          requestId: ctx.mcpReq.id,
+          signal: ctx.mcpReq.signal,
+        };
+        return path.retry === undefined
+          ? askByInputRequired(serving, mrtr, args)
+          : answerInputRequired(serving, mrtr, args, path.retry, ctx.mcpReq.inputResponses);
+      }
+    }
+  }
+
+  return {
+    service,
+    createServer,
+    connect: (transport) => serveStdio(createServer, { transport }),
+  };
+}
+
+/** Runs the tool with `provider` answering its ask; `signal` (the client cancelling) aborts it. */
+async function runTool(
+  tool: AskUserTool,
+  providers: CallProviders,
+  provider: AskProvider,
+  args: unknown,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  const toolCallId = `mcp-${randomUUID()}`;
+  return toolResult(
+    await providers.during(toolCallId, provider, () => tool.execute(toolCallId, args, signal)),
+  );
 }

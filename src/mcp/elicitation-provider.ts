@@ -1,26 +1,32 @@
 /** An `AskProvider` that asks an MCP client's user through `elicitation/create`. */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type ElicitResult,
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { AnsweredBy, ProviderOutcome } from '../contracts/outcome.js';
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  type Server,
+} from '@modelcontextprotocol/server';
+import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserRequest } from '../contracts/request.js';
 import type { Clock } from '../engine/clock.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
-import { answeredByOrNothing } from '../rules/answered-by.js';
 import { describe } from '../rules/describe.js';
-import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
-import { escapeMarkdown } from '../rules/escape-text.js';
+import { UserInteractionError } from '../rules/errors.js';
 import { readElicitationContent } from './elicitation-answer.js';
 import {
-  buildElicitationForm,
-  type ElicitationForm,
-  prefersAnswerPage,
-} from './elicitation-schema.js';
+  answerPageMessage,
+  clientAnswerer,
+  type ElicitationModes,
+  elicitationModes,
+  isAnswerRefusal,
+  refusalOutcome,
+  retryMessage,
+  wantsAnswerPage,
+} from './elicitation-rules.js';
+import { buildElicitationForm, type ElicitationForm } from './elicitation-schema.js';
 
 /**
  * What the provider needs of the SDK's low-level `Server` (`mcpServer.server`); with
@@ -53,14 +59,6 @@ export interface ElicitationProviderOptions {
    */
   relatedRequestId?(ctx: AskProviderContext): RequestId | undefined;
 }
-
-/**
- * `cancelled` / `user` messages: the client's `decline` and `cancel` actions, kept apart.
- * `DECLINED` is the message when the person declined the elicitation.
- */
-export const DECLINED = 'declined';
-/** The `cancelled` / `user` message when the person dismissed the elicitation (`cancel`). */
-export const DISMISSED = 'dismissed';
 
 // Node's timers hold at most 2^31-1 ms (about 24.8 days); a longer timeout would fire at once.
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -125,10 +123,9 @@ export function createElicitationProvider(
           'No MCP client has connected to the server yet, so nobody can be asked.',
         );
       }
-      const link =
-        modes.url && (!modes.form || prefersAnswerPage(request.questions))
-          ? await urlFor?.(ctx.askId)
-          : undefined;
+      const link = wantsAnswerPage(modes, request.questions)
+        ? await urlFor?.(ctx.askId)
+        : undefined;
       const call = new ElicitationCall(server, ctx, now, relatedRequestId?.(ctx));
       if (link !== undefined) return call.byUrl(form, link);
       if (modes.form) return call.byForm(form, maxAttempts);
@@ -176,29 +173,29 @@ class ElicitationCall {
       );
       if ('outcome' in sent) return sent.outcome;
       const { action, content } = sent.reply;
-      if (action !== 'accept') return this.#refusal(action);
+      if (action !== 'accept') return refusalOutcome(action);
       try {
         const answers = readElicitationContent(form, content ?? {});
-        const answeredBy = clientAnswerer(this.#server);
+        const answeredBy = clientAnswerer(this.#server.getClientVersion?.()?.name);
         return answeredBy === undefined
           ? { status: 'answered', answers }
           : { status: 'answered', answers, answeredBy };
       } catch (error) {
         if (!isAnswerRefusal(error) || attempt >= maxAttempts) throw error;
         // The person gets the form again with what to change; nothing is recorded yet.
-        message = `Your answer was not recorded: ${escapeMarkdown(error.message)}\n\n${form.message}`;
+        message = retryMessage(form, error);
       }
     }
   }
 
   async byUrl(form: ElicitationForm, url: string): Promise<ProviderOutcome> {
     const { askId, signal } = this.#ctx;
-    const message = `${form.subject}\n\nAnswer on the page the link opens.`;
+    const message = answerPageMessage(form);
     const sent = await this.#send((options) =>
       this.#server.elicitInput({ mode: 'url', elicitationId: askId, url, message }, options),
     );
     if ('outcome' in sent) return sent.outcome;
-    if (sent.reply.action !== 'accept') return this.#refusal(sent.reply.action);
+    if (sent.reply.action !== 'accept') return refusalOutcome(sent.reply.action);
     // The person agreed to open the page; the answer arrives there (service.answer), which
     // settles the ask and aborts the signal. Until then the ask stays pending.
     try {
@@ -209,15 +206,6 @@ class ElicitationCall {
         // The ask is settled either way; a client that can no longer be told is reported, not fatal.
         .catch((error: unknown) => this.#server.onerror?.(asError(error)));
     }
-  }
-
-  #refusal(action: 'decline' | 'cancel'): ProviderOutcome {
-    // Only `accept` carries an answer: a decline is never read as a choice, least of all approval.
-    return {
-      status: 'cancelled',
-      reason: 'user',
-      message: action === 'decline' ? DECLINED : DISMISSED,
-    };
   }
 
   /** Timeout from the deadline; `signal` is the one request's, see `#send`. */
@@ -245,8 +233,7 @@ class ElicitationCall {
     } catch (error) {
       // The SDK reports a cancelled request as its own error; the ask's cause is the reason.
       if (signal.aborted) throw signal.reason;
-      if (!(error instanceof McpError)) throw error;
-      if (error.code === ErrorCode.RequestTimeout) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         // The request timed out at the ask's deadline: the service ends the ask `timedOut` and
         // aborts the signal any moment now; that outcome is the service's to give.
         if (!this.#capped) return aborted(signal);
@@ -256,8 +243,9 @@ class ElicitationCall {
           ),
         };
       }
+      if (!(error instanceof ProtocolError || error instanceof SdkError)) throw error;
       if (
-        error.code === ErrorCode.InvalidParams &&
+        error.code === ProtocolErrorCode.InvalidParams &&
         /does not match requested schema/.test(error.message)
       ) {
         throw new UserInteractionError(
@@ -274,25 +262,13 @@ class ElicitationCall {
   }
 }
 
-type Modes = { form: boolean; url: boolean } | 'not-connected';
-
-function supportedModes(server: ElicitationServer): Modes {
+function supportedModes(server: ElicitationServer): ElicitationModes | 'not-connected' {
   const capabilities = server.getClientCapabilities();
-  if (capabilities === undefined) return 'not-connected';
-  // The SDK reads an empty `elicitation: {}` (older clients) as form mode.
-  const elicitation = capabilities.elicitation;
-  return { form: elicitation?.form !== undefined, url: elicitation?.url !== undefined };
+  return capabilities === undefined ? 'not-connected' : elicitationModes(capabilities);
 }
 
 function unavailable(message: string): ProviderOutcome {
   return { status: 'cancelled', reason: 'unavailable', message };
-}
-
-function isAnswerRefusal(error: unknown): error is UserInteractionError {
-  return (
-    isUserInteractionError(error, 'INVALID_ANSWER') ||
-    isUserInteractionError(error, 'LIMIT_EXCEEDED')
-  );
 }
 
 /** Rejects with the signal's reason once it aborts; never resolves. */
@@ -305,13 +281,4 @@ function aborted(signal: AbortSignal): Promise<never> {
 
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
-}
-
-/**
- * The connected client as who answered: the name it gave in `initialize` (`clientInfo.name`),
- * or nobody when it gave none the byline rules accept; an answer is never refused for it.
- */
-function clientAnswerer(server: ElicitationServer): AnsweredBy | undefined {
-  const name = server.getClientVersion?.()?.name;
-  return name === undefined ? undefined : answeredByOrNothing({ recipient: name, channel: 'mcp' });
 }

@@ -1,5 +1,5 @@
 /** Turns normalized questions into one flat MCP elicitation form: a message and a requested schema. */
-import type { PrimitiveSchemaDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
 import type { UiFormChoice } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { buildAskUserForm } from '../form/build-form.js';

@@ -1,6 +1,6 @@
 /** A JSON Schema validator for an MCP server that asks through elicitation: one compile per form, nothing kept. */
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 
 /**
  * The SDK checks every accepted elicitation reply against the form's schema with one shared

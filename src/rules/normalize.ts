@@ -25,6 +25,7 @@ import {
 import { getReservedKeyProblem } from './reserved-keys.js';
 import { checkStoreText } from './store-text.js';
 import { checkTimeoutMs } from './timeout.js';
+import { resolveToolApproval } from './tool-approval.js';
 
 /** A request ready for delivery: normalized questions, the asking agent, hints and the timeout. */
 export interface NormalizedAskRequest extends AskUserRequest {
@@ -282,8 +283,8 @@ function normalizeQuestion(
 
   const intentInput = pick('intent');
   if (intentInput !== undefined) {
-    question.intent = readIntent(intentInput, n, options, context);
-    size.chars += question.intent.approve.length;
+    question.intent = readIntent(intentInput, n, question, allowIds);
+    size.chars += intentChars(question.intent);
   }
   return question;
 }
@@ -321,14 +322,24 @@ function readOptions(
 function readIntent(
   input: unknown,
   n: number,
-  options: readonly AskUserOption[],
-  context: string | undefined,
+  question: AskUserQuestion,
+  servicePath: boolean,
 ): AskUserIntent {
   const where = `Question ${n}`;
   if (!isRecord(input)) {
     throw invalid(
       `${where} has "intent" ${describe(input)}; an intent is { kind: 'plan-review', approve }.`,
     );
+  }
+  if (input.kind === 'tool-approval') {
+    // A model never approves a tool call: only the host asks that (askToolApproval).
+    if (!servicePath) {
+      throw new UserInteractionError(
+        'BAD_INTENT',
+        `${where} has intent kind "tool-approval", which only the host asks (askToolApproval), never the ask_user tool.`,
+      );
+    }
+    return resolveToolApproval(n, input, question);
   }
   let kind: unknown;
   let approve: unknown;
@@ -344,10 +355,16 @@ function readIntent(
   if (kind !== 'plan-review') {
     throw new UserInteractionError(
       'BAD_INTENT',
-      `${where} has intent kind ${describe(kind)}; the only intent is "plan-review".`,
+      `${where} has intent kind ${describe(kind)}; the intents are "plan-review" and, through askToolApproval, "tool-approval".`,
     );
   }
-  return resolvePlanReview(n, approve, options, context);
+  return resolvePlanReview(n, approve, question.options, question.context);
+}
+
+/** What an intent adds to the form hint, in characters (for the cheap size bound). */
+function intentChars(intent: AskUserIntent): number {
+  if (intent.kind === 'plan-review') return intent.approve.length;
+  return JSON.stringify(intent).length;
 }
 
 function readHints(top: TopLevelFields): AskUserHints | undefined {

@@ -3,7 +3,11 @@
  * options and their limits, intents. The normalizer applies them to what a model or a caller
  * wrote; the form plan applies them to questions it receives (a client's hint data included).
  */
-import type { AskUserIntent, AskUserOption, AskUserQuestion } from '../contracts/question.js';
+import type {
+  AskUserOption,
+  AskUserPlanReviewIntent,
+  AskUserQuestion,
+} from '../contracts/question.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { compileCheck } from './compiled-check.js';
 import { describe } from './describe.js';
@@ -14,6 +18,7 @@ import {
   MAX_QUESTIONS,
   utf8ByteLength,
 } from './limits.js';
+import { resolveToolApproval } from './tool-approval.js';
 
 // Printable ASCII is already NFC and holds no default-ignorable code point: the common case
 // skips the Unicode work.
@@ -131,7 +136,7 @@ export function resolvePlanReview(
   approve: unknown,
   options: readonly AskUserOption[],
   context: string | undefined,
-): AskUserIntent {
+): AskUserPlanReviewIntent {
   const where = `Question ${n}`;
   if (typeof approve !== 'string' || !hasVisibleCharacter(approve)) {
     throw new UserInteractionError(
@@ -219,7 +224,10 @@ export function checkNormalizedQuestions(
     }
     checkOptionTitles(options, n);
     if (allowMultiple) checkMultiSelectLimit(n, id, options.length);
-    if (intent !== undefined) resolvePlanReview(n, intent.approve, options, context);
+    if (intent?.kind === 'plan-review') resolvePlanReview(n, intent.approve, options, context);
+    else if (intent?.kind === 'tool-approval') {
+      resolveToolApproval(n, intent as unknown as Record<string, unknown>, question);
+    }
   }
   checkDistinctQuestions(questions);
 }

@@ -11,6 +11,7 @@ import { describe, describeKind } from './describe.js';
 import { UserInteractionError } from './errors.js';
 import { MAX_ANSWER_BYTES, utf8ByteLength } from './limits.js';
 import { titleKey } from './question-rules.js';
+import { checkEditedInput } from './tool-approval.js';
 
 /** Options of `validateAskUserAnswers`. */
 export interface ValidateAskUserAnswersOptions {
@@ -28,7 +29,7 @@ export interface ValidateAskUserAnswersOptions {
 }
 
 /** Which part of a response an answer error is about, for a form to point at its field. */
-export type AnswerPart = 'response' | 'selection' | 'text' | 'comment';
+export type AnswerPart = 'response' | 'selection' | 'text' | 'comment' | 'input';
 
 /** The data of an `INVALID_ANSWER` (or `LIMIT_EXCEEDED`) error about one question's response. */
 export interface AnswerErrorData extends Record<string, unknown> {
@@ -174,7 +175,11 @@ export function validateResponse(
     );
   }
   checkKeys(`${where} response`, response, SELECTION_KEYS, shown, id, 'selection');
-  const { selections, comment } = response as { selections?: unknown; comment?: unknown };
+  const { selections, comment, input } = response as {
+    selections?: unknown;
+    comment?: unknown;
+    input?: unknown;
+  };
   if (question.options.length === 0) {
     throw fail(
       'selection',
@@ -212,7 +217,14 @@ export function validateResponse(
     chosen[at] = title;
     taken?.add(title);
   }
-  if (comment === undefined) return { kind: 'selection', selections: chosen };
+  // A tool approval approved with edits: checked against the tool's input schema here, before
+  // the answer can count anywhere.
+  const edited = input === undefined ? undefined : checkEditedInput(question, chosen, input);
+  if (comment === undefined) {
+    return edited === undefined
+      ? { kind: 'selection', selections: chosen }
+      : { kind: 'selection', selections: chosen, input: edited };
+  }
   if (!question.allowComment) {
     throw fail('comment', `${where} does not allow a comment; leave the comment out.`);
   }
@@ -220,7 +232,9 @@ export function validateResponse(
     throw fail('comment', `${where} has an empty comment; leave the comment out instead.`);
   }
   checkSize(`${where} comment`, comment, id, 'comment');
-  return { kind: 'selection', selections: chosen, comment };
+  return edited === undefined
+    ? { kind: 'selection', selections: chosen, comment }
+    : { kind: 'selection', selections: chosen, comment, input: edited };
 }
 
 // Lookup from a selection to the option's own spelling, built once per question: a selection

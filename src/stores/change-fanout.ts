@@ -7,6 +7,7 @@
  * listener that subscribed with a writer token is not told of an ask whose latest write in the
  * batch that writer made (see `AskSubscribeOptions`).
  */
+import { afterEventLoopTurn } from '../engine/event-loop.js';
 import { describe } from '../rules/describe.js';
 import type { AskStoreChange, AskSubscribeOptions } from './ask-store.js';
 
@@ -17,10 +18,6 @@ interface Pending {
   version: number;
   writer: string | undefined;
 }
-
-/** A macrotask: after the microtasks of the current turn, promise reactions included. */
-const later: (fn: () => void) => void =
-  typeof setImmediate === 'function' ? (fn) => setImmediate(fn) : (fn) => setTimeout(fn, 0);
 
 export class ChangeFanout {
   /** Each listener and the writer token it subscribed with (undefined: it hears everything). */
@@ -118,7 +115,7 @@ export class ChangeFanout {
   #schedule(): void {
     if (this.#scheduled) return;
     this.#scheduled = true;
-    later(() => this.#deliver());
+    afterEventLoopTurn(() => this.#deliver());
   }
 
   #deliver(): void {

@@ -1,5 +1,6 @@
 /** The default store: asks and their histories in this process's memory, shared by its services. */
 import type { AskAuditEvent } from '../engine/audit.js';
+import { DeadlineHeap, type HeapSlot } from '../engine/deadline-heap.js';
 import { checkStoreText } from '../rules/store-text.js';
 import {
   type AskListFilter,
@@ -23,7 +24,6 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 import { ChangeFanout, subscriberWriter } from './change-fanout.js';
-import { DeadlineHeap, type HeapSlot } from './deadline-heap.js';
 import {
   checkOutboxClaim,
   checkOutboxRenew,

@@ -1,6 +1,6 @@
 /** The embedded durable store: asks and their histories in one SQLite file, shared by processes. */
 import { type AskAuditEvent, startDataOf } from '../engine/audit.js';
-import { eventLoopTurn } from '../engine/event-loop.js';
+import { afterEventLoopTurn, eventLoopTurn } from '../engine/event-loop.js';
 import { checkStoreText } from '../rules/store-text.js';
 import {
   type AskListFilter,
@@ -652,7 +652,7 @@ class SqliteAskStore implements AskStore {
     this.#ownWaiting++;
     await this.#until(() => this.#workerWrites === 0);
     // Claims waiting for this write to go first go on at the next turn, once it was made.
-    setImmediate(() => {
+    afterEventLoopTurn(() => {
       this.#ownWaiting--;
       this.#wake();
     });

@@ -116,7 +116,7 @@ describe('the installed ask-engine command', () => {
     const result = await installed(join(engineOnly, 'node_modules', '.bin', 'ask-engine'), ['mcp']);
     expect(result.code).toBe(6);
     expect(result.stderr).toMatch(
-      /needs the @modelcontextprotocol\/sdk package, which is not installed/,
+      /needs the @modelcontextprotocol\/server package, which is not installed/,
     );
   });
 
@@ -139,7 +139,14 @@ describe('the installed ask-engine command', () => {
     const packages = installedClosure(engineOnly, 'ask-engine');
     const names = [...packages.keys()];
     expect(names).toEqual(expect.arrayContaining(['ask-engine', 'xstate', '@sinclair/typebox']));
-    for (const heavy of [TERMINAL_UI, 'koffi', '@modelcontextprotocol/sdk', 'zod', 'express']) {
+    for (const heavy of [
+      TERMINAL_UI,
+      'koffi',
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/sdk',
+      'zod',
+      'express',
+    ]) {
       expect(names).not.toContain(heavy);
     }
     const bytes = [...packages.values()].reduce((sum, folder) => sum + folderBytes(folder), 0);

@@ -188,10 +188,12 @@ describe.concurrent('every snippet runs as written', () => {
     );
   });
 
-  it('mcp-server: a real MCP client answers through elicitation', async () => {
+  it('mcp-server: a real MCP client of each era answers through elicitation', async () => {
     const stdout = await runSnippet('mcp-server.ts');
     expect(stdout).toContain('the client shows: Deploy now?');
-    expect(stdout).toContain('Selected: "No"');
+    expect(stdout.match(/Selected: \\"No\\"|Selected: "No"/g)).toHaveLength(2);
+    expect(stdout).toContain('2025-11-25');
+    expect(stdout).toContain('2026-07-28');
   });
 
   it('notify-channels: a mail reaches a real SMTP server and a signed webhook verifies', async () => {

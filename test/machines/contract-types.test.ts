@@ -1,17 +1,21 @@
 /** The machine keeps structural copies of the contract types (it imports nothing from src/). */
+import type { Static } from '@sinclair/typebox';
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   AskMachineAnswer,
   AskMachineAnsweredBy,
+  AskMachineContext,
   AskMachineOutcome,
   AskMachineQuorumResponse,
 } from '../../machines/ask.machine.js';
+import type { StoredAskSchema, StoredContextSchema } from '../../src/engine/stored-ask-check.js';
 import type {
   AnsweredBy,
   AskOutcome,
   AskUserQuestionAnswer,
   QuorumResponse,
 } from '../../src/index.js';
+import type { StoredAsk } from '../../src/stores/ask-store.js';
 
 describe('machine types', () => {
   it('stay mutually assignable with the contract types', () => {
@@ -20,5 +24,14 @@ describe('machine types', () => {
     expectTypeOf<AskMachineOutcome>().toMatchTypeOf<AskOutcome>();
     expectTypeOf<AskOutcome>().toMatchTypeOf<AskMachineOutcome>();
     expectTypeOf<AskMachineQuorumResponse>().toEqualTypeOf<QuorumResponse>();
+  });
+});
+
+describe('stored types', () => {
+  it('are what the stored-row check describes, field for field', () => {
+    expectTypeOf<Static<typeof StoredContextSchema>>().toEqualTypeOf<AskMachineContext>();
+    expectTypeOf<Omit<Static<typeof StoredAskSchema>, 'snapshot'>>().toEqualTypeOf<
+      Omit<StoredAsk, 'snapshot'>
+    >();
   });
 });

@@ -1,5 +1,5 @@
 /** The elicitation provider against a real MCP SDK client that plays the person. */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { createAskUserTool, createInteractionService } from 'ask-engine';
 import { createElicitationProvider } from 'ask-engine/mcp';
 import { afterEach, describe, expect, it, vi } from 'vitest';

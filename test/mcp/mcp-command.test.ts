@@ -1,16 +1,15 @@
 /** `ask-engine mcp` as a spawned stdio process, driven by the real SDK client playing the person. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  Client,
   type ClientCapabilities,
-  ElicitRequestSchema,
   type ElicitResult,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { AskUserToolInputSchema } from 'ask-engine/data';
 import { createAskUserMcpServer } from 'ask-engine/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +28,13 @@ interface Session {
   stderr: () => string;
 }
 
-async function spawnServer(capabilities: ClientCapabilities): Promise<Session> {
+/** How the client negotiates: the 2025 handshake, or the 2026-07-28 era (auto or pinned). */
+type Era = 'legacy' | 'auto' | { pin: '2026-07-28' };
+
+async function spawnServer(
+  capabilities: ClientCapabilities,
+  era: Era = 'legacy',
+): Promise<Session> {
   const transport = new StdioClientTransport({
     command: node,
     args: [main, 'mcp'],
@@ -40,7 +45,10 @@ async function spawnServer(capabilities: ClientCapabilities): Promise<Session> {
   transport.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
-  const client = new Client({ name: 'person', version: '0.0.0' }, { capabilities });
+  const client = new Client(
+    { name: 'person', version: '0.0.0' },
+    { capabilities, versionNegotiation: { mode: era } },
+  );
   const session: Session = {
     client,
     elicitations: [],
@@ -48,8 +56,8 @@ async function spawnServer(capabilities: ClientCapabilities): Promise<Session> {
     stderr: () => stderr,
   };
   if (capabilities.elicitation !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-      const elicitation = { params: request.params, signal: extra.signal };
+    client.setRequestHandler('elicitation/create', (request, ctx) => {
+      const elicitation = { params: request.params, signal: ctx.mcpReq.signal };
       session.elicitations.push(elicitation);
       return session.person(elicitation);
     });
@@ -69,10 +77,16 @@ const deploy = {
   options: [{ title: 'Yes', description: 'ship it' }, 'No'],
 };
 
-describe('ask-engine mcp with a client that can show forms', () => {
+describe.each([
+  ['2025 (initialize)', 'legacy'],
+  ['2026-07-28 (auto negotiation, input_required)', 'auto'],
+] as const)('ask-engine mcp with a client that can show forms, %s', (_name, era) => {
   let session: Session;
   beforeAll(async () => {
-    session = await spawnServer({ elicitation: { form: {} } });
+    session = await spawnServer({ elicitation: { form: {} } }, era);
+    expect(session.client.getNegotiatedProtocolVersion()).toBe(
+      era === 'legacy' ? '2025-11-25' : '2026-07-28',
+    );
   });
   afterAll(async () => {
     await session?.client.close();
@@ -162,6 +176,16 @@ describe('ask-engine mcp with a client that can show forms', () => {
 
     expect(textOf(result)).toContain('Message: "dismissed"');
   });
+});
+
+describe('ask-engine mcp, 2025 era: the form is withdrawn while the call is open', () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await spawnServer({ elicitation: { form: {} } });
+  });
+  afterAll(async () => {
+    await session?.client.close();
+  });
 
   it('withdraws the form at the ask’s timeout', async () => {
     session.person = (elicitation) =>
@@ -186,9 +210,10 @@ describe('ask-engine mcp with a client that can show forms', () => {
       return new Promise((_, reject) => elicitation.signal.addEventListener('abort', reject));
     };
     const call = new AbortController();
-    const result = session.client.callTool({ name: 'ask_user', arguments: deploy }, undefined, {
-      signal: call.signal,
-    });
+    const result = session.client.callTool(
+      { name: 'ask_user', arguments: deploy },
+      { signal: call.signal },
+    );
     await shown;
     call.abort(new Error('the agent run was stopped'));
 
@@ -200,14 +225,23 @@ describe('ask-engine mcp with a client that can show forms', () => {
 });
 
 describe('ask-engine mcp with a client that cannot elicit', () => {
-  it('answers every ask as unavailable, an error result', async () => {
-    const session = await spawnServer({});
+  it.each([
+    [
+      'legacy',
+      'The MCP client did not declare the elicitation capability, so it cannot ask its user.',
+    ],
+    [
+      { pin: '2026-07-28' },
+      'The MCP client did not declare the elicitation capability on this request, so it cannot ask its user.',
+    ],
+  ] as const)('answers every ask as unavailable, an error result (%j)', async (era, why) => {
+    const session = await spawnServer({}, era);
     try {
       const result = await session.client.callTool({ name: 'ask_user', arguments: deploy });
 
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(
-        'Nobody could be asked: no way to reach the user is available. Message: "The MCP client did not declare the elicitation capability, so it cannot ask its user.". Nothing was chosen; do not assume an answer.',
+        `Nobody could be asked: no way to reach the user is available. Message: "${why}". Nothing was chosen; do not assume an answer.`,
       );
     } finally {
       await session.client.close();
@@ -217,19 +251,20 @@ describe('ask-engine mcp with a client that cannot elicit', () => {
 
 describe('the ask-engine mcp server, linked in memory', () => {
   it('relates each elicitation to the tools/call that asked', async () => {
-    const { mcp, service } = createAskUserMcpServer();
+    const { connect, service } = createAskUserMcpServer();
     const client = new Client(
       { name: 'person', version: '0.0.0' },
       { capabilities: { elicitation: { form: {} } } },
     );
-    client.setRequestHandler(ElicitRequestSchema, () => ({
+    client.setRequestHandler('elicitation/create', () => ({
       action: 'accept',
       content: { 'q1.selection': 'option2' },
     }));
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     const fromClient = recordRequestIds(clientTransport);
     const fromServer = recordSends(serverTransport);
-    await Promise.all([mcp.connect(serverTransport), client.connect(clientTransport)]);
+    const connection = connect(serverTransport);
+    await client.connect(clientTransport);
     try {
       const result = await client.callTool({ name: 'ask_user', arguments: deploy });
 
@@ -241,6 +276,7 @@ describe('the ask-engine mcp server, linked in memory', () => {
       ]);
     } finally {
       await client.close();
+      await connection.close();
       await service.close();
     }
   });

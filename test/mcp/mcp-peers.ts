@@ -1,16 +1,13 @@
 /** A real MCP client playing the person, linked in memory to a real MCP server asking through the service. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  Client,
   type ClientCapabilities,
-  ElicitationCompleteNotificationSchema,
   type ElicitRequest,
-  ElicitRequestSchema,
   type ElicitResult,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { createInteractionService, type InteractionService } from 'ask-engine';
 import { createElicitationProvider, type ElicitationProviderOptions } from 'ask-engine/mcp';
 
@@ -85,8 +82,8 @@ export async function linkPeers(options: {
   const completed: string[] = [];
   const { person } = options;
   if (person !== undefined) {
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-      const elicitation = { params: request.params, signal: extra.signal };
+    client.setRequestHandler('elicitation/create', (request, ctx) => {
+      const elicitation = { params: request.params, signal: ctx.mcpReq.signal };
       elicitations.push(elicitation);
       for (const waiter of waiters.filter((w) => w.n === elicitations.length)) {
         waiter.resolve(elicitation);
@@ -95,7 +92,7 @@ export async function linkPeers(options: {
     });
   }
   if (options.capabilities.elicitation?.url !== undefined) {
-    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
       completed.push(notification.params.elicitationId);
     });
   }

@@ -1,8 +1,6 @@
 /** The elicitation request lives exactly as long as the ask: the deadline is its timeout, not the SDK's 60 s. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { normalizeAskUserRequest } from 'ask-engine';
 import { createElicitationProvider } from 'ask-engine/mcp';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -21,8 +19,8 @@ async function connect() {
     { capabilities: { elicitation: { form: {} } } },
   );
   const asked: AbortSignal[] = [];
-  client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
-    asked.push(extra.signal);
+  client.setRequestHandler('elicitation/create', (_request, ctx) => {
+    asked.push(ctx.mcpReq.signal);
     return new Promise(() => {}); // the person never answers
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

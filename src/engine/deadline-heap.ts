@@ -1,8 +1,9 @@
 /**
- * Open asks by deadline, for a sweep that reads only what is due: a binary min-heap ordered by
- * deadline, then by when the ask entered it. Each item remembers its own place, so an ask that
- * settles or changes its deadline leaves or moves in O(log n), and a sweep with nothing due
- * costs one comparison, however many asks are pending.
+ * Open asks by deadline: a binary min-heap ordered by deadline, then by when the ask entered it.
+ * Each item remembers its own place, so an ask that settles or changes its deadline leaves or
+ * moves in O(log n), and a look at what is due costs one comparison, however many asks are
+ * pending. The one heap of the project: the memory store's sweep reads it, and the service's
+ * deadline timer (`DeadlineScheduler`) arms for its first item.
  */
 
 /** What the heap keeps of an item: its deadline and its place (-1 when not in the heap). */
@@ -18,6 +19,11 @@ export class DeadlineHeap<T extends HeapSlot> {
 
   get size(): number {
     return this.#items.length;
+  }
+
+  /** The earliest deadline in the heap, or `Infinity` when it is empty. */
+  get firstDeadline(): number {
+    return this.#items[0]?.heapDeadline ?? Number.POSITIVE_INFINITY;
   }
 
   /** Puts `item` in at `deadline`, or moves it there if it is in already. */

@@ -1,6 +1,6 @@
 /** The memory store's deadline heap: earliest deadline first, ties in arrival order. */
 import { describe, expect, it } from 'vitest';
-import { DeadlineHeap, type HeapSlot } from '../../src/stores/deadline-heap.js';
+import { DeadlineHeap, type HeapSlot } from '../../src/engine/deadline-heap.js';
 
 interface Item extends HeapSlot {
   name: string;

@@ -1,0 +1,82 @@
+/**
+ * Which way one `ask_user` call reaches the person: the one place a client's path is chosen,
+ * from the era it speaks and the capabilities it declared on this call.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type ClientCapabilities,
+  PROTOCOL_VERSION_META_KEY,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { type ElicitationModes, elicitationModes } from './elicitation-rules.js';
+
+/** What the server knows of the client behind one `tools/call`. */
+export interface AskUserCall {
+  /** `legacy`: the 2025 era (`initialize`); `modern`: 2026-07-28 and later (per-request envelope). */
+  era: 'legacy' | 'modern';
+  /** The client's capabilities: this request's envelope (modern), or from `initialize` (legacy). */
+  capabilities: ClientCapabilities | undefined;
+  /** The name the client gave (`clientInfo.name`), the same way. */
+  clientName: string | undefined;
+  /** The `requestState` the client echoed (modern retries only): untrusted until opened. */
+  requestState: string | undefined;
+}
+
+/**
+ * How the call is served:
+ * - `elicitation`: 2025 era, `elicitation/create` sent while the call stays open (the
+ *   elicitation provider, which also answers `unavailable` to a client that cannot be asked);
+ * - `input-required`: 2026-07-28 era, multi round-trip: the call returns `input_required` with a
+ *   form (or a link to the answer page) and a sealed `requestState`; `retry` is the state the
+ *   client echoed when this call is the retry;
+ * - `unavailable`: nobody can be asked through this client; `message` says why.
+ */
+export type AskPath =
+  | { kind: 'elicitation' }
+  | { kind: 'input-required'; modes: ElicitationModes; retry: string | undefined }
+  | { kind: 'unavailable'; message: string };
+
+/** Reads the call's era, capabilities, client name and echoed state. */
+export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall {
+  // The SDK checked the envelope against its schema on dispatch; its published type is `{}`.
+  const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined) {
+    const state = ctx.mcpReq.requestState();
+    const info = envelope[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+    return {
+      era: 'modern',
+      capabilities: envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
+      clientName: typeof info?.name === 'string' ? info.name : undefined,
+      requestState: typeof state === 'string' ? state : undefined,
+    };
+  }
+  return {
+    era: 'legacy',
+    capabilities: server.getClientCapabilities(),
+    clientName: server.getClientVersion()?.name,
+    requestState: undefined,
+  };
+}
+
+/**
+ * Chooses the path for `call`. `answerPage` says whether a link to the answer page can be made
+ * (the server's `urlFor`), which a URL-only client needs.
+ */
+export function chooseAskPath(call: AskUserCall, answerPage: { available: boolean }): AskPath {
+  if (call.era === 'legacy') return { kind: 'elicitation' };
+  const modes = elicitationModes(call.capabilities);
+  if (call.requestState !== undefined) {
+    return { kind: 'input-required', modes, retry: call.requestState };
+  }
+  if (modes.form || (modes.url && answerPage.available)) {
+    return { kind: 'input-required', modes, retry: undefined };
+  }
+  return {
+    kind: 'unavailable',
+    message: modes.url
+      ? 'The MCP client supports only URL elicitation and no answer page link is available (createAskUserMcpServer option urlFor).'
+      : 'The MCP client did not declare the elicitation capability on this request, so it cannot ask its user.',
+  };
+}
