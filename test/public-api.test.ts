@@ -175,6 +175,7 @@ describe('public API', () => {
     expect(Object.keys(claude).sort()).toEqual(
       [
         'ASK_USER_QUESTION',
+        'CLAUDE_TOOL_INPUT_SCHEMAS',
         'createCanUseTool',
         'createPreToolUseHook',
         'decidePreToolUse',

@@ -8,6 +8,7 @@
 
 import { askIdForKey } from '../engine/ask-ids.js';
 import type { AskOptions, InteractionService } from '../engine/service-contract.js';
+import { askToolApproval } from '../engine/tool-approval.js';
 import { messageOf } from '../rules/describe.js';
 import {
   ASK_USER_QUESTION,
@@ -15,8 +16,8 @@ import {
   askUserQuestionRequest,
   readAskUserQuestionInput,
 } from './ask-user-question.js';
-import { askToolApproval } from './tool-approval-placeholder.js';
 import type { ToolCallDecision } from './tool-call-decision.js';
+import { CLAUDE_TOOL_INPUT_SCHEMAS } from './tool-input-schemas.js';
 
 /** One tool call Claude asks permission for, from `canUseTool` or a hook's input. */
 export interface ClaudeToolCall {
@@ -37,7 +38,8 @@ export interface ClaudeAskOptions {
   agent?: string;
   /**
    * The input JSON Schema of tools whose calls the person may edit before approving, by tool
-   * name. A tool without one is approved or denied as proposed.
+   * name, over `CLAUDE_TOOL_INPUT_SCHEMAS` (Bash, Write, Edit, WebFetch). A tool without one is
+   * approved or denied as proposed.
    */
   inputSchemas?: Readonly<Record<string, object>>;
 }
@@ -121,7 +123,8 @@ async function askOnce(
       );
       return askUserQuestionDecision(call.input, questions, outcome, askIdForKey(key));
     }
-    const inputSchema = options.inputSchemas?.[call.toolName];
+    const schemas = { ...CLAUDE_TOOL_INPUT_SCHEMAS, ...options.inputSchemas };
+    const inputSchema = Object.hasOwn(schemas, call.toolName) ? schemas[call.toolName] : undefined;
     const decision = await askToolApproval(
       service,
       {

@@ -22,3 +22,4 @@ export {
   resumeDeferredSession,
   waitForDeferredAsk,
 } from './resume-deferred-session.js';
+export { CLAUDE_TOOL_INPUT_SCHEMAS } from './tool-input-schemas.js';

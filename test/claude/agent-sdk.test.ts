@@ -10,6 +10,8 @@ import {
   createMemoryAskStore,
   createScriptedProvider,
   type ScriptStep,
+  TOOL_APPROVE,
+  TOOL_REJECT,
 } from 'ask-engine';
 import {
   createCanUseTool,
@@ -88,7 +90,7 @@ const pick = (
 
 describe('createCanUseTool through query()', () => {
   it('asks about a permission prompt and the SDK hands Claude Code the allow with the approved input', async () => {
-    const { service, provider } = setUp([{ answer: [pick('q1', ['Allow'])] }]);
+    const { service, provider } = setUp([{ answer: [pick('q1', [TOOL_APPROVE])] }]);
     const claude = createFakeClaude(() => bash);
     await run('Clean the build.', {
       spawnClaudeCodeProcess: claude.spawn,
@@ -104,7 +106,7 @@ describe('createCanUseTool through query()', () => {
   });
 
   it('denies with the reason the person gave, and the tool does not run', async () => {
-    const { service } = setUp([{ answer: [pick('q1', ['Deny'], 'Not on Fridays')] }]);
+    const { service } = setUp([{ answer: [pick('q1', [TOOL_REJECT], 'Not on Fridays')] }]);
     const claude = createFakeClaude(() => bash);
     await run('Clean the build.', {
       spawnClaudeCodeProcess: claude.spawn,
@@ -113,6 +115,58 @@ describe('createCanUseTool through query()', () => {
     const [result] = claude.runs[0]?.permissionResults ?? [];
     expect(result).toMatchObject({ behavior: 'deny', toolUseID: 'toolu_bash_1' });
     expect((result as { message: string }).message).toContain('Not on Fridays');
+    expect(claude.runs[0]?.ran).toBeUndefined();
+  });
+
+  it('hands the SDK the edited input when the person approves with edits, and only that input runs', async () => {
+    const edited = { command: 'rm -rf build/cache' };
+    const { service, provider } = setUp([
+      {
+        answer: [
+          {
+            questionId: 'q1',
+            response: { kind: 'selection', selections: [TOOL_APPROVE], input: edited },
+          },
+        ],
+      },
+    ]);
+    const claude = createFakeClaude(() => bash);
+    await run('Clean the build.', {
+      spawnClaudeCodeProcess: claude.spawn,
+      canUseTool: createCanUseTool(service),
+    });
+    // Bash is editable by default: the ask carried its input schema.
+    expect(provider.calls[0]?.request.questions[0]?.intent).toMatchObject({
+      kind: 'tool-approval',
+      inputSchema: { properties: { command: { type: 'string' } } },
+    });
+    expect(claude.runs[0]?.permissionResults).toEqual([
+      { behavior: 'allow', updatedInput: edited, toolUseID: 'toolu_bash_1' },
+    ]);
+    expect(claude.runs[0]?.ran).toEqual({ name: 'Bash', input: edited });
+  });
+
+  it('refuses an edit the tool schema does not allow: the call does not run', async () => {
+    const { service } = setUp([
+      {
+        answer: [
+          {
+            questionId: 'q1',
+            response: {
+              kind: 'selection',
+              selections: [TOOL_APPROVE],
+              input: { command: 'ls', sudo: true },
+            },
+          },
+        ],
+      },
+    ]);
+    const claude = createFakeClaude(() => bash);
+    await run('Clean the build.', {
+      spawnClaudeCodeProcess: claude.spawn,
+      canUseTool: createCanUseTool(service),
+    });
+    expect(claude.runs[0]?.permissionResults).toMatchObject([{ behavior: 'deny' }]);
     expect(claude.runs[0]?.ran).toBeUndefined();
   });
 
@@ -201,7 +255,7 @@ describe('createCanUseTool through query()', () => {
     // The person answers on another host sharing the store, once the ask is deferred there.
     const askId = toolUseAskId('toolu_bash_1');
     await expect.poll(async () => (await elsewhere.get(askId))?.state).toBe('deferred');
-    await elsewhere.answer(askId, [pick('q1', ['Allow'])], {
+    await elsewhere.answer(askId, [pick('q1', [TOOL_APPROVE])], {
       by: { recipient: 'alice', channel: 'web' },
     });
     await running;
@@ -243,7 +297,7 @@ describe('createPreToolUseHook and resumeDeferredSession through query()', () =>
         hooks: { PreToolUse: [{ hooks: [createPreToolUseHook(elsewhere)] }] },
       },
     });
-    await elsewhere.answer(toolUseAskId('toolu_bash_1'), [pick('q1', ['Allow'])]);
+    await elsewhere.answer(toolUseAskId('toolu_bash_1'), [pick('q1', [TOOL_APPROVE])]);
     const resumed = await resuming;
     for await (const _message of resumed ?? []) {
       // drain the resumed run
@@ -271,7 +325,9 @@ describe('createPreToolUseHook and resumeDeferredSession through query()', () =>
     const result = (await run('Clean the build.', options)).find(
       (message) => message.type === 'result',
     );
-    await service.answer(toolUseAskId('toolu_bash_1'), [pick('q1', ['Deny'], 'Use make clean')]);
+    await service.answer(toolUseAskId('toolu_bash_1'), [
+      pick('q1', [TOOL_REJECT], 'Use make clean'),
+    ]);
     for await (const _message of (await resumeDeferredSession(service, result, { options })) ??
       []) {
       // drain

@@ -5,7 +5,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AskUserQuestionAnswer, createInteractionService } from 'ask-engine';
+import {
+  type AskUserQuestionAnswer,
+  createInteractionService,
+  TOOL_APPROVE,
+  TOOL_REJECT,
+} from 'ask-engine';
 import { toolUseAskId } from 'ask-engine/claude';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,7 +66,7 @@ describe('ask-engine claude-hook', () => {
     const other = answerer(store);
     const askId = toolUseAskId(preToolUseBash.tool_use_id);
     expect((await other.service.get(askId))?.state).toBe('deferred');
-    await other.service.answer(askId, [pick('q1', ['Allow'])], {
+    await other.service.answer(askId, [pick('q1', [TOOL_APPROVE])], {
       by: { recipient: 'ada', channel: 'web' },
     });
     await other.close();
@@ -88,7 +93,7 @@ describe('ask-engine claude-hook', () => {
       .poll(async () => (await other.service.get(askId))?.state, { timeout: 30_000 })
       .toBe('deferred');
     await other.service.answer(askId, [
-      pick('q1', ['Deny'], 'Not the build folder, use make clean'),
+      pick('q1', [TOOL_REJECT], 'Not the build folder, use make clean'),
     ]);
     await other.close();
     const result = await running;
