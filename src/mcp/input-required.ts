@@ -12,11 +12,11 @@ import {
   ProtocolError,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
-import { callDigest } from '../ai-sdk/approval-binding.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskProvider, AskProviderContext } from '../engine/provider.js';
 import type { InteractionService } from '../engine/service-contract.js';
+import { callDigest } from '../rules/call-digest.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { normalizeAskUserRequest } from '../rules/normalize.js';
 import type { AskUserTool } from '../tool/tool.js';
@@ -97,7 +97,7 @@ export async function askByInputRequired(
     expiresAt: asked.deadlineAt ?? serving.now() + serving.stateTtlMs,
   };
   const form = buildElicitationForm(result.details.questions);
-  const digest = await callDigest('ask_user', args);
+  const digest = callDigest('ask_user', args);
   const next = await formRound(serving, call, form, result.details.questions, state, digest);
   if (next !== undefined) return next;
   const outcome = await settle(serving.service, state.askId, () =>
@@ -123,7 +123,7 @@ export async function answerInputRequired(
   inputResponses: Record<string, unknown> | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { service } = serving;
-  const digest = await callDigest('ask_user', args);
+  const digest = callDigest('ask_user', args);
   const state = serving.seal.open(sealed, digest, serving.now());
   const normalized = normalizeAskUserRequest(serving.tool.prepareArguments(args));
   if (!normalized.ok) {

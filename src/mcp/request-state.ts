@@ -41,7 +41,7 @@ const STATE_SHAPE = /^v1\.([A-Za-z0-9_-]{2,1024})\.([1-9a-z][0-9a-z]{0,3})\.([0-
  *
  * @example
  * const seal = createRequestStateSeal(secret);
- * const sealed = seal.seal({ askId, round: 1, expiresAt }, await callDigest('ask_user', args));
+ * const sealed = seal.seal({ askId, round: 1, expiresAt }, callDigest('ask_user', args));
  */
 export function createRequestStateSeal(secret: string | Uint8Array): RequestStateSeal {
   const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : Buffer.from(secret);
