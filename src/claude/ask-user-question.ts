@@ -52,10 +52,7 @@ export function readAskUserQuestionInput(input: Record<string, unknown>): Claude
  * `multiSelect` as `allowMultiple`, a typed answer allowed (the tool's own "Other") and a
  * comment (its notes). Option previews are shown as the question's context, each under its label.
  */
-export function askUserQuestionRequest(
-  questions: readonly ClaudeQuestion[],
-  agent?: string,
-): AskUserRequestInput {
+export function askUserQuestionRequest(questions: readonly ClaudeQuestion[]): AskUserRequestInput {
   return {
     questions: questions.map(({ question, header, options, multiSelect }) => {
       const previews = options
@@ -75,7 +72,6 @@ export function askUserQuestionRequest(
         ...(previews.length === 0 ? {} : { context: previews.join('\n\n') }),
       };
     }),
-    ...(agent === undefined ? {} : { agent }),
   };
 }
 

@@ -34,8 +34,6 @@ export interface ClaudeToolCall {
 export interface ClaudeAskOptions {
   /** Milliseconds each ask waits before it ends timed out (a deny); default: no deadline. */
   timeoutMs?: number;
-  /** The asking agent's name, handed to the provider. */
-  agent?: string;
   /**
    * The input JSON Schema of tools whose calls the person may edit before approving, by tool
    * name, over `CLAUDE_TOOL_INPUT_SCHEMAS` (Bash, Write, Edit, WebFetch). A tool without one is
@@ -117,10 +115,7 @@ async function askOnce(
   try {
     if (call.toolName === ASK_USER_QUESTION) {
       const questions = readAskUserQuestionInput(call.input);
-      const outcome = await service.ask(
-        askUserQuestionRequest(questions, options.agent),
-        askOptions,
-      );
+      const outcome = await service.ask(askUserQuestionRequest(questions), askOptions);
       return askUserQuestionDecision(call.input, questions, outcome, askIdForKey(key));
     }
     const schemas = { ...CLAUDE_TOOL_INPUT_SCHEMAS, ...options.inputSchemas };

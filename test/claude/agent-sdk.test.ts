@@ -22,6 +22,7 @@ import {
 } from 'ask-engine/claude';
 import { describe, expect, it } from 'vitest';
 import { createFakeClaude, type ScriptedToolUse } from './fake-claude.js';
+import { canUseToolRequest } from './recorded-inputs.js';
 
 const bash: ScriptedToolUse = {
   id: 'toolu_bash_1',
@@ -167,6 +168,33 @@ describe('createCanUseTool through query()', () => {
       canUseTool: createCanUseTool(service),
     });
     expect(claude.runs[0]?.permissionResults).toMatchObject([{ behavior: 'deny' }]);
+    expect(claude.runs[0]?.ran).toBeUndefined();
+  });
+
+  it("shows the person Claude Code's own words for the request: its title, why it asks, the path", async () => {
+    const { service, provider } = setUp([{ answer: [pick('q1', [TOOL_APPROVE])] }]);
+    const { title, decision_reason, blocked_path } = canUseToolRequest.request;
+    const claude = createFakeClaude(() => bash, { title, decision_reason, blocked_path });
+    await run('Clean the build.', {
+      spawnClaudeCodeProcess: claude.spawn,
+      canUseTool: createCanUseTool(service),
+    });
+    const context = provider.calls[0]?.request.questions[0]?.context;
+    expect(context).toContain(title);
+    expect(context).toContain(`Why Claude Code asks: ${decision_reason}`);
+    expect(context).toContain(blocked_path);
+  });
+
+  it('denies when the person does not answer before the deadline: a timeout is never an allow', async () => {
+    const { service } = setUp([{ hang: true }]);
+    const claude = createFakeClaude(() => bash);
+    await run('Clean the build.', {
+      spawnClaudeCodeProcess: claude.spawn,
+      canUseTool: createCanUseTool(service, { timeoutMs: 1000 }),
+    });
+    const [result] = claude.runs[0]?.permissionResults ?? [];
+    expect(result).toMatchObject({ behavior: 'deny' });
+    expect((result as { message: string }).message).toContain('did not answer before the deadline');
     expect(claude.runs[0]?.ran).toBeUndefined();
   });
 

@@ -34,8 +34,16 @@ export interface FakeClaude {
 
 type Json = Record<string, unknown>;
 
-/** `toolUse(sessionId)` is the call the fake model makes in a new session's turn. */
-export function createFakeClaude(toolUse: (sessionId: string) => ScriptedToolUse): FakeClaude {
+/**
+ * `toolUse(sessionId)` is the call the fake model makes in a new session's turn;
+ * `permissionFields` are added to its `can_use_tool` request (a title, a reason, a path).
+ */
+export function createFakeClaude(
+  toolUse: (sessionId: string) => ScriptedToolUse,
+  permissionFields: Record<string, unknown> = {
+    decision_reason: 'The command is not in the allow list.',
+  },
+): FakeClaude {
   const deferredBySession = new Map<string, ScriptedToolUse>();
   let sessions = 0;
   const runs: FakeRunLog[] = [];
@@ -130,7 +138,7 @@ export function createFakeClaude(toolUse: (sessionId: string) => ScriptedToolUse
           tool_name: call.name,
           input: call.input,
           tool_use_id: call.id,
-          decision_reason: 'The command is not in the allow list.',
+          ...permissionFields,
         });
         log.permissionResults.push(permission);
         if (permission.behavior === 'allow') {
