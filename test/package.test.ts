@@ -165,10 +165,12 @@ describe('the built package', () => {
       const aiSdk = await import('ask-engine/ai-sdk');
       const langgraph = await import('ask-engine/langgraph');
       const pi = await import('ask-engine/pi');
+      const claude = await import('ask-engine/claude');
       console.log(JSON.stringify({
         aiSdk: typeof aiSdk.askUserTool,
         langgraph: typeof langgraph.askOrInterrupt,
         pi: typeof pi.default,
+        claude: typeof claude.createCanUseTool,
         from: import.meta.resolve('ask-engine/pi'),
       }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
@@ -178,6 +180,7 @@ describe('the built package', () => {
       aiSdk: 'function',
       langgraph: 'function',
       pi: 'function',
+      claude: 'function',
       from: expect.stringMatching(/\/dist\/src\/pi\/index\.js$/),
     });
   });

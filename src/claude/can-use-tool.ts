@@ -8,7 +8,7 @@ import { toPermissionResult } from './tool-call-decision.js';
 /**
  * Returns a `canUseTool` callback: AskUserQuestion's questions are asked as one wizard and its
  * answers returned in the shape the tool reads (`updatedInput.answers`); every other tool's
- * permission prompt is an Allow / Allow with edits / Deny ask bound to the call's input digest,
+ * permission prompt is an Approve / Approve with edits / Reject ask bound to the call's input digest,
  * returning the approved input as `updatedInput` (the edited one after an edit). A deferred ask
  * (a web link, a chat card) is waited for until it settles on any surface. A timeout, a
  * cancellation, no UI or an abort is a deny whose message the model reads: never an allow,

@@ -1,7 +1,7 @@
 /**
  * The one decision behind `canUseTool`, the `PreToolUse` hook and `ask-engine claude-hook`:
- * AskUserQuestion is asked as a wizard, every other tool as an Allow / Allow with edits / Deny
- * approval bound to its input digest. The ask is keyed by the tool-use id, so asking about the
+ * AskUserQuestion is asked as a wizard, every other tool as an Approve / Approve with edits /
+ * Reject approval (`askToolApproval`) bound to its input digest. The ask is keyed by the tool-use id, so asking about the
  * same call again (a retried callback, the hook run again when a deferred session resumes, on
  * any host sharing the store) attaches to the same ask and reads its outcome.
  */
@@ -132,10 +132,19 @@ async function askOnce(
       askOptions,
     );
     if (decision.approved) {
+      const { input } = decision;
+      // A tool's input is an object; an edit a custom schema let through as anything else is
+      // no input Claude Code can run.
+      if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+        return {
+          behavior: 'deny',
+          reason: 'Not allowed: the approved input is not a JSON object.',
+        };
+      }
       return {
         behavior: 'allow',
         // The input the person approved, edited or as proposed: exactly what runs.
-        updatedInput: decision.input as Record<string, unknown>,
+        updatedInput: input as Record<string, unknown>,
         reason: approvedReason(decision),
       };
     }

@@ -1,6 +1,6 @@
 /**
  * Input JSON Schemas of Claude Code's built-in tools whose calls a person may edit before
- * approving (Allow with edits). Each schema's properties are typed against the tool's input
+ * approving (Approve with edits). Each schema's properties are typed against the tool's input
  * type in the SDK's own declarations (`sdk-tools`), so an SDK version that adds, renames or
  * drops a field fails the type check here instead of refusing edits a user relies on.
  */

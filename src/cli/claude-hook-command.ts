@@ -29,7 +29,7 @@ export const CLAUDE_HOOK_HELP = `Usage: ask-engine claude-hook --store PATH|URL 
 
 A Claude Code PreToolUse command hook. Reads the hook input JSON on stdin and asks a person
 about the tool call: AskUserQuestion as its questions (the answers go back in the tool's
-input), any other tool as Allow / Deny bound to the call's input digest. The ask waits in the
+input), any other tool as Approve / Reject bound to the call's input digest. The ask waits in the
 store, where ask-engine serve shows its link, ask-engine answer answers it, and any service
 sharing the store can settle it. Prints the hook output JSON on stdout: "allow" (with the
 input to run), "deny" (with the reason Claude reads: declined, timed out, cancelled), or
