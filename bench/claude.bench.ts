@@ -27,7 +27,8 @@ async function runOnce(canUseTool: CanUseTool): Promise<void> {
     prompt: 'Run the tests.',
     options: { spawnClaudeCodeProcess: claude.spawn, canUseTool },
   })) {
-    if (message.type === 'result') ran = message.subtype === 'success' && message.result === 'Ran Bash.';
+    if (message.type === 'result')
+      ran = message.subtype === 'success' && message.result === 'Ran Bash.';
   }
   if (!ran) throw new Error('the tool call was not allowed');
   // One run's log per spawn: keep the harness's memory flat.
