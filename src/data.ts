@@ -15,6 +15,7 @@ export {
   AskUserResponseSchema,
   AskUserSelectionResponseSchema,
 } from './contracts/answer.js';
+export { type AskAttachment, AskAttachmentSchema } from './contracts/attachment.js';
 export {
   type UiForm,
   type UiFormAction,
@@ -91,6 +92,7 @@ export {
 } from './rules/errors.js';
 export {
   MAX_ANSWER_BYTES,
+  MAX_ATTACHMENT_BYTES,
   MAX_FORM_HINT_BYTES,
   MAX_MULTI_SELECT_OPTIONS,
   MAX_QUESTIONS,

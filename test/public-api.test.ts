@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 const dataExports = [
   'ASK_USER_FORM_HINT',
   'AnsweredBySchema',
+  'AskAttachmentSchema',
   'AskCancelReasonSchema',
   'AskOutcomeSchema',
   'AskUserAnswersSchema',
@@ -22,6 +23,7 @@ const dataExports = [
   'AskUserToolApprovalIntentSchema',
   'AskUserToolInputSchema',
   'MAX_ANSWER_BYTES',
+  'MAX_ATTACHMENT_BYTES',
   'MAX_FORM_HINT_BYTES',
   'MAX_MULTI_SELECT_OPTIONS',
   'MAX_QUESTIONS',
@@ -184,6 +186,13 @@ describe('public API', () => {
         'toolUseAskId',
         'waitForDeferredAsk',
       ].sort(),
+    );
+  });
+
+  it('ask-engine/openai-agents exports exactly the approvals of a run', async () => {
+    const openaiAgents = await import('ask-engine/openai-agents');
+    expect(Object.keys(openaiAgents).sort()).toEqual(
+      ['RUN_STATE_KIND', 'RunResumeError', 'askRunApprovals', 'resumeRunApprovals'].sort(),
     );
   });
 

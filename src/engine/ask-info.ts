@@ -1,5 +1,7 @@
 /** An ask as `service.get` and `service.list` hand it out: the checked row, without its snapshot. */
 
+import type { AskAttachment } from '../contracts/attachment.js';
+import { utf8ByteLength } from '../rules/limits.js';
 import { quorumProgress } from '../rules/quorum.js';
 import { listedAsk } from '../stores/ask-query.js';
 import type { ListedAsk, StoredAsk } from '../stores/ask-store.js';
@@ -18,6 +20,7 @@ export function askInfo(row: StoredAsk): AskInfo {
   const info: AskInfo = listedAsk(checked);
   const { quorum, responses } = basisOf(checked).snapshot.context;
   if (quorum !== undefined) info.quorum = deepFreeze(quorumProgress(quorum, responses));
+  if (checked.attachment !== undefined) info.attachment = checked.attachment;
   return Object.freeze(info);
 }
 
@@ -32,10 +35,21 @@ export function listedInfo(row: ListedAsk): AskInfo {
  * gave it, or its outcome) with every answer `'[redacted]'` unless `row`, the ask's stored row,
  * says it does not redact. The flag is the one its audit events were written by (`redacts`), so
  * what is shown tells no more than its history. Without the row (purged since it was listed)
- * nothing says the ask may be shown: its answers are redacted.
+ * nothing says the ask may be shown: its answers are redacted. An attachment is shown as its
+ * kind, version and size, never its data: that is its caller's (an agent run's saved state,
+ * with the conversation in it), for the caller to read through `service.get`.
  */
 export function shownOfAsk<T>(value: T, row: StoredAsk | undefined): T {
   const stored = row === undefined ? undefined : checkStoredAsk(row, 'the stored ask');
-  if (stored !== undefined && !redacts(basisOf(stored).snapshot)) return value;
-  return deepFreeze(redactAnswers(value));
+  const shown = withoutAttachmentData(value);
+  if (stored !== undefined && !redacts(basisOf(stored).snapshot)) return shown;
+  return deepFreeze(redactAnswers(shown));
+}
+
+/** `value` with its attachment, if it has one, as `{ kind, version, bytes }`. */
+function withoutAttachmentData<T>(value: T): T {
+  const attachment = (value as { attachment?: AskAttachment } | null)?.attachment;
+  if (attachment === undefined) return value;
+  const { kind, version, data } = attachment;
+  return deepFreeze({ ...value, attachment: { kind, version, bytes: utf8ByteLength(data) } });
 }

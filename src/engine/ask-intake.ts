@@ -18,7 +18,7 @@ import { basisOf } from './ask-write.js';
 import { OpenAsk } from './open-ask.js';
 import { deepFreeze } from './outcome-copy.js';
 import type { AskOptions } from './service-contract.js';
-import { checkAskOptions } from './service-options.js';
+import { checkAskOptions, readAttachment } from './service-options.js';
 
 /** Whether a new ask goes to the provider at once: the tag of the machine's initial state. */
 export const DELIVERS_AT_START = deliversIn(initialAskState({ askId: 'a', createdAt: 0 }).value);
@@ -68,7 +68,13 @@ export function intakeAsk(
     input.traceparent = trace.traceparent;
     if (trace.tracestate !== undefined) input.tracestate = trace.tracestate;
   }
-  return new OpenAsk(askId, askRequest, options.key, initialAskState(input));
+  return new OpenAsk(
+    askId,
+    askRequest,
+    options.key,
+    initialAskState(input),
+    options.attachment === undefined ? undefined : readAttachment(options.attachment),
+  );
 }
 
 /** A second `start` with the key of an ask this service has open: that ask, if it is the same. */

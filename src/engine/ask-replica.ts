@@ -95,6 +95,7 @@ export class AskReplica {
     open.state = row.snapshot as PersistedAskState;
     open.version = row.version;
     open.interactionId = row.interactionId;
+    open.attachment = row.attachment;
     open.storedOwner = row.owner;
     open.owner = row.owner === this.#serviceId;
   }

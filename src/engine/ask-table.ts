@@ -59,6 +59,7 @@ interface CompiledTransition {
 interface StateNodeLike {
   key: string;
   type: string;
+  states: Record<string, unknown>;
   tags: string[];
   entry: unknown[];
   exit: unknown[];
@@ -75,15 +76,33 @@ interface TransitionLike {
   reenter: boolean;
 }
 
-const implementations = askMachine.implementations as unknown as {
+interface Implementations {
   guards: Record<string, (args: Args, params: unknown) => boolean>;
   actions: Record<string, { type?: string; assignment?: unknown }>;
-};
-const states = askMachine.root.states as unknown as Record<AskState, StateNodeLike>;
-const output = askMachine.config.output as unknown as (args: Args) => unknown;
+}
+
+/** What `compileAskTable` reads of a machine: XState's own `StateMachine` fits. */
+export interface CompilableMachine {
+  implementations: unknown;
+  root: { states: unknown; transitions: Map<string, unknown> };
+  config: { initial?: unknown; output?: unknown };
+}
+
+/** The compiled machine: each state's transitions by event, its tag, the initial state, the output. */
+export interface CompiledAskTable {
+  transitions: Record<string, Record<string, CompiledTransition[]>>;
+  delivering: Record<string, boolean>;
+  initial: AskState;
+  output: (args: Args) => unknown;
+}
+
 const EMPTY = Object.freeze({});
 
-function compileGuard(guard: unknown, where: string): CompiledGuard | undefined {
+function compileGuard(
+  implementations: Implementations,
+  guard: unknown,
+  where: string,
+): CompiledGuard | undefined {
   if (guard === undefined) return undefined;
   const { type, params } = (typeof guard === 'string' ? { type: guard } : guard) as {
     type?: unknown;
@@ -96,7 +115,11 @@ function compileGuard(guard: unknown, where: string): CompiledGuard | undefined 
   return { name: type, check, params };
 }
 
-function compileAction(action: unknown, where: string): CompiledAction {
+function compileAction(
+  implementations: Implementations,
+  action: unknown,
+  where: string,
+): CompiledAction {
   const { type, params } = (typeof action === 'string' ? { type: action } : action) as {
     type?: unknown;
     params?: Params;
@@ -130,7 +153,15 @@ function assignProperties(assignment: Record<string, unknown>): CompiledAction['
   };
 }
 
-function compileState(node: StateNodeLike): Record<string, CompiledTransition[]> {
+function compileState(
+  implementations: Implementations,
+  node: StateNodeLike,
+): Record<string, CompiledTransition[]> {
+  if (Object.keys(node.states).length > 0 || (node.type !== 'atomic' && node.type !== 'final')) {
+    throw new Error(
+      `The ask table compiles flat machines only; state ${node.key} is a ${node.type} state with child states.`,
+    );
+  }
   if ((node.always?.length ?? 0) > 0 || (node.after?.length ?? 0) > 0) {
     throw new Error(
       `The ask table has no eventless or delayed transitions; state ${node.key} has.`,
@@ -141,6 +172,11 @@ function compileState(node: StateNodeLike): Record<string, CompiledTransition[]>
   }
   const byEvent: Record<string, CompiledTransition[]> = Object.create(null);
   for (const [eventType, definitions] of node.transitions) {
+    if (eventType === '*' || eventType.endsWith('.*')) {
+      throw new Error(
+        `The ask table takes named events only; state ${node.key} has the wildcard ${JSON.stringify(eventType)}.`,
+      );
+    }
     byEvent[eventType] = definitions.map((definition, index) => {
       const where = `state ${node.key}, event ${eventType}, transition ${index + 1}`;
       if ((definition.target?.length ?? 0) > 1) {
@@ -152,26 +188,59 @@ function compileState(node: StateNodeLike): Record<string, CompiledTransition[]>
         ...(leaves ? node.exit : []),
         ...definition.actions,
         ...(leaves ? targetNode.entry : []),
-      ].map((action) => compileAction(action, where));
+      ].map((action) => compileAction(implementations, action, where));
       const target = (targetNode?.key ?? node.key) as AskState;
       return {
-        guard: compileGuard(definition.guard, where),
+        guard: compileGuard(implementations, definition.guard, where),
         actions,
         target,
-        final: states[target].type === 'final',
+        final: (targetNode ?? node).type === 'final',
       };
     });
   }
   return byEvent;
 }
 
-const TABLE: Record<string, Record<string, CompiledTransition[]>> = Object.create(null);
-const DELIVERING: Record<string, boolean> = Object.create(null);
-for (const [key, node] of Object.entries(states) as [AskState, StateNodeLike][]) {
-  TABLE[key] = compileState(node);
-  DELIVERING[key] = node.tags.includes('delivering');
+/**
+ * Compiles `machine` (the ask machine, or in tests a variant of it) to a table, or throws an
+ * error naming the first construct the table cannot run as XState would: child states, a
+ * wildcard event, a transition on the machine's root, entry actions on the initial state (a new
+ * ask's snapshot is built without running them), and the kinds `compileState` refuses.
+ */
+export function compileAskTable(machine: CompilableMachine): CompiledAskTable {
+  const implementations = machine.implementations as Implementations;
+  const states = machine.root.states as Record<string, StateNodeLike>;
+  if (machine.root.transitions.size > 0) {
+    const events = [...machine.root.transitions.keys()].join(', ');
+    throw new Error(
+      `The ask table takes transitions on states only; the machine's root has some (${events}).`,
+    );
+  }
+  const initial = machine.config.initial as AskState;
+  if ((states[initial]?.entry.length ?? 0) > 0) {
+    throw new Error(
+      `The ask table builds a new ask without running entry actions; the initial state ${initial} has some.`,
+    );
+  }
+  const transitions: CompiledAskTable['transitions'] = Object.create(null);
+  const delivering: CompiledAskTable['delivering'] = Object.create(null);
+  for (const [key, node] of Object.entries(states)) {
+    transitions[key] = compileState(implementations, node);
+    delivering[key] = node.tags.includes('delivering');
+  }
+  return {
+    transitions,
+    delivering,
+    initial,
+    output: machine.config.output as (args: Args) => unknown,
+  };
 }
-const INITIAL = askMachine.config.initial as AskState;
+
+const COMPILED = compileAskTable(askMachine as unknown as CompilableMachine);
+const TABLE = COMPILED.transitions;
+const DELIVERING = COMPILED.delivering;
+const INITIAL = COMPILED.initial;
+const output = COMPILED.output;
 
 function paramsOf(params: Params, args: Args): unknown {
   return typeof params === 'function' ? (params as (args: Args) => unknown)(args) : params;

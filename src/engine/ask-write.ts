@@ -7,11 +7,12 @@
  * the object the store keeps.
  */
 import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskAttachment } from '../contracts/attachment.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskWrite, StoredAsk } from '../stores/ask-store.js';
 import { deliversIn, type PersistedAskState, stepAsk } from './ask-table.js';
-import { type AskAuditEvent, type AskState, startDataOf } from './audit.js';
+import { type AskAuditEvent, type AskState, INITIAL_ASK_STATE, startDataOf } from './audit.js';
 import { deepFreeze } from './outcome-copy.js';
 import { REDACTED } from './redact.js';
 
@@ -23,6 +24,7 @@ export interface AskBasis {
   readonly questions: AskUserQuestion[];
   readonly key?: string | undefined;
   readonly interactionId?: string | undefined;
+  readonly attachment?: AskAttachment | undefined;
 }
 
 /** A checked stored row as the basis of its next write. */
@@ -127,15 +129,26 @@ export function firstEvent(
     type: 'start',
     at: context.createdAt,
     from: null,
-    to: 'pending',
+    to: INITIAL_ASK_STATE,
     data: startDataOf(ask),
   };
 }
 
-/** An audit event that changes no state (a late answer, a refusal, a failed callback). */
-export function noteEvent<
-  T extends 'late-answer' | 'answer.refused' | 'callback.failed' | 'response.refused',
->(
+/** The audit events that record something about an ask without changing its state. */
+export type NoteEventType =
+  | 'late-answer'
+  | 'answer.refused'
+  | 'callback.failed'
+  | 'response.refused'
+  | 'notified'
+  | 'reminded'
+  | 'escalated';
+
+/**
+ * An audit event that changes no state (a late answer, a refusal, a failed callback, a
+ * notification sent): the one builder of such events, for the engine and the notify outbox.
+ */
+export function noteEvent<T extends NoteEventType>(
   askId: string,
   type: T,
   state: AskState,
@@ -173,6 +186,7 @@ function rowOf(
   if (context.outcome !== undefined) row.outcome = context.outcome as AskOutcome;
   if (interactionId !== undefined) row.interactionId = interactionId;
   if (ask.key !== undefined) row.key = ask.key;
+  if (ask.attachment !== undefined) row.attachment = ask.attachment;
   if (context.deadlineAt !== undefined) row.deadlineAt = context.deadlineAt;
   const named = ownerNamed(state, owner, writer);
   if (named !== undefined) row.owner = named;

@@ -17,6 +17,9 @@ export const ASK_STATES: readonly AskState[] = Object.freeze(
   Object.keys(askMachine.root.states) as AskState[],
 );
 
+/** The state every ask starts in: the machine's initial state, read from the machine. */
+export const INITIAL_ASK_STATE = askMachine.config.initial as AskState;
+
 /** Answers as audit events carry them: `'[redacted]'` when the service redacts. */
 export type AuditedAnswers = AskUserQuestionAnswer[] | '[redacted]';
 

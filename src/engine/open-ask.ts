@@ -7,6 +7,7 @@
 import type { Subscriber } from 'rxjs';
 import type { AnyActorRef } from 'xstate';
 import type { AskMachineEvent, AskMachineQuorum } from '../../machines/ask.machine.js';
+import type { AskAttachment } from '../contracts/attachment.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
@@ -26,6 +27,11 @@ export class OpenAsk {
   storedOwner: string | undefined = undefined;
   /** Set once the ask was deferred: kept on the row after it settles. */
   interactionId: string | undefined = undefined;
+  /**
+   * What the caller kept with the ask (`start`'s `attachment`), fixed at create: a `start`
+   * under a key that finds the ask stored takes the stored one.
+   */
+  attachment: AskAttachment | undefined;
 
   // ── writes in flight: written by ask-commit.ts only ──
   /** The version this service is writing right now (0: none); the store's news of it is old. */
@@ -75,8 +81,10 @@ export class OpenAsk {
     readonly request: AskUserRequest,
     readonly key: string | undefined,
     state: PersistedAskState,
+    attachment?: AskAttachment,
   ) {
     this.state = state;
+    this.attachment = attachment;
     this.outcome = new Promise<AskOutcome>((resolve, reject) => {
       this.resolve = resolve;
       this.#reject = reject;

@@ -1,6 +1,7 @@
 /** The public shape of the interaction service, its options and the handle of one ask. */
 import type { Observable } from 'rxjs';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { AskAttachment } from '../contracts/attachment.js';
 import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
@@ -33,6 +34,16 @@ export interface AskOptions {
    * field). Kept with the ask: every service sharing the store counts the same way.
    */
   quorum?: QuorumOption;
+  /**
+   * Opaque data kept with the ask for whoever settles or resumes it, on any host sharing the
+   * store (an agent run's saved state): stored with the ask when it is created, handed back
+   * by `service.get`, never read, changed or shown by the engine. `kind` and `version` are
+   * non-empty texts of at most 256 characters, `data` at most `MAX_ATTACHMENT_BYTES` of
+   * UTF-8; none may hold U+0000. Anything else is refused with `INVALID_REQUEST` naming the
+   * field. It is not part of the request a `key` names: a second `start` under the key
+   * attaches to the ask with the attachment it was created with.
+   */
+  attachment?: AskAttachment;
 }
 
 /** What `answer` is told besides the answers. */
@@ -85,6 +96,8 @@ export interface AskSnapshot {
 export type AskInfo = ListedAsk & {
   /** A quorum ask's progress (`service.get` only: `list` reads no snapshots). */
   quorum?: QuorumProgress;
+  /** What `start`'s `attachment` kept with the ask (`service.get` only: `list` leaves it out). */
+  attachment?: AskAttachment;
 };
 
 /** Options of `service.outcome`. */

@@ -1,6 +1,8 @@
 /** The service's options and an ask's options, each checked up front with the value received. */
+import { type AskAttachment, AskAttachmentSchema } from '../contracts/attachment.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
+import { MAX_ATTACHMENT_BYTES, utf8ByteLength } from '../rules/limits.js';
 import { checkStoreText } from '../rules/store-text.js';
 import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
 import { renewalInterval } from '../stores/owner-lease.js';
@@ -179,7 +181,7 @@ export function checkAskOptions(options: AskOptions): void {
     throw badOption(
       'options',
       options,
-      'an object { signal?, timeoutMs?, toolCallId?, sessionId?, key?, quorum? }',
+      'an object { signal?, timeoutMs?, toolCallId?, sessionId?, key?, quorum?, attachment? }',
     );
   }
   const { signal, toolCallId, sessionId, key } = options;
@@ -200,6 +202,52 @@ export function checkAskOptions(options: AskOptions): void {
   if (sessionId !== undefined) checkStoreText(sessionId, 'sessionId', 'ask option');
   if (toolCallId !== undefined) checkStoreText(toolCallId, 'toolCallId', 'ask option');
 }
+
+/**
+ * `start`'s `attachment`, checked where it is written (a store keeps it as given) and copied,
+ * frozen, so the caller's object can change afterwards without changing the ask's.
+ */
+export function readAttachment(attachment: unknown): AskAttachment {
+  if (typeof attachment !== 'object' || attachment === null || Array.isArray(attachment)) {
+    throw badOption('attachment', attachment, 'an object { kind, version, data }');
+  }
+  const { kind, version, data, ...other } = attachment as Record<string, unknown>;
+  const extra = Object.keys(other)[0];
+  if (extra !== undefined) {
+    throw badOption(
+      'attachment',
+      attachment,
+      `an object { kind, version, data } without other properties (it has \`${extra}\`)`,
+    );
+  }
+  for (const [field, value] of [
+    ['kind', kind],
+    ['version', version],
+  ] as const) {
+    if (typeof value !== 'string' || value === '' || value.length > ATTACHMENT_NAME_LENGTH) {
+      throw badOption(
+        `attachment.${field}`,
+        value,
+        `a non-empty string of at most ${ATTACHMENT_NAME_LENGTH} characters`,
+      );
+    }
+    checkStoreText(value, `attachment.${field}`, 'ask option');
+  }
+  if (typeof data !== 'string') throw badOption('attachment.data', data, 'a string');
+  const bytes = utf8ByteLength(data);
+  if (bytes > MAX_ATTACHMENT_BYTES) {
+    throw new UserInteractionError(
+      'LIMIT_EXCEEDED',
+      `Ask option \`attachment.data\` is ${bytes} bytes of UTF-8, over the limit of ${MAX_ATTACHMENT_BYTES} (MAX_ATTACHMENT_BYTES). Keep large data in a store of its own and attach a reference to it.`,
+      { option: 'attachment.data', bytes, limit: MAX_ATTACHMENT_BYTES },
+    );
+  }
+  checkStoreText(data, 'attachment.data', 'ask option');
+  return Object.freeze({ kind, version, data }) as AskAttachment;
+}
+
+// The schema's own bound on `kind` and `version` (AskAttachmentSchema).
+const ATTACHMENT_NAME_LENGTH = AskAttachmentSchema.properties.kind.maxLength as number;
 
 function badOption(name: string, value: unknown, expected: string): UserInteractionError {
   return new UserInteractionError(

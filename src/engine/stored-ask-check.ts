@@ -10,13 +10,14 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ValueError } from '@sinclair/typebox/errors';
 import { AskUserAnswersSchema } from '../contracts/answer.js';
+import { AskAttachmentSchema } from '../contracts/attachment.js';
 import { AskOutcomeSchema, QuorumResponseSchema } from '../contracts/outcome.js';
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { MAX_QUESTIONS } from '../rules/limits.js';
 import type { ListedAsk, PersistedAskSnapshot, StoredAsk } from '../stores/ask-store.js';
 import { sameData } from './ask-intake.js';
-import { ASK_STATES, type AskState } from './audit.js';
+import { ASK_STATES, type AskState, INITIAL_ASK_STATE } from './audit.js';
 import { deepFreeze } from './outcome-copy.js';
 
 // Derived from the machine (ASK_STATES), so a new state needs no edit here.
@@ -105,11 +106,15 @@ export const StoredAskSchema = Type.Object({
   final: Type.Boolean(),
   createdAt: Type.Number(),
   updatedAt: Type.Number(),
+  attachment: Type.Optional(AskAttachmentSchema),
 });
 
-/** A row as `list` returns it: without the snapshot, with the session and agent it held. */
+/**
+ * A row as `list` returns it: without the snapshot and the attachment, with the session and
+ * agent it held.
+ */
 const ListedAskSchema = Type.Composite([
-  Type.Omit(StoredAskSchema, ['snapshot']),
+  Type.Omit(StoredAskSchema, ['snapshot', 'attachment']),
   Type.Object({ sessionId: Type.Optional(Type.String()), agent: Type.Optional(Type.String()) }),
 ]);
 
@@ -170,8 +175,8 @@ function rowFault(ask: Static<typeof StoredAskSchema>): string | undefined {
 /** What makes a row's outcome inconsistent with its state or its questions, if anything. */
 function outcomeFault(ask: ListedAsk): string | undefined {
   const outcome = ask.outcome;
-  // Pending has no outcome; every other state has the outcome of its own name.
-  const expected = ask.state === 'pending' ? undefined : ask.state;
+  // The initial state (pending) has no outcome; every other has the outcome of its own name.
+  const expected = ask.state === INITIAL_ASK_STATE ? undefined : ask.state;
   if (outcome?.status !== expected) {
     return outcome === undefined
       ? `it is ${ask.state} without an outcome`

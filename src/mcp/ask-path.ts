@@ -10,6 +10,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { servesAppForm } from './apps-form.js';
 import { type ElicitationModes, elicitationModes } from './elicitation-rules.js';
 
 /** What the server knows of the client behind one `tools/call`. */
@@ -22,6 +23,8 @@ export interface AskUserCall {
   clientName: string | undefined;
   /** The `requestState` the client echoed (modern retries only): untrusted until opened. */
   requestState: string | undefined;
+  /** Whether the request came over HTTP. */
+  overHttp: boolean;
 }
 
 /**
@@ -31,12 +34,18 @@ export interface AskUserCall {
  * - `input-required`: 2026-07-28 era, multi round-trip: the call returns `input_required` with a
  *   form (or a link to the answer page) and a sealed `requestState`; `retry` is the state the
  *   client echoed when this call is the retry;
- * - `unavailable`: nobody can be asked through this client; `message` says why.
+ * - `unavailable`: nobody can be asked through this client; `message` says why;
+ * - `app`: either era, a host that renders MCP Apps and declares no elicitation: the ask is
+ *   deferred to the `ui://` form (`apps-form.ts`), which answers through `ask_user_answer`.
  */
 export type AskPath =
+  | { kind: 'app' }
   | { kind: 'elicitation' }
   | { kind: 'input-required'; modes: ElicitationModes; retry: string | undefined }
   | { kind: 'unavailable'; message: string };
+
+const STATELESS_LEGACY =
+  'This 2025-era MCP client reached the server over stateless HTTP, where the server cannot send it elicitation/create and hear the reply. Use a client that negotiates 2026-07-28, stdio, or a session (the SDK’s Streamable HTTP transport with a session id generator) for 2025-era clients.';
 
 /** Reads the call's era, capabilities, client name and echoed state. */
 export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall {
@@ -50,6 +59,7 @@ export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall
       capabilities: envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
       clientName: typeof info?.name === 'string' ? info.name : undefined,
       requestState: typeof state === 'string' ? state : undefined,
+      overHttp: ctx.http?.req !== undefined,
     };
   }
   return {
@@ -57,6 +67,7 @@ export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall
     capabilities: server.getClientCapabilities(),
     clientName: server.getClientVersion()?.name,
     requestState: undefined,
+    overHttp: ctx.http?.req !== undefined,
   };
 }
 
@@ -65,7 +76,15 @@ export function readAskUserCall(server: Server, ctx: ServerContext): AskUserCall
  * (the server's `urlFor`), which a URL-only client needs.
  */
 export function chooseAskPath(call: AskUserCall, answerPage: { available: boolean }): AskPath {
-  if (call.era === 'legacy') return { kind: 'elicitation' };
+  if (servesAppForm(call.capabilities)) return { kind: 'app' };
+  if (call.era === 'legacy') {
+    // An instance that never saw `initialize` serves one request of stateless HTTP (the SDK's
+    // `createMcpHandler` fallback): it can send no request to the client and hear the reply.
+    if (call.capabilities === undefined && call.overHttp) {
+      return { kind: 'unavailable', message: STATELESS_LEGACY };
+    }
+    return { kind: 'elicitation' };
+  }
   const modes = elicitationModes(call.capabilities);
   if (call.requestState !== undefined) {
     return { kind: 'input-required', modes, retry: call.requestState };

@@ -19,9 +19,13 @@ import { createInteractionService } from '../engine/service.js';
 import type { InteractionService } from '../engine/service-contract.js';
 import { describe } from '../rules/describe.js';
 import { type AskUserTool, createAskUserTool } from '../tool/tool.js';
+import type { AskUserToolResult } from '../tool/tool-result.js';
+import { AppAnswerArgumentsError } from './apps-answer.js';
+import { type AskUserApp, createAskUserApp } from './apps-form.js';
 import { chooseAskPath, readAskUserCall } from './ask-path.js';
 import { type CallProviders, createCallProviders, unavailableProvider } from './call-providers.js';
 import { createElicitationProvider } from './elicitation-provider.js';
+import { type AskUserHttpEndpoint, createAskUserHttpEndpoint } from './http-endpoint.js';
 import {
   answerInputRequired,
   askByInputRequired,
@@ -47,14 +51,17 @@ export interface AskUserMcpServerOptions {
    */
   urlFor?(askId: string): string | undefined | Promise<string | undefined>;
   /**
-   * The key that seals a 2026-era `requestState` (at least 32 bytes). Every process a client's
-   * retry may reach needs the same one; left out, a random key of this server's, so a retry is
-   * answered only here.
+   * The key that seals a 2026-era `requestState` and signs the MCP Apps form's answer tokens
+   * (at least 32 bytes). Every process a client's retry or a form's answer may reach needs the
+   * same one; left out, a random key of this server's, so they are answered only here.
    */
   secret?: string | Uint8Array;
   /** How many forms one ask gets when replies break a rule (either era); default 3. */
   maxRounds?: number;
-  /** How long a 2026-era `requestState` lasts for an ask without a deadline; default 24 hours. */
+  /**
+   * How long a 2026-era `requestState` lasts past the ask's deadline, or past the call for an
+   * ask without one; default 24 hours. Past the deadline it only reads the outcome.
+   */
   requestStateTtlMs?: number;
   /** The service's clock, when it is not the system clock (deadlines and `requestState` expiry). */
   clock?: Pick<Clock, 'now'>;
@@ -74,6 +81,12 @@ export interface AskUserMcpServer {
    * client of either era: the client's opening chooses it (`serveStdio` with this factory).
    */
   connect(transport: Transport): StdioServerHandle;
+  /**
+   * One Streamable HTTP endpoint (`fetch`) for clients of both eras: 2026-07-28 requests one
+   * instance each (any process with the same store and `secret` serves the retry), 2025-era
+   * clients on a session of this process. `onerror` hears what the SDK reports out of band.
+   */
+  createHttpEndpoint(onerror?: (error: Error) => void): AskUserHttpEndpoint;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -88,7 +101,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * @example
  * const server = createAskUserMcpServer({ name: 'my-agent', version: '1.0.0' });
  * server.connect(new StdioServerTransport());
- * // Streamable HTTP, 2026-07-28 era: createMcpHandler(server.createServer).fetch
+ * // Streamable HTTP, both eras: const { fetch } = server.createHttpEndpoint();
  */
 export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): AskUserMcpServer {
   const { urlFor, maxRounds = 3, requestStateTtlMs = DAY_MS, clock } = options;
@@ -108,6 +121,8 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
     );
   }
   const service = options.service ?? createInteractionService();
+  const secret = options.secret ?? randomBytes(32);
+  const app = createAskUserApp(service, { secret, ...(clock === undefined ? {} : { clock }) });
   const providers = createCallProviders();
   service.registerProvider(providers.provider);
   const tool = createAskUserTool(
@@ -119,7 +134,7 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
     service,
     tool,
     providers,
-    seal: createRequestStateSeal(options.secret ?? randomBytes(32)),
+    seal: createRequestStateSeal(secret),
     urlFor,
     maxRounds,
     timeoutMs: options.timeoutMs,
@@ -137,11 +152,29 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
   const createServer = (context?: McpRequestContext): McpServer => {
     const mcp = new McpServer(
       { name: options.name ?? 'ask-engine', version: options.version ?? '0.0.0' },
-      { capabilities: { tools: {} }, jsonSchemaValidator: validator },
+      { capabilities: { tools: {}, resources: {} }, jsonSchemaValidator: validator },
     );
     const { server } = mcp;
-    server.setRequestHandler('tools/list', () => ({ tools: [listed] }));
+    // A host that gets the MCP Apps form sees ask_user point at it, and the form's answer tool.
+    server.setRequestHandler('tools/list', (_request, ctx) =>
+      chooseAskPath(readAskUserCall(server, ctx), { available: false }).kind === 'app'
+        ? { tools: [{ ...listed, _meta: app.toolMeta }, app.answerTool] }
+        : { tools: [listed] },
+    );
+    server.setRequestHandler('resources/list', () => ({ resources: [app.resource] }));
+    server.setRequestHandler('resources/read', (request) => {
+      if (request.params.uri !== app.resource.uri) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown resource ${JSON.stringify(request.params.uri)}; this server has "${app.resource.uri}".`,
+        );
+      }
+      return app.read();
+    });
     server.setRequestHandler('tools/call', (request, ctx) => {
+      if (request.params.name === app.answerTool.name) {
+        return answerFromForm(app, request.params.arguments);
+      }
       if (request.params.name !== tool.name) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
@@ -170,6 +203,8 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
     const call = readAskUserCall(server, ctx);
     const path = chooseAskPath(call, { available: urlFor !== undefined });
     switch (path.kind) {
+      case 'app':
+        return executeTool(tool, providers, app.provider, args, ctx.mcpReq.signal).then(app.result);
       case 'elicitation':
         return runTool(
           tool,
@@ -203,6 +238,7 @@ export function createAskUserMcpServer(options: AskUserMcpServerOptions = {}): A
     service,
     createServer,
     connect: (transport) => serveStdio(createServer, { transport }),
+    createHttpEndpoint: (onerror) => createAskUserHttpEndpoint(createServer, onerror),
   };
 }
 
@@ -214,8 +250,27 @@ async function runTool(
   args: unknown,
   signal: AbortSignal,
 ): Promise<CallToolResult> {
+  return toolResult(await executeTool(tool, providers, provider, args, signal));
+}
+
+/** The tool's own result for one call, with `provider` answering its ask. */
+function executeTool(
+  tool: AskUserTool,
+  providers: CallProviders,
+  provider: AskProvider,
+  args: unknown,
+  signal: AbortSignal,
+): Promise<AskUserToolResult> {
   const toolCallId = `mcp-${randomUUID()}`;
-  return toolResult(
-    await providers.during(toolCallId, provider, () => tool.execute(toolCallId, args, signal)),
-  );
+  return providers.during(toolCallId, provider, () => tool.execute(toolCallId, args, signal));
+}
+
+/** `ask_user_answer`: arguments that are not a form's answer are the caller's error. */
+async function answerFromForm(app: AskUserApp, args: unknown): Promise<CallToolResult> {
+  try {
+    return await app.answer(args);
+  } catch (error) {
+    if (!(error instanceof AppAnswerArgumentsError)) throw error;
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+  }
 }

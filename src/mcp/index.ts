@@ -16,4 +16,5 @@ export {
   type ElicitationServer,
 } from './elicitation-provider.js';
 export { DECLINED, DISMISSED } from './elicitation-rules.js';
+export type { AskUserHttpEndpoint } from './http-endpoint.js';
 export { createElicitationSchemaValidator } from './schema-validator.js';

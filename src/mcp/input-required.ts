@@ -48,7 +48,7 @@ export interface InputRequiredServing {
   maxRounds: number;
   /** The tool's timeout for asks whose caller gives none (the server's `timeoutMs`). */
   timeoutMs: number | undefined;
-  /** How long a `requestState` lasts for an ask without a deadline. */
+  /** How long a `requestState` lasts past the ask's deadline (or past the call, without one). */
   stateTtlMs: number;
   now(): number;
 }
@@ -78,6 +78,7 @@ export async function askByInputRequired(
   call: InputRequiredCall,
   args: unknown,
 ): Promise<CallToolResult | InputRequiredResult> {
+  const digest = callDigest('ask_user', args);
   const toolCallId = `mcp-${randomUUID()}`;
   let asked: AskProviderContext | undefined;
   const deferToRetry: AskProvider = {
@@ -94,10 +95,11 @@ export async function askByInputRequired(
   const state: RequestState = {
     askId: asked.askId,
     round: 1,
-    expiresAt: asked.deadlineAt ?? serving.now() + serving.stateTtlMs,
+    // After the deadline the state can change nothing (the ask is final), so it lasts a while
+    // longer: a late retry reads that the ask timed out instead of a refusal.
+    expiresAt: (asked.deadlineAt ?? serving.now()) + serving.stateTtlMs,
   };
   const form = buildElicitationForm(result.details.questions);
-  const digest = callDigest('ask_user', args);
   const next = await formRound(serving, call, form, result.details.questions, state, digest);
   if (next !== undefined) return next;
   const outcome = await settle(serving.service, state.askId, () =>
@@ -138,7 +140,12 @@ export async function answerInputRequired(
   switch (reply.kind) {
     case 'missing': {
       // The client retried without the person's reply (or in a shape the SDK dropped): the
-      // same form again, same round.
+      // same form again, same round, unless the ask was settled meanwhile.
+      const settled = await settledOutcome(service, askId);
+      if (settled !== undefined) {
+        outcome = settled;
+        break;
+      }
       const again = await formRound(serving, call, form, questions, state, digest);
       if (again !== undefined) return again;
       outcome = await service.outcome(askId, { signal: call.signal });
@@ -167,6 +174,12 @@ export async function answerInputRequired(
         );
       } catch (error) {
         if (!isAnswerRefusal(error)) throw error;
+        const settled = await settledOutcome(service, askId);
+        if (settled !== undefined) {
+          // Answered elsewhere (or timed out) while the person filled the form in.
+          outcome = settled;
+          break;
+        }
         if (state.round < serving.maxRounds) {
           const retry = { ...state, round: state.round + 1 };
           const again = await formRound(
@@ -232,6 +245,16 @@ function isUrlRound(
   serving: InputRequiredServing,
 ): boolean {
   return serving.urlFor !== undefined && wantsAnswerPage(modes, questions);
+}
+
+/** The ask's final outcome when it has one already, else `undefined` (still open). */
+async function settledOutcome(
+  service: InteractionService,
+  askId: string,
+): Promise<AskOutcome | undefined> {
+  const ask = await service.get(askId);
+  if (ask === undefined || ask.state === 'pending' || ask.state === 'deferred') return undefined;
+  return service.outcome(askId);
 }
 
 /** Runs a settle; an ask that already has its outcome gives that outcome instead. */

@@ -15,7 +15,7 @@ export interface RequestState {
   askId: string;
   /** 1 for the first form, one more each time a refused answer sends it back. */
   round: number;
-  /** When the state stops being accepted (ms since the epoch): the ask's deadline, at the latest. */
+  /** When the state stops being accepted (ms since the epoch). */
   expiresAt: number;
 }
 
@@ -88,7 +88,7 @@ const PROBLEMS: Record<LinkTokenProblem, string> = {
   malformed: 'is not a requestState this server writes',
   signature:
     'does not verify: it was altered, sealed by a server with another secret, or sealed for another ask_user call (other arguments)',
-  expired: 'has expired (it lasts until the ask’s deadline)',
+  expired: 'has expired (it lasts requestStateTtlMs past the ask’s deadline, or past the call)',
 };
 
 function refused(problem: LinkTokenProblem, sealed: string): ProtocolError {

@@ -8,6 +8,7 @@
  * without a claim of their own.
  */
 import type { AskOutcome } from '../contracts/outcome.js';
+import { noteEvent } from '../engine/ask-write.js';
 import type { AskAuditEvent } from '../engine/audit.js';
 import { messageOf } from '../rules/describe.js';
 import type { ClaimedOutboxAsk, ClaimedOutboxEntry, OutboxEntry } from '../stores/ask-store.js';
@@ -173,14 +174,10 @@ export class OutboxDispatcher {
     }
     // Given up: recorded on the ask (which channel, never the message) and reported.
     const message = `Notification ${entry.deliveryId} through ${entry.channel} was given up after ${entry.attempts} ${entry.attempts === 1 ? 'try' : 'tries'}: ${messageOf(error)}`;
-    const event: AskAuditEvent = {
-      askId: ask.askId,
-      type: 'callback.failed',
-      at: clock.now(),
-      from: ask.state,
-      to: ask.state,
-      data: { callback: `notify:${entry.channel}`, message },
-    };
+    const event = noteEvent(ask.askId, 'callback.failed', ask.state, clock.now(), {
+      callback: `notify:${entry.channel}`,
+      message,
+    });
     await store.completeOutbox(entry.deliveryId, clock.now(), event);
     this.#report(new Error(message, { cause: error }));
   }
@@ -264,13 +261,15 @@ function sentEvent(
     channel: notification.recipient.channel,
     deliveryId: entry.deliveryId,
   };
-  const base = { askId: ask.askId, at, from: ask.state, to: ask.state };
   switch (notification.kind) {
     case 'created':
     case 'settled':
-      return { ...base, type: 'notified', data: { ...who, kind: notification.kind } };
+      return noteEvent(ask.askId, 'notified', ask.state, at, { ...who, kind: notification.kind });
     case 'reminded':
     case 'escalated':
-      return { ...base, type: notification.kind, data: { ...who, seq: notification.seq } };
+      return noteEvent(ask.askId, notification.kind, ask.state, at, {
+        ...who,
+        seq: notification.seq,
+      });
   }
 }

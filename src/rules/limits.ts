@@ -10,6 +10,11 @@ export const MAX_ANSWER_BYTES = 32 * 1024;
 export const MAX_ANSWERED_BY_LENGTH = 256;
 /** The most people a quorum ask may name in `from` (and so the most it may require). */
 export const MAX_QUORUM_PEOPLE = 100;
+/**
+ * An ask's attachment data (`start`'s `attachment.data`), in UTF-8 bytes: enough for an agent
+ * run's saved state; larger data belongs in a store of its own, with a reference attached.
+ */
+export const MAX_ATTACHMENT_BYTES = 4 * 1024 * 1024;
 /** The generic form's hint data, JSON-encoded, in UTF-8 bytes. */
 export const MAX_FORM_HINT_BYTES = 128 * 1024;
 

@@ -323,7 +323,7 @@ export function matchesQuery(
 
 /** A row as `list` returns it: without its snapshot, with the session and agent it holds. */
 export function listedAsk(row: StoredAsk): ListedAsk {
-  const { snapshot: _snapshot, ...listed } = row as StoredAsk & ListedAsk;
+  const { snapshot: _snapshot, attachment: _attachment, ...listed } = row as StoredAsk & ListedAsk;
   const sessionId = QUERY_VALUES.sessionId(row);
   const agent = QUERY_VALUES.agent(row);
   if (sessionId !== undefined) listed.sessionId = sessionId;

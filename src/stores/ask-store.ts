@@ -8,6 +8,7 @@
  * ask machine and hands the store the complete row to write; the store checks nothing but the
  * version and its unique keys. Rows are JSON-serializable.
  */
+import type { AskAttachment } from '../contracts/attachment.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskAuditEvent, AskState } from '../engine/audit.js';
@@ -56,13 +57,22 @@ export interface StoredAsk {
   final: boolean;
   createdAt: number;
   updatedAt: number;
+  /**
+   * What the caller kept with the ask (`start`'s `attachment`): written with the row at create
+   * and never changed by a transition, so a store's update leaves it as it is.
+   */
+  attachment?: AskAttachment;
 }
 
 /**
  * An ask as `list` returns it: the row without the machine snapshot (a list shows asks, it
- * never moves them on), with the session and the agent the snapshot holds.
+ * never moves them on) and without its attachment (which may be large: `get` reads it), with
+ * the session and the agent the snapshot holds.
  */
-export type ListedAsk = Omit<StoredAsk, 'snapshot'> & { sessionId?: string; agent?: string };
+export type ListedAsk = Omit<StoredAsk, 'snapshot' | 'attachment'> & {
+  sessionId?: string;
+  agent?: string;
+};
 
 /** One write: the complete new row and the audit event appended with it, atomically. */
 export interface AskWrite {

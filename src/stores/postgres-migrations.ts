@@ -139,6 +139,14 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
       create table if not exists ${s}.ask_purged (id text primary key);
     `,
   },
+  {
+    // Attachments (issue 39): what a caller keeps with an ask for whoever resumes it (an agent
+    // run's saved state), written when the ask is created and never updated.
+    name: 'ask attachments',
+    sql: (s) => `
+      alter table ${s}.asks add column if not exists attachment jsonb;
+    `,
+  },
 ];
 
 /**

@@ -121,6 +121,14 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     write: (ask) => ask.updatedAt,
     read: readTime,
   },
+  {
+    // What the caller kept with the ask (\`start\`'s \`attachment\`); written at create only.
+    column: 'attachment',
+    type: 'jsonb',
+    field: 'attachment',
+    write: (ask) => ask.attachment ?? null,
+    read: (value) => (value === null ? undefined : readJson(value, 'object', false)),
+  },
   // Copies of what the snapshot holds, for `list` to find through an index; read from the
   // snapshot, never from here.
   {

@@ -108,9 +108,17 @@ export function queryColumns<TRow>(columns: readonly Column<TRow>[]): Record<Que
 
 /**
  * What a transition never changes: what the row was created with (its id, questions, key,
- * creation time, session and agent). Named as the column, unquoted.
+ * creation time, session, agent and attachment). Named as the column, unquoted.
  */
-const FIXED_AT_CREATE = ['id', 'questions', 'key', 'created_at', 'session_id', 'agent'];
+const FIXED_AT_CREATE = [
+  'id',
+  'questions',
+  'key',
+  'created_at',
+  'session_id',
+  'agent',
+  'attachment',
+];
 
 /**
  * The columns an update writes, from a store's ask columns: all but those fixed at create, so
@@ -131,14 +139,19 @@ export function updatedColumns(
 
 /**
  * The columns `list` reads, from a store's ask columns: all but the snapshot (and what only
- * helps read it), with the session and agent columns read into fields of their own.
+ * helps read it) and the attachment, with the session and agent columns read into fields of
+ * their own.
  */
 export function listedColumns(columns: readonly Column<StoredAsk>[]): readonly Column<ListedAsk>[] {
   const listed: Column<ListedAsk>[] = [];
   for (const column of columns) {
     if (column.query === 'sessionId' || column.query === 'agent') {
       listed.push({ ...column, field: column.query, read: readOptionalText } as Column<ListedAsk>);
-    } else if (column.field !== undefined && column.field !== 'snapshot') {
+    } else if (
+      column.field !== undefined &&
+      column.field !== 'snapshot' &&
+      column.field !== 'attachment'
+    ) {
       listed.push(column as unknown as Column<ListedAsk>);
     }
   }

@@ -5,7 +5,13 @@
  * `packed` says what was left out, so the row reads back exactly as written. A column that does
  * not parse is refused with an error naming the ask and the column.
  */
-import { type AskAuditEvent, isAskState, isAuditEventType, startDataOf } from '../engine/audit.js';
+import {
+  type AskAuditEvent,
+  INITIAL_ASK_STATE,
+  isAskState,
+  isAuditEventType,
+  startDataOf,
+} from '../engine/audit.js';
 import { notifiedRecipientOf, QUERY_VALUES } from './ask-query.js';
 import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
 import { claimedAskColumns } from './outbox.js';
@@ -252,6 +258,14 @@ export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
     write: (ask) => ask.updatedAt,
     read: readTime,
   },
+  {
+    // What the caller kept with the ask (\`start\`'s \`attachment\`); written at create only.
+    column: 'attachment',
+    type: 'TEXT',
+    field: 'attachment',
+    write: (ask) => (ask.attachment === undefined ? null : JSON.stringify(ask.attachment)),
+    read: (value) => (value === null ? undefined : readJson(value, 'object', true)),
+  },
   // Copies of what the snapshot holds, for `list` to find through an index; read from the
   // snapshot, never from here.
   {
@@ -392,9 +406,6 @@ export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[
   return params;
 }
 
-/** The state a start the row stands for leads to: a new ask's. */
-const IMPLIED_START_STATE = 'pending';
-
 /**
  * True when `ask`'s first row stands for all of its start `event`, so the event needs no row
  * of its own (schema version 10): its time is the row's creation time, it comes from no state
@@ -406,8 +417,8 @@ export function startStandsFor(event: AskAuditEvent, ask: StoredAsk): boolean {
     event.type === 'start' &&
     event.at === ask.createdAt &&
     event.from === null &&
-    event.to === IMPLIED_START_STATE &&
-    ask.state === IMPLIED_START_STATE &&
+    event.to === INITIAL_ASK_STATE &&
+    ask.state === INITIAL_ASK_STATE &&
     notifiedRecipientOf(event) === undefined &&
     dataStandsFor(event, ask)
   );
@@ -427,7 +438,7 @@ export function impliedStartRow(
     at: createdAt,
     type: 'start',
     from_state: null,
-    to_state: IMPLIED_START_STATE,
+    to_state: INITIAL_ASK_STATE,
     data: null,
     recipient: null,
     start_data: startData,

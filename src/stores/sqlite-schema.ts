@@ -267,6 +267,14 @@ const migrations: readonly Migration[] = [
       CREATE TABLE IF NOT EXISTS ask_purged (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
     `,
   },
+  {
+    // Attachments (issue 39): what a caller keeps with an ask for whoever resumes it (an agent
+    // run's saved state), as JSON text, written when the ask is created and never updated.
+    version: 13,
+    sql: `
+      ALTER TABLE asks ADD COLUMN attachment TEXT;
+    `,
+  },
 ];
 
 /**

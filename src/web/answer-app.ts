@@ -1,9 +1,11 @@
 /**
- * The answer app on Web standards: a Hono app (`fetch(Request): Promise<Response>`) with each
- * ask's page at a signed link, the form POST, each recipient's inbox at a signed link, the
- * pages' assets and the operator view. It mounts under any path prefix of any server that
- * speaks `fetch` (Hono, Node through `@hono/node-server`, Express, Deno, Bun, workers). Where a
- * Node host parsed the body first (`express.urlencoded()`), the answer is read from `req.body`.
+ * The answer app: a Hono app (`fetch(Request): Promise<Response>`) with each ask's page at a
+ * signed link, the form POST, each recipient's inbox at a signed link, the pages' assets and the
+ * operator view. It mounts under any path prefix of a Node server (Hono through
+ * `@hono/node-server`, Express, Fastify, a bare `node:http` server). It is Node only: its link
+ * tokens are HMACs from `node:crypto` and its page scripts are read from disk (`node:fs`), so it
+ * does not run in edge workers. Where a Node host parsed the body first
+ * (`express.urlencoded()`), the answer is read from `req.body`.
  */
 import { Hono } from 'hono';
 import type { AnsweredBy } from '../contracts/outcome.js';

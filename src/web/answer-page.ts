@@ -46,11 +46,20 @@ const PART_LABELS: Record<string, string> = {
  * with the token in a hidden field, and works without the script.
  */
 export function renderAnswerPage(input: AnswerPageInput): string {
+  const title = pageTitle(input.form, input.questions);
+  return renderPage({ title, main: renderAnswerMain(input), script: 'answer-page.js', depth: 1 });
+}
+
+/**
+ * The form page's content, without the document around it: what the MCP Apps form (`src/mcp`)
+ * renders in its view too, so both show one form.
+ */
+export function renderAnswerMain(input: AnswerPageInput): Html {
   const { askId, questions, form, token, values = {}, error, answeringAs, quorum } = input;
   const byQuestion = groupFields(form.fields);
   const title = pageTitle(form, questions);
   const context = sharedContext(questions);
-  const main = html`
+  return html`
 <h1>${shownText(title)}</h1>
 ${askedBy(input)}
 ${form.body === undefined ? '' : html`<p class="lead">${shownText(form.body)}</p>`}
@@ -72,7 +81,6 @@ ${questions.map((question, index) =>
 <div class="actions"><button type="submit" name="action" value="submit">Send answer</button>
 ${quorum === undefined ? declineButton(form) : ''}</div>
 </form>`;
-  return renderPage({ title, main, script: 'answer-page.js', depth: 1 });
 }
 
 /**

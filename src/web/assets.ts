@@ -47,25 +47,37 @@ export function createAssets(): Assets {
   };
 }
 
-async function loadBundle(name: string): Promise<Buffer> {
+function loadBundle(name: string): Promise<Buffer> {
+  return loadBrowserBundle(
+    new URL(`./assets/${name}.js`, import.meta.url),
+    new URL(`./browser/${name}${sourceExtension(import.meta.url)}`, import.meta.url),
+  );
+}
+
+/** `.ts` for a module running from the TypeScript sources, `.js` in the built package. */
+export function sourceExtension(moduleUrl: string): '.ts' | '.js' {
+  return moduleUrl.endsWith('.ts') ? '.ts' : '.js';
+}
+
+/**
+ * A browser script: the built package's bundle at `built`, else the entry at `source` bundled
+ * here with esbuild (a development dependency), as when running from the TypeScript sources.
+ */
+export async function loadBrowserBundle(built: URL, source: URL): Promise<Buffer> {
   try {
-    return await readFile(new URL(`./assets/${name}.js`, import.meta.url));
+    return await readFile(built);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const sourceEntry = new URL(
-    `./browser/${name}${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`,
-    import.meta.url,
-  );
   let esbuild: typeof import('esbuild');
   try {
     esbuild = await import('esbuild');
   } catch {
     throw new Error(
-      `ask-engine/web: the browser bundle assets/${name}.js is missing next to ${import.meta.url}; run \`npm run build\` (it bundles the page scripts) or install esbuild.`,
+      `ask-engine: the browser bundle ${built.pathname} is missing; run \`npm run build\` (it bundles the browser scripts) or install esbuild.`,
     );
   }
-  return Buffer.from(await bundleBrowserEntry(esbuild, sourceEntry));
+  return Buffer.from(await bundleBrowserEntry(esbuild, source));
 }
 
 /** Bundles one browser entry for the page; shared with the build script's settings. */

@@ -1,6 +1,6 @@
 /**
- * `ask-engine/web`: answer asks from a browser. An app on Web standards with a signed link per
- * ask and a form page that works without JavaScript (mount it in any server, or run it on a
+ * `ask-engine/web`: answer asks from a browser. A Hono app for Node (it uses `node:crypto` and
+ * `node:fs`; not for edge workers) with a signed link per ask and a form page that works without JavaScript (mount it in any server, or run it on a
  * port of its own), a provider that hands asks to their links, a signed inbox per recipient
  * of the open asks they were notified of, and a read-only view of live asks for operators.
  *

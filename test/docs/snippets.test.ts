@@ -262,6 +262,12 @@ describe.concurrent('every snippet runs as written', () => {
     expect(await runSnippet('retention.ts')).toBe('0\n');
   });
 
+  it('openai-agents-approvals: the run waits, another host continues it once approved', async () => {
+    expect(await runSnippet('openai-agents-approvals.ts')).toBe(
+      'waiting\nshell: approve\nCleaned the build folder.\n',
+    );
+  });
+
   it('ai-sdk-loop: the shell runs only after the person allowed it', async () => {
     expect(await runSnippet('ai-sdk-loop.ts')).toBe(
       'Done: {"type":"text","value":"ran rm -rf build/"}\n',

@@ -7,6 +7,7 @@
  */
 import { getShortestPaths } from '@xstate/graph';
 import { describe, expect, it } from 'vitest';
+import { assign, setup } from 'xstate';
 import {
   type AskMachineAnswer,
   type AskMachineContext,
@@ -20,7 +21,13 @@ import {
   persistAskSnapshot,
   restoreAskSnapshot,
 } from '../../src/engine/ask-logic.js';
-import { deliversIn, initialAskState, stepAsk } from '../../src/engine/ask-table.js';
+import {
+  type CompilableMachine,
+  compileAskTable,
+  deliversIn,
+  initialAskState,
+  stepAsk,
+} from '../../src/engine/ask-table.js';
 
 const pick = (title: string): AskMachineAnswer[] => [
   { questionId: 'q1', response: { kind: 'selection', selections: [title] } },
@@ -135,9 +142,66 @@ describe('the compiled ask table', () => {
     expect(compared).toBeGreaterThan(100);
   });
 
+  it('probes every event type the machine takes, read from the machine', () => {
+    const states = askMachine.root.states as unknown as Record<
+      string,
+      { transitions: Map<string, unknown> }
+    >;
+    const taken = new Set(Object.values(states).flatMap((node) => [...node.transitions.keys()]));
+    expect(taken.size).toBeGreaterThan(5);
+    expect(new Set(events.map((event) => event.type))).toEqual(taken);
+  });
+
   it('takes nothing in a final state', () => {
     const answered = stepAsk(initialAskState(single), { type: 'answer', answers: text })!;
     expect(answered.status).toBe('done');
     for (const event of events) expect(stepAsk(answered, event)).toBeUndefined();
+  });
+});
+
+describe('what the table cannot run as XState would fails at load', () => {
+  const mark = setup({
+    types: { context: {} as { n: number } },
+    actions: { mark: assign({ n: 1 }) },
+  });
+  const compile = (machine: unknown) => () =>
+    compileAskTable(machine as unknown as CompilableMachine);
+
+  it('compiles the ask machine', () => {
+    expect(compile(askMachine)).not.toThrow();
+  });
+
+  it('refuses child states, a wildcard event, a root transition and entry actions on the initial state', () => {
+    const child = mark.createMachine({
+      context: { n: 0 },
+      initial: 'open',
+      states: { open: { initial: 'pending', states: { pending: {} } } },
+    });
+    expect(compile(child)).toThrow(/state open is a compound state with child states/);
+    const wildcard = mark.createMachine({
+      context: { n: 0 },
+      initial: 'pending',
+      states: { pending: { on: { '*': 'done' } }, done: { type: 'final' } },
+    });
+    expect(compile(wildcard)).toThrow(/state pending has the wildcard "\*"/);
+    const partial = mark.createMachine({
+      context: { n: 0 },
+      initial: 'pending',
+      states: { pending: { on: { 'provider.*': 'done' } }, done: { type: 'final' } },
+    });
+    expect(compile(partial)).toThrow(/wildcard "provider\.\*"/);
+    const root = mark.createMachine({
+      context: { n: 0 },
+      initial: 'pending',
+      on: { cancel: '.done' },
+      states: { pending: {}, done: { type: 'final' } },
+    });
+    expect(compile(root)).toThrow(/the machine's root has some \(cancel\)/);
+    const entry = mark.createMachine({
+      context: { n: 0 },
+      initial: 'pending',
+      states: { pending: { entry: 'mark' } },
+    });
+    expect(compile(entry)).toThrow(/the initial state pending has some/);
   });
 });

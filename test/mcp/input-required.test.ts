@@ -217,6 +217,49 @@ describe('the retry settles the ask once', () => {
       await server.service.close();
     }
   });
+  it('returns the outcome given elsewhere to a reply it would have refused, instead of the form again', async () => {
+    const server = createAskUserMcpServer();
+    const peer = await connectClient(server, { mode: 'auto', manual: true });
+    try {
+      const first = await peer.ask(deploy);
+      const { askId } = await onlyAsk(server.service);
+      await server.service.answer(askId, [
+        { questionId: 'q1', response: { kind: 'selection', selections: ['No'] } },
+      ]);
+
+      const result = await peer.retry(
+        deploy,
+        { action: 'accept', content: { 'q1.selection': 'option9' } },
+        first.requestState,
+      );
+
+      expect('resultType' in result).toBe(false);
+      expect(textOf(result)).toContain('Selected: "No"');
+    } finally {
+      await peer.close();
+      await server.service.close();
+    }
+  });
+
+  it('tells a retry that comes after the deadline that the ask timed out', async () => {
+    const server = createAskUserMcpServer();
+    const peer = await connectClient(server, { mode: 'auto', manual: true });
+    try {
+      const soon = { ...deploy, timeout: 1_000 };
+      const first = await peer.ask(soon);
+      const { askId } = await onlyAsk(server.service);
+      expect(await server.service.outcome(askId)).toMatchObject({ status: 'timedOut' });
+
+      const result = await peer
+        .retry(soon, pickYes, first.requestState)
+        .catch((error: unknown) => ({ content: [{ type: 'text', text: String(error) }] }));
+
+      expect(textOf(result)).toMatch(/^No answer was given: the question timed out/);
+    } finally {
+      await peer.close();
+      await server.service.close();
+    }
+  });
 });
 
 describe('what the person does with the form', () => {

@@ -114,6 +114,91 @@ describe('two services on one memory store, behind a round-robin proxy', () => {
   });
 });
 
+describe('one Streamable HTTP endpoint for both eras (createHttpEndpoint)', () => {
+  it('asks a 2025 client on its session, and clients in auto negotiation and pinned to 2026-07-28', async () => {
+    const server = createAskUserMcpServer();
+    const endpoint = server.createHttpEndpoint();
+    const http = createServer(serveFetch(endpoint.fetch));
+    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    const { port } = http.address() as AddressInfo;
+    const seen = [];
+    try {
+      for (const mode of ['legacy', 'auto', { pin: '2026-07-28' }] as const) {
+        const client = new Client(
+          { name: 'ide', version: '1.0.0' },
+          { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode } },
+        );
+        let shown = 0;
+        client.setRequestHandler('elicitation/create', () => {
+          shown++;
+          return { action: 'accept', content: { 'q1.selection': 'option2' } };
+        });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)),
+        );
+        const result = (await client.callTool({
+          name: 'ask_user',
+          arguments: deploy,
+        })) as CallResult;
+        seen.push({
+          version: client.getNegotiatedProtocolVersion(),
+          shown,
+          text: textOf(result),
+        });
+        await client.close();
+      }
+    } finally {
+      await endpoint.close();
+      http.close();
+      await server.service.close();
+    }
+    const text = 'The user answered.\n\nQ1: Deploy the release now?\nSelected: "No"';
+    expect(seen).toEqual([
+      { version: '2025-11-25', shown: 1, text },
+      { version: '2026-07-28', shown: 1, text },
+      { version: '2026-07-28', shown: 1, text },
+    ]);
+  });
+});
+
+describe('a 2025-era client on a stateless Streamable HTTP endpoint (createMcpHandler)', () => {
+  it('is told at once that stateless HTTP cannot carry its elicitation, not left waiting', async () => {
+    const server = createAskUserMcpServer();
+    const http = createServer(serveFetch(createMcpHandler(server.createServer).fetch));
+    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    const { port } = http.address() as AddressInfo;
+    const client = new Client(
+      { name: 'ide', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    const shown: unknown[] = [];
+    client.setRequestHandler('elicitation/create', (request) => {
+      shown.push(request);
+      return { action: 'accept', content: { 'q1.selection': 'option1' } };
+    });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)),
+      );
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      const result = (await client.callTool({
+        name: 'ask_user',
+        arguments: deploy,
+      })) as CallResult;
+
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(
+        'This 2025-era MCP client reached the server over stateless HTTP',
+      );
+      expect(shown).toEqual([]);
+    } finally {
+      await client.close();
+      http.close();
+      await server.service.close();
+    }
+  });
+});
+
 /** Starts the host process; resolves with its URL once it listens. */
 async function startHost(where: string, schema: string, secret: string) {
   const main = await bundleProgram('test/mcp/fixtures/http-host.ts');

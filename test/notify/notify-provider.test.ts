@@ -298,19 +298,30 @@ describe('createNotifyProvider', () => {
   });
 
   it('sends no reminder or escalation once the ask settled first', async () => {
-    const { service, smtp } = await setUp();
+    // Reminders and the escalation fall due well after the answer, which follows the deferral
+    // at once: the shorter times of setUp were overtaken by a loaded machine (a reminder due
+    // 300 ms after the deferral went out before the answer), and the test then failed.
+    const { service, smtp } = await setUp({
+      reminders: { afterMs: 1_500, everyMs: 300, max: 2 },
+      escalation: [
+        {
+          afterMs: 1_800,
+          route: () => [{ id: 'lead', channel: 'email', address: 'lead@example.com' }],
+        },
+      ],
+    });
     const handle = service.start(
       {
         questions: [{ question: 'Quick one?', options: ['Yes', 'No'] }],
       },
       { timeoutMs: 60_000 },
     );
-    await handle.outcome;
-    await until(() => smtp.received.length >= 1, 'the first mail');
+    expect((await handle.outcome).status).toBe('deferred');
     await service.answer(handle.id, [
       { questionId: 'q1', response: { kind: 'selection', selections: ['Yes'] } },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // Past every reminder's and the escalation's time, with the sender polling all along.
+    await new Promise((resolve) => setTimeout(resolve, 2_600));
     const kinds = (await history(service, handle.id)).map((e) => e.type);
     expect(kinds).not.toContain('reminded');
     expect(kinds).not.toContain('escalated');

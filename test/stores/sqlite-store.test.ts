@@ -185,9 +185,11 @@ describe('the SQLite store', () => {
         data: { recipient: 'bob', channel: 'email', deliveryId: 'd-1', kind: 'created' },
       });
       await before.close();
-      // The file as a build before the filters' step (version 6) left it.
+      // The file as a build before the filters' step (version 6) left it (nor had it the
+      // attachments of version 13).
       raw().exec(`DROP INDEX asks_answered_by; DROP INDEX ask_events_recipient;
         ALTER TABLE asks DROP COLUMN answered_by; ALTER TABLE ask_events DROP COLUMN recipient;
+        ALTER TABLE asks DROP COLUMN attachment;
         DELETE FROM ask_schema_version WHERE version >= 6;`);
       const after = open();
       const ids = async (filter: Parameters<AskStore['list']>[0]) =>

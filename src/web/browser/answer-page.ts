@@ -17,7 +17,8 @@ import { refusalInWords } from '../refusal-words.js';
 const form = document.querySelector<HTMLFormElement>('form.answer-form');
 if (form !== null) enhance(form);
 
-function enhance(form: HTMLFormElement): void {
+/** Live validation, byte counters and answer modes on a rendered answer form. */
+export function enhance(form: HTMLFormElement): void {
   const questions = JSON.parse(form.dataset.questions ?? '[]') as AskUserQuestion[];
   const uiForm = buildAskUserForm(questions);
   const status = form.querySelector<HTMLElement>('#live-status')!;
@@ -80,7 +81,8 @@ function check(
   }
 }
 
-function collect(form: HTMLFormElement): UiFormAnswer {
+/** The form's answer as the codec reads it: the fields the chosen modes leave active. */
+export function collect(form: HTMLFormElement): UiFormAnswer {
   const inactive = new Set(inactiveControls(form));
   const values: Record<string, string | string[]> = {};
   for (const control of form.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(

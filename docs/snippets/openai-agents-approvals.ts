@@ -1,0 +1,55 @@
+import { Agent, run, setTracingDisabled, tool } from '@openai/agents';
+import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
+import { type AskProvider, createInteractionService, createMemoryAskStore } from 'ask-engine';
+import { askRunApprovals, resumeRunApprovals } from 'ask-engine/openai-agents';
+
+setTracingDisabled(true);
+const shell = tool({
+  name: 'shell',
+  description: 'Run a shell command.',
+  parameters: {
+    type: 'object',
+    properties: { command: { type: 'string' } },
+    required: ['command'],
+    additionalProperties: false,
+  },
+  strict: true,
+  needsApproval: true, // the run stops here until a person decides
+  execute: async (input) => `ran ${(input as { command: string }).command}`,
+});
+// Your model; this stand-in asks for one command, then reports.
+const model = new ScriptedModel([
+  [functionCall('shell', { command: 'rm -rf build/' }, { callId: 'call-1' })],
+  [assistantMessage('Cleaned the build folder.')],
+]);
+const agent = new Agent({ name: 'builder', model, tools: [shell] });
+
+// One store for every host: SQLite or PostgreSQL where processes come and go.
+const store = createMemoryAskStore();
+// A web link, a chat thread, a mail: the person answers later, anywhere.
+const handedOn: AskProvider = {
+  ask: async (_request, ctx) => ({ status: 'deferred', interactionId: `link-${ctx.askId}` }),
+};
+const worker = createInteractionService({ store });
+worker.registerProvider(handedOn);
+
+const result = await run(agent, 'Clean the build folder.');
+const round = await askRunApprovals(worker, result, { runId: 'job-42' });
+console.log(round.status); // waiting: this process may exit now
+if (round.status !== 'waiting') throw new Error('expected the run to wait');
+
+// The person approves on the web page; here, the same through the service.
+const [askId = ''] = round.askIds;
+await worker.answer(askId, [
+  { questionId: 'q1', response: { kind: 'selection', selections: ['Approve'] } },
+]);
+
+// Any host sharing the store continues the run from the state kept with its asks.
+const host = createInteractionService({ store });
+host.registerProvider(handedOn);
+const { state, decisions } = await resumeRunApprovals(host, agent, askId);
+console.log(decisions.map((decision) => `${decision.toolName}: ${decision.applied}`).join('\n'));
+const finished = await run(agent, state);
+console.log(finished.finalOutput);
+await worker.close();
+await host.close();
