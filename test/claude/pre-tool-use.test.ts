@@ -10,7 +10,7 @@ import {
   TOOL_APPROVE,
   TOOL_REJECT,
 } from 'ask-engine';
-import { decidePreToolUse } from 'ask-engine/claude';
+import { createCanUseTool, decidePreToolUse, toolUseAskId } from 'ask-engine/claude';
 import { describe, expect, it } from 'vitest';
 import {
   askUserQuestionInput,
@@ -129,5 +129,38 @@ describe('decidePreToolUse', () => {
     await expect(
       decidePreToolUse(service, { ...preToolUseBash, tool_input: 'rm -rf /' }),
     ).rejects.toThrow(/tool_input must be a JSON object/);
+  });
+});
+
+describe('createCanUseTool, called as the SDK calls it', () => {
+  const call = (toolUseID: string, signal = new AbortController().signal) => ({
+    signal,
+    toolUseID,
+    requestId: `req-${toolUseID}`,
+  });
+
+  it('denies, naming why, when the engine refuses to ask (no provider): never an allow', async () => {
+    const service = createInteractionService();
+    const result = await createCanUseTool(service)('Bash', bashInput, call('toolu_none'));
+    expect(result).toMatchObject({ behavior: 'deny', toolUseID: 'toolu_none' });
+    expect(JSON.stringify(result)).toContain('No provider is registered');
+  });
+
+  it('denies when the SDK withdraws the request while the ask waits elsewhere; the ask goes on', async () => {
+    const { service } = setUp([{ defer: 'web-link' }]);
+    const controller = new AbortController();
+    const pending = createCanUseTool(service)(
+      'Bash',
+      bashInput,
+      call('toolu_abort', controller.signal),
+    );
+    await expect
+      .poll(async () => (await service.get(toolUseAskId('toolu_abort')))?.state)
+      .toBe('deferred');
+    controller.abort(new Error('interrupted by the user'));
+    const result = await pending;
+    expect(result).toMatchObject({ behavior: 'deny' });
+    expect(JSON.stringify(result)).toContain('withdrawn (interrupted by the user)');
+    expect((await service.get(toolUseAskId('toolu_abort')))?.state).toBe('deferred');
   });
 });
