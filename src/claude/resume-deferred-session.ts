@@ -75,8 +75,11 @@ export interface ResumeDeferredSessionOptions {
  * Returns `undefined` when `result` did not end on a deferred call.
  *
  * @example
- * const result = await lastResult(query({ prompt, options }));
+ * let result: SDKMessage | undefined;
+ * for await (const message of query({ prompt, options })) if (message.type === 'result') result = message;
+ * // later, on any host sharing the store (the hook in options.hooks.PreToolUse):
  * const resumed = await resumeDeferredSession(service, result, { options });
+ * for await (const message of resumed ?? []) console.log(message.type);
  */
 export async function resumeDeferredSession(
   service: InteractionService,
