@@ -165,11 +165,13 @@ describe('the built package', () => {
       const aiSdk = await import('ask-engine/ai-sdk');
       const langgraph = await import('ask-engine/langgraph');
       const pi = await import('ask-engine/pi');
+      const claude = await import('ask-engine/claude');
       const openaiAgents = await import('ask-engine/openai-agents');
       console.log(JSON.stringify({
         aiSdk: typeof aiSdk.askUserTool,
         langgraph: typeof langgraph.askOrInterrupt,
         pi: typeof pi.default,
+        claude: typeof claude.createCanUseTool,
         openaiAgents: typeof openaiAgents.askRunApprovals,
         from: import.meta.resolve('ask-engine/pi'),
       }));`;
@@ -180,6 +182,7 @@ describe('the built package', () => {
       aiSdk: 'function',
       langgraph: 'function',
       pi: 'function',
+      claude: 'function',
       openaiAgents: 'function',
       from: expect.stringMatching(/\/dist\/src\/pi\/index\.js$/),
     });

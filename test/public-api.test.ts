@@ -173,6 +173,23 @@ describe('public API', () => {
     expect(pi.default).toBeTypeOf('function');
   });
 
+  it('ask-engine/claude exports exactly the Claude Agent SDK adapter', async () => {
+    const claude = await import('ask-engine/claude');
+    expect(Object.keys(claude).sort()).toEqual(
+      [
+        'ASK_USER_QUESTION',
+        'CLAUDE_TOOL_INPUT_SCHEMAS',
+        'createCanUseTool',
+        'createPreToolUseHook',
+        'decidePreToolUse',
+        'readDeferredToolCall',
+        'resumeDeferredSession',
+        'toolUseAskId',
+        'waitForDeferredAsk',
+      ].sort(),
+    );
+  });
+
   it('ask-engine/openai-agents exports exactly the approvals of a run', async () => {
     const openaiAgents = await import('ask-engine/openai-agents');
     expect(Object.keys(openaiAgents).sort()).toEqual(

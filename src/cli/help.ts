@@ -18,6 +18,7 @@ Usage:
   ask-engine ask JSON --store FILE --defer   keep the ask in a SQLite file for later (exit 4)
   ask-engine serve --store FILE   answer deferred asks from a browser (web answer page)
   ask-engine mcp                  an MCP stdio server whose ask_user tool asks the client's user
+  ask-engine claude-hook --store PATH|URL     a Claude Code PreToolUse hook: hook JSON on stdin, decision on stdout
   ask-engine resume ID ANSWERS --store FILE   answer a deferred ask kept in a SQLite file
   ask-engine list --store PATH|URL            what the store holds, newest first (--state pending)
   ask-engine show ASK_ID --store PATH|URL     one ask and its history

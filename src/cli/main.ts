@@ -27,6 +27,9 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   export: async (argv) => (await import('./inspect-commands.js')).runExportCommand(argv),
   answer: async (argv) => (await import('./settle-commands.js')).runAnswerCommand(argv),
   cancel: async (argv) => (await import('./settle-commands.js')).runCancelCommand(argv),
+  // Loaded on demand: a Claude Code PreToolUse command hook over a store.
+  'claude-hook': async (argv) =>
+    (await import('./claude-hook-command.js')).runClaudeHookCommand(argv),
   // Loaded on demand: only this command needs the MCP SDK, an optional peer.
   mcp: async (argv) =>
     (

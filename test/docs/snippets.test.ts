@@ -248,6 +248,12 @@ describe.concurrent('every snippet runs as written', () => {
     );
   });
 
+  it('claude-can-use-tool: the SDK gets the edited input, and the answers keyed by question', async () => {
+    const stdout = await runSnippet('claude-can-use-tool.ts');
+    expect(stdout).toContain("updatedInput: { command: 'npm test -- --run' }");
+    expect(stdout).toContain("{ 'Which database?': 'SQLite' }");
+  });
+
   it('list-asks: what waits for a person, and the asks of one agent in one session', async () => {
     expect(await runSnippet('list-asks.ts')).toBe("2\n[ 'Deploy?' ]\n");
   });
