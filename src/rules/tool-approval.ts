@@ -126,10 +126,11 @@ export function checkEditedInput(
   input: unknown,
 ): unknown {
   const where = `Question "${question.id}"`;
-  const fail = (message: string) =>
+  const fail = (message: string, path?: string) =>
     new UserInteractionError('INVALID_ANSWER', message, {
       questionId: question.id,
       part: 'input',
+      ...(path === undefined ? {} : { path }),
     });
   const intent = question.intent;
   if (intent?.kind !== 'tool-approval') {
@@ -159,6 +160,7 @@ export function checkEditedInput(
   if (problem !== undefined) {
     throw fail(
       `${where} has an edited input the tool ${JSON.stringify(intent.toolName)} does not accept: at ${problem.path}, ${problem.message}. Correct the field, or approve the input as proposed.`,
+      problem.path,
     );
   }
   return JSON.parse(json);

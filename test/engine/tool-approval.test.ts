@@ -159,7 +159,7 @@ describe('askToolApproval', () => {
       const error = await service.answer(askId!, approve({ input })).catch((caught) => caught);
       expect(isUserInteractionError(error, 'INVALID_ANSWER')).toBe(true);
       expect(error.message).toMatch(message);
-      expect(error.data).toEqual({ questionId: 'q1', part: 'input' });
+      expect(error.data).toMatchObject({ questionId: 'q1', part: 'input' });
       // Still open: a valid answer settles it.
       await service.answer(askId!, approve());
       expect((await decision).approved).toBe(true);
