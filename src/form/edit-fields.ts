@@ -7,6 +7,7 @@
 import type { UiFormField } from '../contracts/form.js';
 import type { AskUserToolApprovalIntent } from '../contracts/question.js';
 import { canonicalJson } from '../rules/call-digest.js';
+import { UserInteractionError } from '../rules/errors.js';
 import { escapeControlCharacters, escapeMarkdown } from '../rules/escape-text.js';
 import { MAX_ANSWER_BYTES } from '../rules/limits.js';
 import { formAnswerError } from './form-error.js';
@@ -190,18 +191,20 @@ function readValue(questionId: string, plan: EditFieldPlan, text: string): unkno
     case 'boolean':
       if (text === optionId(0)) return true;
       if (text === optionId(1)) return false;
-      throw formAnswerError(
+      throw editError(
         questionId,
-        plan.id,
-        `is not one of its options (value1 true, value2 false).`,
+        plan,
+        'it is not one of the options',
+        '(value1 true, value2 false)',
       );
     case 'enum': {
       const index = plan.values.findIndex((_, at) => optionId(at) === text);
       if (index < 0) {
-        throw formAnswerError(
+        throw editError(
           questionId,
-          plan.id,
-          `is not one of its options (value1..value${plan.values.length}${plan.required ? '' : `, ${UNSET_OPTION_ID}`}).`,
+          plan,
+          'it is not one of the options',
+          `(value1..value${plan.values.length}${plan.required ? '' : `, ${UNSET_OPTION_ID}`})`,
         );
       }
       return plan.values[index];
@@ -213,10 +216,11 @@ function readValue(questionId: string, plan: EditFieldPlan, text: string): unkno
         ? Number(trimmed)
         : Number.NaN;
       if (!Number.isFinite(number) || (plan.kind === 'integer' && !Number.isInteger(number))) {
-        throw formAnswerError(
+        throw editError(
           questionId,
-          plan.id,
-          `is not ${plan.kind === 'integer' ? 'a whole number' : 'a number'}; write one${plan.required ? '' : ', or leave it empty'}.`,
+          plan,
+          `it is not ${plan.kind === 'integer' ? 'a whole number' : 'a number'}`,
+          `; write one${plan.required ? '' : ', or leave it empty'}`,
         );
       }
       return number;
@@ -229,11 +233,13 @@ function readValue(questionId: string, plan: EditFieldPlan, text: string): unkno
 function parseJson(questionId: string, plan: EditFieldPlan, text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw formAnswerError(
+  } catch {
+    // The parser's own message quotes the text: never put what was typed in an error.
+    throw editError(
       questionId,
-      plan.id,
-      `is not valid JSON (${error instanceof SyntaxError ? error.message : 'unreadable'}); correct it${plan.required ? '' : ', or leave it empty'}.`,
+      plan,
+      'it is not valid JSON',
+      `; check its quotes, commas and brackets${plan.required ? '' : ', or leave it empty'}`,
     );
   }
 }
@@ -249,6 +255,15 @@ function fieldText(
     throw formAnswerError(questionId, plan.id, 'must be a string.');
   }
   return text;
+}
+
+/**
+ * An edit field's `INVALID_ANSWER`: the codec's message names the question and field; `problem`
+ * in its data says what is wrong in words a page can show (`refusalInWords`).
+ */
+function editError(questionId: string, plan: EditFieldPlan, problem: string, fix: string) {
+  const error = formAnswerError(questionId, plan.id, `is refused: ${problem}${fix}.`);
+  return new UserInteractionError(error.code, error.message, { ...error.data, problem });
 }
 
 function optionId(at: number): string {

@@ -126,11 +126,12 @@ export function checkEditedInput(
   input: unknown,
 ): unknown {
   const where = `Question "${question.id}"`;
-  const fail = (message: string, path?: string) =>
+  const fail = (message: string, path?: string, problem?: string) =>
     new UserInteractionError('INVALID_ANSWER', message, {
       questionId: question.id,
       part: 'input',
       ...(path === undefined ? {} : { path }),
+      ...(problem === undefined ? {} : { problem }),
     });
   const intent = question.intent;
   if (intent?.kind !== 'tool-approval') {
@@ -161,6 +162,7 @@ export function checkEditedInput(
     throw fail(
       `${where} has an edited input the tool ${JSON.stringify(intent.toolName)} does not accept: at ${problem.path}, ${problem.message}. Correct the field, or approve the input as proposed.`,
       problem.path,
+      `at ${problem.path}, ${problem.message}`,
     );
   }
   return JSON.parse(json);

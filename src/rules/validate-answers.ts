@@ -37,6 +37,8 @@ export interface AnswerErrorData extends Record<string, unknown> {
   part: AnswerPart;
   /** `input`: where in the edited input (a JSON Pointer), when the schema refused a value. */
   path?: string;
+  /** `input`: what the schema refused there, in words (never the value). */
+  problem?: string;
 }
 
 /**

@@ -106,7 +106,7 @@ describe('the tool-approval form', () => {
       'q1.edit5',
       /at \/exclude\/0, expected string/,
     ],
-    ['an unknown enum value', { 'q1.edit4': 'value9' }, 'q1.edit4', /not one of its options/],
+    ['an unknown enum value', { 'q1.edit4': 'value9' }, 'q1.edit4', /not one of the options/],
   ])('refuses %s, naming the field', (_, values, field, message) => {
     let error: unknown;
     try {
