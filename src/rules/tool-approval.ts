@@ -13,7 +13,8 @@ import type {
 import { callDigest, canonicalJson } from './call-digest.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
-import { firstSchemaProblem, kindOf, unsupportedSchemaKeyword } from './json-schema-check.js';
+import { firstSchemaProblem, kindOf } from './json-schema-check.js';
+import { unsupportedSchemaKeyword } from './json-schema-keywords.js';
 import { MAX_ANSWER_BYTES, utf8ByteLength } from './limits.js';
 import { titleKey } from './question-rules.js';
 import { checkStoreText } from './store-text.js';
