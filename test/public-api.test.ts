@@ -166,7 +166,11 @@ describe('public API', () => {
     expect(Object.keys(aiSdk).sort()).toEqual(
       ['ALLOW', 'DENY', 'answerApprovals', 'askUserTool', 'deferAskUser', 'resumeAskUser'].sort(),
     );
-    expect(Object.keys(langgraph).sort()).toEqual(['askInNode', 'askOrInterrupt']);
+    expect(Object.keys(langgraph).sort()).toEqual([
+      'approveToolCallInNode',
+      'askInNode',
+      'askOrInterrupt',
+    ]);
     expect(Object.keys(pi).sort()).toEqual(
       ['createAskEngineExtension', 'createPiProvider', 'default'].sort(),
     );

@@ -2,8 +2,9 @@
 import type { ToolApprovalResponse, ToolModelMessage } from 'ai';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { InteractionService } from '../engine/service-contract.js';
+import { deciders, notAnsweredReason } from '../engine/tool-approval.js';
 import { isUserInteractionError } from '../rules/errors.js';
-import { decidedBy, type QuorumOption } from '../rules/quorum.js';
+import type { QuorumOption } from '../rules/quorum.js';
 import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import { approvalBindingLine, approvalKey } from './approval-binding.js';
 import { verifyApprovalSignature } from './approval-signature.js';
@@ -198,28 +199,9 @@ function decide(outcome: AskOutcome, response: Respond): ToolApprovalResponse {
       }
       return response(false, 'Not approved: the user gave no explicit Allow.');
     }
-    case 'cancelled':
-      return response(
-        false,
-        `Not approved: the question was cancelled (${outcome.reason}).${outcome.message === undefined ? '' : ` ${outcome.message}`}`,
-      );
-    case 'timedOut':
-      return response(false, 'Not approved: the user did not answer before the deadline.');
-    case 'aborted':
-      return response(false, `Not approved: the question was withdrawn (${outcome.message}).`);
-    case 'deferred':
-      return response(
-        false,
-        `Not approved: the question was handed elsewhere (interaction id ${outcome.interactionId}) and has no answer yet.`,
-      );
+    default:
+      return response(false, notAnsweredReason(outcome));
   }
-}
-
-/** Who decided: the user, the approvers of a quorum, or whoever vetoed. */
-function deciders(outcome: AskOutcome): string {
-  const decided = decidedBy(outcome);
-  if (decided?.kind === 'veto') return `${decided.names[0]} (a veto)`;
-  return decided?.kind === 'quorum' ? decided.names.join(', ') : 'the user';
 }
 
 function readApprovalRequests(parts: readonly unknown[]): ApprovalRequest[] {

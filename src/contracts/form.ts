@@ -25,6 +25,8 @@ export const UiFormChoiceFieldSchema = Type.Object(
     label: Type.String(),
     description: Type.Optional(Type.String()),
     options: Type.Array(UiFormChoiceSchema),
+    /** The option id chosen until the person picks another (an edit field's current value). */
+    default: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
 );
@@ -52,6 +54,8 @@ export const UiFormTextFieldSchema = Type.Object(
     multiline: Type.Boolean(),
     /** The most UTF-8 bytes the field accepts; a longer value is refused, never shortened. */
     maxBytes: Type.Integer({ minimum: 1 }),
+    /** The text the field starts with (an edit field's current value); sent back as it stands. */
+    default: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -164,23 +164,30 @@ export function decideToolApproval(
       }
       return reject('Not approved: the user gave no explicit approval.', outcome.answeredBy);
     }
+    default:
+      return reject(notAnsweredReason(outcome));
+  }
+}
+
+/**
+ * Why an outcome that is not an answer approves nothing, in the words the model reads: a
+ * cancellation (with its reason), a timeout, an abort, or a deferral without an answer yet.
+ */
+export function notAnsweredReason(outcome: Exclude<AskOutcome, { status: 'answered' }>): string {
+  switch (outcome.status) {
     case 'cancelled':
-      return reject(
-        `Not approved: the question was cancelled (${outcome.reason}).${outcome.message === undefined ? '' : ` ${outcome.message}`}`,
-      );
+      return `Not approved: the question was cancelled (${outcome.reason}).${outcome.message === undefined ? '' : ` ${outcome.message}`}`;
     case 'timedOut':
-      return reject('Not approved: the user did not answer before the deadline.');
+      return 'Not approved: the user did not answer before the deadline.';
     case 'aborted':
-      return reject(`Not approved: the question was withdrawn (${outcome.message}).`);
+      return `Not approved: the question was withdrawn (${outcome.message}).`;
     case 'deferred':
-      return reject(
-        `Not approved: the question was handed elsewhere (interaction id ${outcome.interactionId}) and has no answer yet.`,
-      );
+      return `Not approved: the question was handed elsewhere (interaction id ${outcome.interactionId}) and has no answer yet.`;
   }
 }
 
 /** Who decided: the user, the approvers of a quorum, or whoever vetoed. */
-function deciders(outcome: AskOutcome): string {
+export function deciders(outcome: AskOutcome): string {
   const decided = decidedBy(outcome);
   if (decided?.kind === 'veto') return `${decided.names[0]} (a veto)`;
   return decided?.kind === 'quorum' ? decided.names.join(', ') : 'the user';

@@ -4,6 +4,7 @@ import type { AskUserQuestion } from '../contracts/question.js';
 import { escapeControlCharacters, escapeMarkdown } from '../rules/escape-text.js';
 import { MAX_ANSWER_BYTES } from '../rules/limits.js';
 import { checkFormHintSize } from '../rules/question-rules.js';
+import { editFormFields } from './edit-fields.js';
 import {
   ASK_USER_FORM_HINT,
   type AskUserFormMode,
@@ -102,6 +103,9 @@ function questionFields(plan: FormQuestionPlan): UiFormField[] {
   }
   if (plan.commentField !== undefined) {
     fields.push(textField(plan.commentField, take('Comment (optional)')));
+  }
+  if (question.intent?.kind === 'tool-approval' && plan.editFields.length > 0) {
+    fields.push(...editFormFields(plan.editFields, question.intent));
   }
   return fields;
 }

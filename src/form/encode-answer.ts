@@ -2,6 +2,7 @@
 import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
 import type { UiForm, UiFormAnswer } from '../contracts/form.js';
 import { describe } from '../rules/describe.js';
+import { encodeEditedInput } from './edit-fields.js';
 import { formAnswerError } from './form-error.js';
 import { CANCEL_ACTION_ID, SUBMIT_ACTION_ID } from './form-ids.js';
 import { getFormPlan } from './form-plan.js';
@@ -111,6 +112,10 @@ export function encodeAskUserFormAnswer(
         values[part.selectionField!] = part.idByTitle.get(selections[0]!)!;
       }
       if (response.comment !== undefined) values[part.commentField!] = response.comment;
+      const { intent } = part.question;
+      if (intent?.kind === 'tool-approval' && part.editFields.length > 0) {
+        Object.assign(values, encodeEditedInput(part.editFields, response.input ?? intent.input));
+      }
     }
   }
   return { action: SUBMIT_ACTION_ID, values };

@@ -9,7 +9,8 @@ export const CANCEL_ACTION_ID = 'cancel';
 /** The values of a `q<n>.mode` field: pick options, type an answer, or skip (wizards only). */
 export type AskUserFormMode = 'choice' | 'text' | 'skip';
 
-export type AskUserFormPart = 'mode' | 'selection' | 'text' | 'comment';
+/** `edit`: one of a tool approval's edit fields (`q<n>.edit<k>`, see edit-fields.ts). */
+export type AskUserFormPart = 'mode' | 'selection' | 'text' | 'comment' | 'edit';
 
 /** `q<n>.<part>`, where n is the question's 1-based position (not its id). */
 export function formFieldId(position: number, part: AskUserFormPart): string {

@@ -1,6 +1,7 @@
 /** Which fields each question gets in the ask_user form, worked out once per questions array. */
 import type { AskUserQuestion } from '../contracts/question.js';
 import { checkNormalizedQuestions } from '../rules/question-rules.js';
+import { type EditFieldPlan, planEditFields } from './edit-fields.js';
 import {
   type AskUserFormMode,
   type AskUserFormPart,
@@ -24,6 +25,8 @@ export interface FormQuestionPlan {
   readonly indexById: ReadonlyMap<string, number>;
   /** Option title, exactly as spelled, to its option id. */
   readonly idByTitle: ReadonlyMap<string, string>;
+  /** A tool approval that allows edits: its edit fields, after the comment. */
+  readonly editFields: readonly EditFieldPlan[];
 }
 
 export interface FormPlan {
@@ -82,11 +85,14 @@ function compileFormPlan(questions: readonly AskUserQuestion[]): FormPlan {
       optionIds,
       indexById,
       idByTitle,
+      editFields:
+        question.intent?.kind === 'tool-approval' ? planEditFields(position, question.intent) : [],
     };
     for (const part of ['mode', 'selection', 'text', 'comment'] as const) {
       const field = plan[`${part}Field`];
       if (field !== undefined) fields.set(field, { plan, part });
     }
+    for (const edit of plan.editFields) fields.set(edit.id, { plan, part: 'edit' });
     return plan;
   });
   return { questions, wizard, parts, fields };

@@ -113,6 +113,11 @@ function sameFields(fields: unknown, plan: FormPlan): boolean {
     }
     if (part.textField !== undefined && !isText(part.textField)) return false;
     if (part.commentField !== undefined && !isText(part.commentField)) return false;
+    for (const edit of part.editFields) {
+      const got = next();
+      const type = edit.kind === 'boolean' || edit.kind === 'enum' ? 'choice' : 'text';
+      if (got?.id !== edit.id || got.type !== type) return false;
+    }
   }
   return true;
 }

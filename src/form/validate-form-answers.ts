@@ -43,6 +43,12 @@ export function validateFormAnswers(
   return valid;
 }
 
+/** The edit field of the top-level property a JSON Pointer starts at, else the first. */
+function editFieldAt(part: FormQuestionPlan, path: string): string | undefined {
+  const name = path.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+  return (part.editFields.find((edit) => edit.name === name) ?? part.editFields[0])?.id;
+}
+
 function locate(error: unknown, part: FormQuestionPlan): unknown {
   if (!isUserInteractionError(error)) return error;
   const data = error.data as Partial<AnswerErrorData>;
@@ -56,6 +62,9 @@ function locate(error: unknown, part: FormQuestionPlan): unknown {
       break;
     case 'comment':
       field = part.commentField;
+      break;
+    case 'input':
+      field = editFieldAt(part, typeof data.path === 'string' ? data.path : '');
       break;
     default:
       field = undefined;

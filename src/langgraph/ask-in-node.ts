@@ -65,6 +65,33 @@ export async function askOrInterrupt(
   request: AskUserRequestInput,
   options: NodeAskOptions = {},
 ): Promise<AskOutcome> {
+  return askWithInterrupts(service, request, options, {
+    pause: (pause) => pause,
+    // Never quoting the person: the interrupt value is written to the checkpointer.
+    answers: (resume, questions) =>
+      validateAskUserAnswers(questions, resume, { quoteInput: false }),
+  });
+}
+
+/** How an interrupt mode speaks to the graph's caller: its interrupt value and its resume values. */
+export interface InterruptProtocol {
+  /** The value the graph stops with, from the ask (and why the last resume value was refused). */
+  pause(pause: AskInterrupt): unknown;
+  /** The answers a resume value stands for; throws `UserInteractionError` when it fits none. */
+  answers(resume: unknown, questions: readonly AskUserQuestion[]): AskUserQuestionAnswer[];
+}
+
+/**
+ * Asks keyed like `askInNode`; when the ask is (or was) deferred, stops the graph with the
+ * protocol's interrupt value until a resume value gives answers (through `service.answer`) or
+ * names the ask (`{ askId }`: answered elsewhere).
+ */
+export async function askWithInterrupts(
+  service: InteractionService,
+  request: AskUserRequestInput,
+  options: NodeAskOptions,
+  protocol: InterruptProtocol,
+): Promise<AskOutcome> {
   const config = options.config ?? getConfig();
   const handle = service.start(request, askOptions(config, options));
   const outcome = await handle.outcome;
@@ -78,7 +105,7 @@ export async function askOrInterrupt(
   const questions = stored?.questions ?? handle.getSnapshot().questions;
   let pause: AskInterrupt = { askId, questions };
   for (;;) {
-    const resume: unknown = interrupt<AskInterrupt, unknown>(pause);
+    const resume: unknown = interrupt<unknown, unknown>(protocol.pause(pause));
     if (isRecord(resume) && !Array.isArray(resume) && 'askId' in resume) {
       if (resume.askId === askId) break;
       pause = {
@@ -90,8 +117,7 @@ export async function askOrInterrupt(
     }
     let answers: AskUserQuestionAnswer[];
     try {
-      // Never quoting the person: the interrupt value is written to the checkpointer.
-      answers = validateAskUserAnswers(questions, resume, { quoteInput: false });
+      answers = protocol.answers(resume, questions);
     } catch (error) {
       if (!isUserInteractionError(error)) throw error;
       pause = { askId, questions, error: error.message };
@@ -108,7 +134,8 @@ export async function askOrInterrupt(
   return (await service.get(askId))?.outcome ?? outcome;
 }
 
-function askOptions(config: LangGraphRunnableConfig, options: NodeAskOptions): AskOptions {
+/** The options of a node's ask: its key from the node run, its timeout, the run's signal. */
+export function askOptions(config: LangGraphRunnableConfig, options: NodeAskOptions): AskOptions {
   const { timeoutMs } = options;
   return {
     key: nextNodeAskKey(config),

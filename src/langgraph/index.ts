@@ -10,3 +10,4 @@ export {
   askOrInterrupt,
   type NodeAskOptions,
 } from './ask-in-node.js';
+export { approveToolCallInNode, type ToolApprovalInterrupt } from './tool-approval-in-node.js';

@@ -13,7 +13,8 @@ import type {
 import { callDigest, canonicalJson } from './call-digest.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
-import { firstSchemaProblem, kindOf, unsupportedSchemaKeyword } from './json-schema-check.js';
+import { firstSchemaProblem, kindOf } from './json-schema-check.js';
+import { unsupportedSchemaKeyword } from './json-schema-keywords.js';
 import { MAX_ANSWER_BYTES, utf8ByteLength } from './limits.js';
 import { titleKey } from './question-rules.js';
 import { checkStoreText } from './store-text.js';
@@ -126,10 +127,12 @@ export function checkEditedInput(
   input: unknown,
 ): unknown {
   const where = `Question "${question.id}"`;
-  const fail = (message: string) =>
+  const fail = (message: string, path?: string, problem?: string) =>
     new UserInteractionError('INVALID_ANSWER', message, {
       questionId: question.id,
       part: 'input',
+      ...(path === undefined ? {} : { path }),
+      ...(problem === undefined ? {} : { problem }),
     });
   const intent = question.intent;
   if (intent?.kind !== 'tool-approval') {
@@ -159,6 +162,8 @@ export function checkEditedInput(
   if (problem !== undefined) {
     throw fail(
       `${where} has an edited input the tool ${JSON.stringify(intent.toolName)} does not accept: at ${problem.path}, ${problem.message}. Correct the field, or approve the input as proposed.`,
+      problem.path,
+      `at ${problem.path}, ${problem.message}`,
     );
   }
   return JSON.parse(json);

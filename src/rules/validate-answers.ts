@@ -35,6 +35,10 @@ export type AnswerPart = 'response' | 'selection' | 'text' | 'comment' | 'input'
 export interface AnswerErrorData extends Record<string, unknown> {
   questionId: string;
   part: AnswerPart;
+  /** `input`: where in the edited input (a JSON Pointer), when the schema refused a value. */
+  path?: string;
+  /** `input`: what the schema refused there, in words (never the value). */
+  problem?: string;
 }
 
 /**

@@ -7,6 +7,8 @@ import { searchOptions } from './option-search.js';
 export type QuestionRow =
   | { kind: 'option'; index: number }
   | { kind: 'freeform' }
+  /** A tool approval that allows edits: edit the input (JSON) and approve it. */
+  | { kind: 'edit-input' }
   | { kind: 'skip' };
 
 /** What the person has done so far on one question: the search, the picks, the typed text. */
@@ -21,8 +23,11 @@ export interface QuestionDraft {
   comment: string;
   /** `undefined`: not answered yet; `null`: skipped (wizards only). */
   answer: AskUserResponse | null | undefined;
-  editing: 'freeform' | 'comment' | null;
+  editing: EditorField | null;
 }
+
+/** The text fields of a question page: a typed answer, a comment, a tool approval's input. */
+export type EditorField = 'freeform' | 'comment' | 'input';
 
 export function createDraft(question: AskUserQuestion): QuestionDraft {
   return {
@@ -51,6 +56,9 @@ export function rowsFor(
     index,
   }));
   if (question.allowFreeform) rows.push({ kind: 'freeform' });
+  if (question.intent?.kind === 'tool-approval' && question.intent.allowEdits) {
+    rows.push({ kind: 'edit-input' });
+  }
   if (isWizard) rows.push({ kind: 'skip' });
   return rows;
 }

@@ -10,13 +10,18 @@ import {
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { ProviderOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
+import { canonicalJson } from '../rules/call-digest.js';
+import { isUserInteractionError } from '../rules/errors.js';
+import { validateResponse } from '../rules/validate-answers.js';
 import {
   createDraft,
+  type EditorField,
   type QuestionDraft,
   type QuestionRow,
   rowsFor,
   selectionResponse,
 } from './ask-draft.js';
+import { toLiteralText } from './literal-text.js';
 import type { TerminalPreferences } from './preferences.js';
 import { renderQuestionPage, renderReviewPage } from './render-page.js';
 import { showQuestion } from './shown-question.js';
@@ -48,7 +53,7 @@ export interface AskPageState {
   rows(page?: number): QuestionRow[];
   openEditor(): Component | undefined;
   /** The text in the page's answer editor, sent or not. */
-  editorText(page: number, field: 'freeform' | 'comment'): string;
+  editorText(page: number, field: EditorField): string;
   /** What esc does on the shown page now. */
   escapeStep(): 'close-editor' | 'clear-search' | 'cancel';
 }
@@ -160,7 +165,7 @@ export class AskView implements Component, Focusable, AskPageState {
     return page.lines;
   }
 
-  editorText(page: number, field: 'freeform' | 'comment'): string {
+  editorText(page: number, field: EditorField): string {
     return this.#editors.get(`${page}:${field}`)?.getText() ?? '';
   }
 
@@ -248,6 +253,7 @@ export class AskView implements Component, Focusable, AskPageState {
     if (draft.editing === 'comment') return 'close-editor';
     // An answer editor alone on its page (a single typed question) has no list to go back to.
     if (draft.editing === 'freeform' && this.rows().length > 1) return 'close-editor';
+    if (draft.editing === 'input') return 'close-editor';
     if (draft.editing === null && draft.query !== '') return 'clear-search';
     return 'cancel';
   }
@@ -305,8 +311,8 @@ export class AskView implements Component, Focusable, AskPageState {
       this.#commit(draft, null);
       return;
     }
-    if (row.kind === 'freeform') {
-      draft.editing = 'freeform';
+    if (row.kind === 'freeform' || row.kind === 'edit-input') {
+      draft.editing = row.kind === 'freeform' ? 'freeform' : 'input';
       this.#syncFocus();
       return;
     }
@@ -446,8 +452,13 @@ export class AskView implements Component, Focusable, AskPageState {
     let editor = this.#editors.get(key);
     if (editor !== undefined) return editor;
     editor = new Editor(this.#tui, editorTheme, { paddingX: 0 });
-    const [pageText, field] = key.split(':') as [string, 'freeform' | 'comment'];
+    const [pageText, field] = key.split(':') as [string, EditorField];
     const page = Number(pageText);
+    const intent = this.questions[page]!.intent;
+    // A tool approval's input editor starts with the proposed input.
+    if (field === 'input' && intent?.kind === 'tool-approval') {
+      editor.setText(JSON.stringify(intent.input, null, 2) ?? '');
+    }
     editor.onSubmit = (text) => this.#submitText(page, field, text);
     this.#editors.set(key, editor);
     editor.focused = this.#focused;
@@ -469,7 +480,7 @@ export class AskView implements Component, Focusable, AskPageState {
     }
   }
 
-  #submitText(page: number, field: 'freeform' | 'comment', text: string): void {
+  #submitText(page: number, field: EditorField, text: string): void {
     const draft = this.drafts[page]!;
     // The editor empties itself on submit; put the text back so reopening shows it.
     this.#editors.get(`${page}:${field}`)?.setText(text);
@@ -478,11 +489,46 @@ export class AskView implements Component, Focusable, AskPageState {
       this.#syncFocus();
       return;
     }
+    if (field === 'input') {
+      this.#approveInput(page, text);
+      return;
+    }
     if (text.trim() === '') {
       this.notice = 'The answer is empty: type something first.';
       return;
     }
     this.#commit(draft, { kind: 'freeform', text });
+  }
+
+  /**
+   * Enter in a tool approval's input editor approves the call with that input: it must be JSON
+   * the tool's schema accepts (the answer rules check it); otherwise the notice says what is
+   * wrong and the editor stays open. The input as proposed approves without an edit.
+   */
+  #approveInput(page: number, text: string): void {
+    const question = this.questions[page]!;
+    const intent = question.intent;
+    if (intent?.kind !== 'tool-approval') return;
+    let input: unknown;
+    try {
+      input = JSON.parse(text);
+    } catch {
+      this.notice = 'The input is not valid JSON; check its quotes, commas and brackets.';
+      return;
+    }
+    const approve = question.options.findIndex((option) => option.title === intent.approve);
+    const base = selectionResponse(question, [approve], this.drafts[page]!.comment);
+    const edited = canonicalJson(input) !== canonicalJson(intent.input);
+    try {
+      this.#commit(
+        this.drafts[page]!,
+        edited ? validateResponse(question, { ...base, input }, true) : base,
+      );
+    } catch (error) {
+      if (!isUserInteractionError(error)) throw error;
+      // The message names schema paths, which are the tool's text: shown literally.
+      this.notice = toLiteralText(error.message);
+    }
   }
 }
 

@@ -4,7 +4,7 @@
  * @module ask-engine/terminal
  */
 
-export type { QuestionDraft, QuestionRow } from './ask-draft.js';
+export type { EditorField, QuestionDraft, QuestionRow } from './ask-draft.js';
 export { type AskPageState, AskView, type AskViewOptions } from './ask-view.js';
 export { openInteractiveTerminal, type TerminalStreams } from './controlling-terminal.js';
 export { toLiteralText } from './literal-text.js';

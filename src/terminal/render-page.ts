@@ -13,7 +13,8 @@ export const CONTEXT_PREVIEW_LINES = 4;
 /** Below this width a single-select question never splits into list and preview panes. */
 export const SPLIT_PANE_MIN_WIDTH = 100;
 
-const APPROVES = '← approves the plan';
+/** The mark of the approving option, by what the question approves. */
+const APPROVES = { 'plan-review': '← approves the plan', 'tool-approval': '← approves the call' };
 const MARK = { answered: '✔', skipped: '–', open: '○' } as const;
 
 /** A page's lines, and where its scrolled part starts (for the view to keep). */
@@ -51,7 +52,7 @@ export function renderQuestionPage(
   }
   const editor = view.openEditor();
   if (editor !== undefined) {
-    bottom.push(style.dim(draft.editing === 'comment' ? 'Comment' : 'Your answer'));
+    bottom.push(style.dim(EDITOR_TITLES[draft.editing ?? 'freeform']));
     bottom.push(...editor.render(width));
   }
   if (view.notice !== undefined) bottom.push(...wrap(style.warn(view.notice), width));
@@ -239,7 +240,7 @@ function renderRows(
     view.preferences.singleSelectLayout === 'auto' &&
     width >= SPLIT_PANE_MIN_WIDTH &&
     shown.options.some((option) => option.description !== undefined);
-  const listWidth = split ? splitListWidth(shown, width) : width;
+  const listWidth = split ? splitListWidth(question, shown, width) : width;
   const blocks = rows.map((row, index) =>
     renderRow(view, question, draft, row, index === active, listWidth, !split),
   );
@@ -274,11 +275,12 @@ function renderRows(
   return { lines: joined, top: window.top };
 }
 
-function splitListWidth(shown: ShownQuestion, width: number): number {
+function splitListWidth(question: AskUserQuestion, shown: ShownQuestion, width: number): number {
   const longest = Math.max(
     ...shown.options.map(
       (option, index) =>
-        visibleWidth(option.title) + (index === shown.approveIndex ? APPROVES.length + 1 : 0),
+        visibleWidth(option.title) +
+        (index === shown.approveIndex ? approvesMark(question).length + 1 : 0),
     ),
   );
   return Math.max(24, Math.min(longest + 10, Math.floor(width * 0.45)));
@@ -297,6 +299,10 @@ function renderRow(
   if (row.kind === 'skip') {
     const text = draft.answer === null ? '⤼ Skip this question (skipped)' : '⤼ Skip this question';
     return hang(pointer, active ? style.bold(text) : style.dim(text), width);
+  }
+  if (row.kind === 'edit-input') {
+    const label = '✎ Approve with edited input (JSON)';
+    return [truncateToWidth(pointer + (active ? style.bold(label) : label), width, '…')];
   }
   if (row.kind === 'freeform') {
     // One line: the whole text is in the editor, one enter away.
@@ -324,7 +330,7 @@ function renderRow(
       : '';
   const approves = row.index === shown.approveIndex;
   let title = active ? style.bold(option.title) : option.title;
-  if (approves) title = `${style.good(title)} ${style.good(APPROVES)}`;
+  if (approves) title = `${style.good(title)} ${style.good(approvesMark(question))}`;
   const prefix = `${pointer}${picked}${row.index + 1}. `;
   const lines = hang(prefix, title + chosen, width);
   if (withDescription && option.description !== undefined) {
@@ -336,6 +342,17 @@ function renderRow(
     }
   }
   return lines;
+}
+
+/** The title above an open editor, by what it edits. */
+const EDITOR_TITLES = {
+  freeform: 'Your answer',
+  comment: 'Comment',
+  input: 'Input of the tool (JSON; checked against its schema)',
+} as const;
+
+function approvesMark(question: AskUserQuestion): string {
+  return APPROVES[question.intent?.kind ?? 'plan-review'];
 }
 
 function renderFooter(
@@ -352,6 +369,8 @@ function renderFooter(
     hints.push('enter or esc keep the comment', 'alt+enter new line');
   } else if (draft.editing === 'freeform') {
     hints.push('enter answer', 'alt+enter new line', escHint);
+  } else if (draft.editing === 'input') {
+    hints.push('enter approve with this input', 'alt+enter new line', escHint);
   } else {
     if (view.rows().length > 1) hints.push('↑↓ move');
     if (question.allowMultiple && draft.query !== '') {

@@ -3,6 +3,7 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { UiForm, UiFormField } from '../contracts/form.js';
 import type { AnsweredBy } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
+import { planEditFields } from '../form/edit-fields.js';
 import { describeQuorum, type QuorumProgress } from '../rules/quorum.js';
 import { type Html, html, shownText } from './html.js';
 import { renderPage } from './page-shell.js';
@@ -167,28 +168,62 @@ function renderQuestion(
 <legend>${shownText(heading)}</legend>
 ${heading === question.question ? '' : html`<p class="question-text">${shownText(question.question)}</p>`}
 ${context === undefined ? '' : html`<div class="context">${shownText(context)}</div>`}
-${fields.map((field) => renderField(field, question, values))}
+${fields.filter((field) => !isEditField(field)).map((field) => renderField(field, question, values))}
+${editFields(fields, question, values)}
+</fieldset>`;
+}
+
+/** `q<n>.edit<k>`: a tool approval's edit field (see the form's edit-fields.ts). */
+function isEditField(field: UiFormField): boolean {
+  return /^q\d+\.edit\d+$/.test(field.id);
+}
+
+/**
+ * A tool approval's edit fields, prefilled with the proposed input: sending them changed, with
+ * the approving pick, approves the edited input (checked against the tool's schema).
+ */
+function editFields(
+  fields: readonly UiFormField[],
+  question: AskUserQuestion,
+  values: PostedValues,
+): Html | string {
+  const edits = fields.filter(isEditField);
+  const intent = question.intent;
+  if (edits.length === 0 || intent?.kind !== 'tool-approval') return '';
+  return html`<fieldset class="field edit-fields" data-field="${edits[0]!.id.split('.')[0]}.edits">
+<legend>Input of ${shownText(JSON.stringify(intent.toolName))}: edit it to approve with changes</legend>
+<p class="edit-note">Change a value and pick “${shownText(intent.approve)}” to approve the call with your changes; each change is checked against the tool's input schema and recorded with your answer.</p>
+${edits.map((field) => renderField(field, question, values))}
 </fieldset>`;
 }
 
 function renderField(field: UiFormField, question: AskUserQuestion, values: PostedValues): Html {
   const part = field.id.slice(field.id.indexOf('.') + 1);
+  const edit = isEditField(field);
+  // An edit field's label is the property's name (plain text); the others' come from their part.
+  const label = edit ? shownText(field.label) : (PART_LABELS[part] ?? part);
+  // Prefilled (an edit field's current value) until the person posts something else.
+  const posted = Object.hasOwn(values, field.id)
+    ? values[field.id]
+    : 'default' in field
+      ? field.default
+      : undefined;
   if (field.type === 'text') {
-    const value = values[field.id];
+    const value = posted;
     const counter = `${field.id}.count`;
     // The newline after <textarea> is eaten by the HTML parser, so text kept after a refusal
     // that starts with a line break keeps it.
     return html`<div class="field text-field">
-<label for="${field.id}">${PART_LABELS[part] ?? part}</label>
-<textarea id="${field.id}" name="${field.id}" rows="${part === 'comment' ? 2 : 4}" data-max-bytes="${field.maxBytes}" aria-describedby="${counter}">
+<label for="${field.id}">${label}</label>
+${edit ? editHelp(field, question) : ''}
+<textarea id="${field.id}" name="${field.id}" rows="${part === 'comment' || (edit && !field.multiline) ? 2 : 4}" data-max-bytes="${field.maxBytes}" aria-describedby="${counter}">
 ${typeof value === 'string' ? value : ''}</textarea>
 <p class="counter" id="${counter}">Up to ${field.maxBytes} bytes of text (${field.maxBytes / 1024} KiB).</p>
 </div>`;
   }
   const multiple = field.type === 'multi-choice';
-  const chosen = new Set([values[field.id] ?? []].flat());
-  const legend =
-    part === 'selection' ? (multiple ? 'Choose any' : 'Choose one') : (PART_LABELS[part] ?? part);
+  const chosen = new Set([posted ?? []].flat());
+  const legend = part === 'selection' ? (multiple ? 'Choose any' : 'Choose one') : label;
   return html`<fieldset class="field choice-field${part === 'mode' ? ' mode-field' : ''}" data-field="${field.id}">
 <legend>${legend}</legend>
 ${field.options.map((option) => {
@@ -205,6 +240,25 @@ ${description === undefined ? '' : html`<p class="option-description" id="${id}.
 </fieldset>`;
 }
 
+/**
+ * What an edit field edits, from the tool's own schema as written (the form's description is
+ * escaped Markdown, for clients that render Markdown; this page shows text as written).
+ */
+function editHelp(field: UiFormField, question: AskUserQuestion): Html | string {
+  const intent = question.intent;
+  if (intent?.kind !== 'tool-approval') return '';
+  const position = Number(field.id.slice(1, field.id.indexOf('.')));
+  const plan = planEditFields(position, intent).find((candidate) => candidate.id === field.id);
+  if (plan === undefined) return '';
+  const notes = [
+    ...(plan.description === undefined ? [] : [plan.description]),
+    ...(plan.kind === 'json' ? ['Written as JSON.'] : []),
+    ...(plan.required ? [] : ['Optional: leave it empty to leave it out.']),
+  ];
+  if (notes.length === 0) return '';
+  return html`<p class="edit-help">${shownText(notes.join(' '))}</p>`;
+}
+
 function recordedResponse(answer: AskUserQuestionAnswer): Html {
   const { response } = answer;
   if (response === null) return html`<em>Skipped</em>`;
@@ -214,6 +268,10 @@ function recordedResponse(answer: AskUserQuestionAnswer): Html {
     response.comment === undefined
       ? ''
       : html`<p class="recorded-comment">Comment: <span class="typed">${shownText(response.comment)}</span></p>`
+  }${
+    response.input === undefined
+      ? ''
+      : html`<p class="recorded-input">With the input as you edited it:</p><pre class="typed">${shownText(JSON.stringify(response.input, null, 2))}</pre>`
   }`;
 }
 

@@ -86,8 +86,16 @@ export function refusalInWords(
     case 'comment':
       if (code === 'LIMIT_EXCEEDED') return tooLong('Your comment on');
       return `A comment on ${about} goes with the options you pick; clear the comment or pick from the options.`;
-    default:
+    default: {
+      const edit = form.fields.find((candidate) => candidate.id === `${prefix}.${part}`);
+      if (typeof part === 'string' && /^edit\d+$/.test(part) && edit !== undefined) {
+        const problem = (error as { data?: { problem?: unknown } }).data?.problem;
+        const why = typeof problem === 'string' ? `: ${problem}` : '';
+        if (code === 'LIMIT_EXCEEDED') return tooLong(`The value of “${edit.label}” for`);
+        return `The value of “${edit.label}” for ${about} is not accepted${why}. Correct it, or send the values as proposed.`;
+      }
       return `The answer to ${about} cannot be recorded as it is; check it and send again.`;
+    }
   }
 }
 

@@ -159,7 +159,7 @@ describe('askToolApproval', () => {
       const error = await service.answer(askId!, approve({ input })).catch((caught) => caught);
       expect(isUserInteractionError(error, 'INVALID_ANSWER')).toBe(true);
       expect(error.message).toMatch(message);
-      expect(error.data).toEqual({ questionId: 'q1', part: 'input' });
+      expect(error.data).toMatchObject({ questionId: 'q1', part: 'input' });
       // Still open: a valid answer settles it.
       await service.answer(askId!, approve());
       expect((await decision).approved).toBe(true);
@@ -253,5 +253,24 @@ describe('askToolApproval', () => {
       intent: { kind: 'tool-approval', approve: 'Approve' } as never,
     });
     expect(JSON.stringify(result)).toMatch(/only the host asks/);
+  });
+  it('needs the same edits from a quorum: different edits do not agree', async () => {
+    const { service } = setup();
+    const quorum = { required: 2, from: ['ana', 'ben'] };
+    const differ = service.start(toolApprovalRequest(call), { quorum });
+    const agree = service.start(toolApprovalRequest({ ...call, toolCallId: 'call-2' }), { quorum });
+    const respond = (id: string, path: string, recipient: string) =>
+      service.respond(id, approve({ input: { path } }), { by: { recipient } });
+    await respond(differ.id, '/a', 'ana');
+    await respond(differ.id, '/b', 'ben');
+    expect(await differ.outcome).toMatchObject({ status: 'cancelled', reason: 'no-quorum' });
+    expect(decideToolApproval(call, await differ.outcome).approved).toBe(false);
+    await respond(agree.id, '/a', 'ana');
+    await respond(agree.id, '/a', 'ben');
+    expect(decideToolApproval(call, await agree.outcome)).toMatchObject({
+      approved: true,
+      input: { path: '/a' },
+      edited: { fields: ['path', 'recursive'] },
+    });
   });
 });
