@@ -4,7 +4,7 @@
  */
 import type { RunToolApprovalItem, run } from '@openai/agents';
 import type { ToolApprovalCall } from '../engine/tool-approval.js';
-import { unsupportedSchemaKeyword } from '../rules/json-schema-check.js';
+import { unsupportedSchemaKeyword } from '../rules/json-schema-keywords.js';
 
 /** Any agent `run` accepts, whatever its context and output types. */
 export type AnyAgent = Parameters<typeof run>[0];
