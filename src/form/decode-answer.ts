@@ -3,12 +3,11 @@ import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer
 import type { UiFormAnswer } from '../contracts/form.js';
 import { UiFormAnswerSchema } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
-import { canonicalJson } from '../rules/call-digest.js';
 import { compileCheck } from '../rules/compiled-check.js';
 import { describe, describeKind } from '../rules/describe.js';
 import type { UserInteractionError } from '../rules/errors.js';
 import { markValidated } from '../rules/validate-answers.js';
-import { readEditedInput } from './edit-fields.js';
+import { editedInputOf } from './edit-fields.js';
 import { formAnswerError } from './form-error.js';
 import { type AskUserFormMode, CANCEL_ACTION_ID, SUBMIT_ACTION_ID } from './form-ids.js';
 import { type FormQuestionPlan, getFormPlan } from './form-plan.js';
@@ -166,17 +165,8 @@ function readResponse(
     comment === ''
       ? { kind: 'selection', selections: selection }
       : { kind: 'selection', selections: selection, comment };
-  const { intent } = part.question;
-  // The edit fields stand for an edited input only with the approving pick; they come prefilled,
-  // so with a rejection they are what was proposed, and a rejected call runs with no input.
-  if (
-    intent?.kind === 'tool-approval' &&
-    part.editFields.length > 0 &&
-    selection[0] === intent.approve
-  ) {
-    const input = readEditedInput(id, part.editFields, values, intent.input);
-    if (canonicalJson(input) !== canonicalJson(intent.input)) response.input = input;
-  }
+  const input = editedInputOf(part.question, part.editFields, values, selection);
+  if (input !== undefined) response.input = input;
   return response;
 }
 

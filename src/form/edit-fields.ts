@@ -5,7 +5,7 @@
  * An input the schema's `properties` do not describe field by field is one JSON text field.
  */
 import type { UiFormField } from '../contracts/form.js';
-import type { AskUserToolApprovalIntent } from '../contracts/question.js';
+import type { AskUserQuestion, AskUserToolApprovalIntent } from '../contracts/question.js';
 import { canonicalJson } from '../rules/call-digest.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { escapeControlCharacters, escapeMarkdown } from '../rules/escape-text.js';
@@ -162,6 +162,27 @@ export function readEditedInput(
     define(input, name, readValue(questionId, plan, text));
   }
   return input;
+}
+
+/**
+ * The edited input a selection stands for, or `undefined` when it stands for none: the edit
+ * fields count only with the approving pick (they come prefilled, so with a rejection they are
+ * what was proposed, and a rejected call runs with no input), and only when what they hold
+ * differs from the proposed input. The one rule for every form that carries edit fields: the
+ * generic form's codec and the MCP elicitation form.
+ */
+export function editedInputOf(
+  question: AskUserQuestion,
+  plans: readonly EditFieldPlan[],
+  values: Readonly<Record<string, unknown>>,
+  selections: readonly string[],
+): unknown {
+  const { intent } = question;
+  if (intent?.kind !== 'tool-approval' || plans.length === 0 || selections[0] !== intent.approve) {
+    return undefined;
+  }
+  const input = readEditedInput(question.id, plans, values, intent.input);
+  return canonicalJson(input) === canonicalJson(intent.input) ? undefined : input;
 }
 
 /** The field values that stand for `input` (the encoder's direction). */

@@ -1,5 +1,6 @@
 /** Reads an accepted elicitation reply back into answers: option values to titles, then the engine's checks. */
 import type { AskUserQuestionAnswer, AskUserResponse } from '../contracts/answer.js';
+import { editedInputOf } from '../form/edit-fields.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
@@ -45,9 +46,13 @@ function readResponse(
     throw invalid(`${where} has both a picked option and typed text; give one of them.`);
   }
   if (selections.length > 0) {
-    return comment === ''
-      ? { kind: 'selection', selections }
-      : { kind: 'selection', selections, comment };
+    const response: AskUserResponse =
+      comment === ''
+        ? { kind: 'selection', selections }
+        : { kind: 'selection', selections, comment };
+    const input = editedInputOf(question, fields.edits, content, selections);
+    if (input !== undefined) response.input = input;
+    return response;
   }
   if (comment !== '') {
     throw invalid(

@@ -1,8 +1,9 @@
 /** Turns normalized questions into one flat MCP elicitation form: a message and a requested schema. */
 import type { PrimitiveSchemaDefinition } from '@modelcontextprotocol/server';
-import type { UiFormChoice } from '../contracts/form.js';
+import type { UiFormChoice, UiFormField } from '../contracts/form.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import { buildAskUserForm } from '../form/build-form.js';
+import { type EditFieldPlan, planEditFields } from '../form/edit-fields.js';
 import { escapeMarkdown } from '../rules/escape-text.js';
 import { MAX_ANSWER_BYTES } from '../rules/limits.js';
 
@@ -17,6 +18,11 @@ export interface ElicitationQuestionFields {
   readonly comment: string | undefined;
   /** Option value (`option<k>`) to its option's title, exactly as spelled. */
   readonly titleByValue: ReadonlyMap<string, string>;
+  /**
+   * A tool approval's edit fields (`q<n>.edit<k>`, the generic form's), each an optional
+   * property prefilled with the proposed input; empty for any other question.
+   */
+  readonly edits: readonly EditFieldPlan[];
 }
 
 export interface ElicitationForm {
@@ -88,6 +94,12 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
       };
       if (!optional) required.push(text);
     }
+    const edits =
+      question.intent?.kind === 'tool-approval' ? planEditFields(n, question.intent) : [];
+    for (const plan of edits) {
+      const field = own.find((candidate) => candidate.id === plan.id);
+      if (field !== undefined) properties[plan.id] = editProperty(intro.label, field);
+    }
     if (comment !== undefined) {
       properties[comment] = {
         type: 'string',
@@ -104,6 +116,7 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
       titleByValue: new Map(
         options.map((option, at) => [option.id, question.options[at]!.title] as const),
       ),
+      edits,
     };
   });
   // A single question is the subject itself: the generic form's first field description.
@@ -133,6 +146,34 @@ export function buildElicitationForm(questions: readonly AskUserQuestion[]): Eli
  */
 export function prefersAnswerPage(questions: readonly AskUserQuestion[]): boolean {
   return questions.some((question) => question.options.length > 0 && question.allowFreeform);
+}
+
+/**
+ * An edit field as an optional property, prefilled (`default`) with the proposed value: a choice
+ * as `oneOf` of `{const, title}`, text as a string. The reply is read by the generic form's rules
+ * (`editedInputOf`), so a client that leaves a field out keeps the proposed value.
+ */
+function editProperty(label: string, field: UiFormField): PrimitiveSchemaDefinition {
+  const head = {
+    title: `${label}: edit ${field.label}`,
+    ...(field.description === undefined ? {} : { description: field.description }),
+  };
+  if (field.type === 'choice') {
+    return {
+      type: 'string',
+      ...head,
+      oneOf: field.options.map((option) => ({ const: option.id, title: option.label })),
+      ...(field.default === undefined ? {} : { default: field.default }),
+    };
+  }
+  if (field.type !== 'text')
+    throw new Error(`An edit field is text or a choice, got ${field.type}.`);
+  return {
+    type: 'string',
+    ...head,
+    maxLength: MAX_ANSWER_BYTES,
+    ...(field.default === undefined ? {} : { default: field.default }),
+  };
 }
 
 function choiceProperty(
