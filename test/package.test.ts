@@ -149,6 +149,7 @@ describe('the built package', () => {
     expect(result.mcp).toEqual([
       'DECLINED',
       'DISMISSED',
+      'TASK_CANCELLED',
       'createAskUserMcpServer',
       'createElicitationProvider',
       'createElicitationSchemaValidator',

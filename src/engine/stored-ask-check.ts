@@ -165,11 +165,13 @@ function rowFault(ask: Static<typeof StoredAskSchema>): string | undefined {
     return 'its deadline or creation time differs from its snapshot';
   }
   if (!sameData(context.outcome, ask.outcome)) return 'its outcome differs from its snapshot';
+  const fault = outcomeFault(ask);
+  if (fault !== undefined) return fault;
   // A final snapshot's output is its outcome; an active one has none.
   if (!sameData(snapshot.output, ask.final ? context.outcome : undefined)) {
     return "its snapshot's output differs from its outcome";
   }
-  return outcomeFault(ask);
+  return undefined;
 }
 
 /** What makes a row's outcome inconsistent with its state or its questions, if anything. */
