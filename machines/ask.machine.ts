@@ -328,6 +328,123 @@ function agreedOutcome(params: QuorumParams): AskMachineOutcome {
   return outcome;
 }
 
+type EventOf<T extends AskMachineEvent['type']> = Extract<AskMachineEvent, { type: T }>;
+
+// The transitions `pending` and `deferred` share, written once: a person's answer, a quorum
+// response, a cancel and the deadline settle an ask the same way wherever it waits.
+
+/** One person's answer (the provider's, `service.answer`'s or `resume`'s): ends it answered. */
+const answerTransition = {
+  guard: {
+    type: 'singleAnswerer',
+    params: ({ context }: { context: AskMachineContext }) => ({ quorum: context.quorum }),
+  },
+  target: 'answered',
+  actions: {
+    type: 'recordAnswers',
+    params: ({ event }: { event: EventOf<'provider.answered' | 'answer' | 'resume'> }) => ({
+      answers: event.answers,
+      answeredBy: event.answeredBy,
+      edited: event.edited,
+    }),
+  },
+} as const;
+
+/** A cancellation by the person, the caller or the provider: ends it cancelled. */
+const cancelTransition = {
+  target: 'cancelled',
+  actions: {
+    type: 'recordCancellation',
+    params: ({
+      event,
+    }: {
+      event: EventOf<'cancel' | 'provider.cancelled' | 'provider.failed'>;
+    }) => ({
+      reason: event.reason,
+      message: event.message,
+    }),
+  },
+} as const;
+
+/** A quorum response: refused (with why), counted, or deciding the ask. */
+const respondTransitions = [
+  {
+    guard: { type: 'notAQuorumAsk' as const, params: quorumParams },
+    actions: {
+      type: 'refuseResponse' as const,
+      params: ({ event }: { event: EventOf<'respond'> }) => ({
+        by: event.by,
+        reason: 'not-a-quorum-ask' as const,
+        at: event.at,
+      }),
+    },
+  },
+  {
+    guard: { type: 'alreadyResponded' as const, params: quorumParams },
+    actions: {
+      type: 'refuseResponse' as const,
+      params: ({ event }: { event: EventOf<'respond'> }) => ({
+        by: event.by,
+        reason: 'duplicate' as const,
+        at: event.at,
+      }),
+    },
+  },
+  {
+    guard: { type: 'notAllowedToRespond' as const, params: quorumParams },
+    actions: {
+      type: 'refuseResponse' as const,
+      params: ({ event }: { event: EventOf<'respond'> }) => ({
+        by: event.by,
+        reason: 'not-allowed' as const,
+        at: event.at,
+      }),
+    },
+  },
+  {
+    guard: { type: 'responseVetoes' as const, params: quorumParams },
+    target: 'answered' as const,
+    actions: { type: 'recordVeto' as const, params: quorumParams },
+  },
+  {
+    guard: { type: 'responseReachesQuorum' as const, params: quorumParams },
+    target: 'answered' as const,
+    actions: { type: 'recordQuorum' as const, params: quorumParams },
+  },
+  {
+    guard: { type: 'quorumNoLongerReachable' as const, params: quorumParams },
+    target: 'cancelled' as const,
+    actions: { type: 'recordNoQuorum' as const, params: quorumParams },
+  },
+  { actions: { type: 'recordResponse' as const, params: quorumParams } },
+];
+
+/** The deadline, once it has passed: ends it timed out. */
+const deadlineTransition = {
+  guard: {
+    type: 'deadlineReached',
+    params: ({ context, event }: { context: AskMachineContext; event: EventOf<'deadline'> }) => ({
+      at: event.at,
+      deadlineAt: context.deadlineAt,
+    }),
+  },
+  target: 'timedOut',
+  actions: {
+    type: 'recordTimeout',
+    params: ({ context }: { context: AskMachineContext }) => ({
+      deadlineAt: context.deadlineAt as number,
+    }),
+  },
+} as const;
+
+/** What both waiting states take. */
+const whileOpen = {
+  answer: answerTransition,
+  respond: respondTransitions,
+  cancel: cancelTransition,
+  deadline: deadlineTransition,
+};
+
 /**
  * The ask statechart: `pending` until answered, cancelled, deferred, timed out or aborted;
  * `deferred` waits for `resume`, `answer`, a cancel or its deadline. Load it in an inspector or
@@ -461,99 +578,13 @@ export const askMachine = setup({
       tags: ['delivering'],
       exit: 'forgetProgress',
       on: {
+        ...whileOpen,
         'provider.progress': {
           actions: { type: 'recordProgress', params: ({ event }) => ({ answers: event.answers }) },
         },
-        'provider.answered': {
-          guard: {
-            type: 'singleAnswerer',
-            params: ({ context }) => ({ quorum: context.quorum }),
-          },
-          target: 'answered',
-          actions: {
-            type: 'recordAnswers',
-            params: ({ event }) => ({
-              answers: event.answers,
-              answeredBy: event.answeredBy,
-              edited: event.edited,
-            }),
-          },
-        },
-        answer: {
-          guard: {
-            type: 'singleAnswerer',
-            params: ({ context }) => ({ quorum: context.quorum }),
-          },
-          target: 'answered',
-          actions: {
-            type: 'recordAnswers',
-            params: ({ event }) => ({
-              answers: event.answers,
-              answeredBy: event.answeredBy,
-              edited: event.edited,
-            }),
-          },
-        },
-        'provider.cancelled': {
-          target: 'cancelled',
-          actions: {
-            type: 'recordCancellation',
-            params: ({ event }) => ({ reason: event.reason, message: event.message }),
-          },
-        },
-        'provider.failed': {
-          target: 'cancelled',
-          actions: {
-            type: 'recordCancellation',
-            params: ({ event }) => ({ reason: event.reason, message: event.message }),
-          },
-        },
-        respond: [
-          {
-            guard: { type: 'notAQuorumAsk', params: quorumParams },
-            actions: {
-              type: 'refuseResponse',
-              params: ({ event }) => ({ by: event.by, reason: 'not-a-quorum-ask', at: event.at }),
-            },
-          },
-          {
-            guard: { type: 'alreadyResponded', params: quorumParams },
-            actions: {
-              type: 'refuseResponse',
-              params: ({ event }) => ({ by: event.by, reason: 'duplicate', at: event.at }),
-            },
-          },
-          {
-            guard: { type: 'notAllowedToRespond', params: quorumParams },
-            actions: {
-              type: 'refuseResponse',
-              params: ({ event }) => ({ by: event.by, reason: 'not-allowed', at: event.at }),
-            },
-          },
-          {
-            guard: { type: 'responseVetoes', params: quorumParams },
-            target: 'answered',
-            actions: { type: 'recordVeto', params: quorumParams },
-          },
-          {
-            guard: { type: 'responseReachesQuorum', params: quorumParams },
-            target: 'answered',
-            actions: { type: 'recordQuorum', params: quorumParams },
-          },
-          {
-            guard: { type: 'quorumNoLongerReachable', params: quorumParams },
-            target: 'cancelled',
-            actions: { type: 'recordNoQuorum', params: quorumParams },
-          },
-          { actions: { type: 'recordResponse', params: quorumParams } },
-        ],
-        cancel: {
-          target: 'cancelled',
-          actions: {
-            type: 'recordCancellation',
-            params: ({ event }) => ({ reason: event.reason, message: event.message }),
-          },
-        },
+        'provider.answered': answerTransition,
+        'provider.cancelled': cancelTransition,
+        'provider.failed': cancelTransition,
         'provider.deferred': {
           target: 'deferred',
           actions: [
@@ -577,110 +608,14 @@ export const askMachine = setup({
             params: ({ event }) => ({ cause: event.cause, message: event.message }),
           },
         },
-        deadline: {
-          guard: {
-            type: 'deadlineReached',
-            params: ({ context, event }) => ({ at: event.at, deadlineAt: context.deadlineAt }),
-          },
-          target: 'timedOut',
-          actions: {
-            type: 'recordTimeout',
-            params: ({ context }) => ({ deadlineAt: context.deadlineAt as number }),
-          },
-        },
       },
     },
     deferred: {
       description:
         'The tool call has ended and the question lives on elsewhere (a chat thread, a link). It waits for `resume` or `answer`, a cancel or its deadline; the caller’s abort signal belonged to the tool call and no longer applies.',
       on: {
-        resume: {
-          guard: {
-            type: 'singleAnswerer',
-            params: ({ context }) => ({ quorum: context.quorum }),
-          },
-          target: 'answered',
-          actions: {
-            type: 'recordAnswers',
-            params: ({ event }) => ({
-              answers: event.answers,
-              answeredBy: event.answeredBy,
-              edited: event.edited,
-            }),
-          },
-        },
-        answer: {
-          guard: {
-            type: 'singleAnswerer',
-            params: ({ context }) => ({ quorum: context.quorum }),
-          },
-          target: 'answered',
-          actions: {
-            type: 'recordAnswers',
-            params: ({ event }) => ({
-              answers: event.answers,
-              answeredBy: event.answeredBy,
-              edited: event.edited,
-            }),
-          },
-        },
-        respond: [
-          {
-            guard: { type: 'notAQuorumAsk', params: quorumParams },
-            actions: {
-              type: 'refuseResponse',
-              params: ({ event }) => ({ by: event.by, reason: 'not-a-quorum-ask', at: event.at }),
-            },
-          },
-          {
-            guard: { type: 'alreadyResponded', params: quorumParams },
-            actions: {
-              type: 'refuseResponse',
-              params: ({ event }) => ({ by: event.by, reason: 'duplicate', at: event.at }),
-            },
-          },
-          {
-            guard: { type: 'notAllowedToRespond', params: quorumParams },
-            actions: {
-              type: 'refuseResponse',
-              params: ({ event }) => ({ by: event.by, reason: 'not-allowed', at: event.at }),
-            },
-          },
-          {
-            guard: { type: 'responseVetoes', params: quorumParams },
-            target: 'answered',
-            actions: { type: 'recordVeto', params: quorumParams },
-          },
-          {
-            guard: { type: 'responseReachesQuorum', params: quorumParams },
-            target: 'answered',
-            actions: { type: 'recordQuorum', params: quorumParams },
-          },
-          {
-            guard: { type: 'quorumNoLongerReachable', params: quorumParams },
-            target: 'cancelled',
-            actions: { type: 'recordNoQuorum', params: quorumParams },
-          },
-          { actions: { type: 'recordResponse', params: quorumParams } },
-        ],
-        cancel: {
-          target: 'cancelled',
-          actions: {
-            type: 'recordCancellation',
-            params: ({ event }) => ({ reason: event.reason, message: event.message }),
-          },
-        },
-        deadline: {
-          guard: {
-            type: 'deadlineReached',
-            params: ({ context, event }) => ({ at: event.at, deadlineAt: context.deadlineAt }),
-          },
-          target: 'timedOut',
-          actions: {
-            type: 'recordTimeout',
-            params: ({ context }) => ({ deadlineAt: context.deadlineAt as number }),
-          },
-        },
+        ...whileOpen,
+        resume: answerTransition,
       },
     },
     answered: {
