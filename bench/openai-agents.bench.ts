@@ -41,7 +41,7 @@ function check(output: unknown): unknown {
   return output;
 }
 
-const service = createInteractionService({ retention: false });
+const service = createInteractionService();
 // The person approves at once: the approving option of whatever approval question is asked.
 service.registerProvider({
   ask: async (request) => {
