@@ -215,16 +215,13 @@ const NO_RESPONSES = Object.freeze([]) as unknown as AskMachineQuorumResponse[];
 export function agreementKey(answers: AskMachineAnswer[]): string {
   const parts = answers.map((answer) => {
     const response = answer.response;
-    const value =
-      response === null
-        ? null
-        : response.kind === 'selection'
-          ? response.input === undefined
-            ? [...response.selections].sort()
-            : // An approval with edits agrees only with the same edits (the engine stores an
-              // edited input with its keys sorted, so JSON spells it one way).
-              [...response.selections.slice().sort(), { input: response.input }]
-          : response.text;
+    let value: unknown = null;
+    if (response?.kind === 'selection') {
+      const picked = [...response.selections].sort();
+      // An approval with edits agrees only with the same edits (the engine stores an edited
+      // input with its keys sorted, so JSON spells it one way).
+      value = response.input === undefined ? picked : [...picked, { input: response.input }];
+    } else if (response !== null) value = response.text;
     return [answer.questionId, value] as const;
   });
   parts.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
