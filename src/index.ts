@@ -95,9 +95,12 @@ export {
 } from './rules/quorum.js';
 export type {
   AskCreateResult,
+  AskIndex,
   AskListFilter,
   AskListPage,
   AskListResult,
+  AskLog,
+  AskOutbox,
   AskStore,
   AskStoreChange,
   AskSubscribeOptions,
@@ -114,6 +117,7 @@ export type {
   UnreadableAsk,
 } from './stores/ask-store.js';
 export { createMemoryAskStore } from './stores/memory-store.js';
+export type { AskStorePorts } from './stores/store-ports.js';
 export { prepareAskUserArguments } from './tool/prepare-arguments.js';
 export {
   type AskUserTool,

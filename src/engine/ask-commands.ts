@@ -11,7 +11,7 @@ import { describe } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { quorumProgress } from '../rules/quorum.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
-import type { AskStore, PersistedAskSnapshot } from '../stores/ask-store.js';
+import type { AskLog, PersistedAskSnapshot } from '../stores/ask-store.js';
 import type { AskCommits } from './ask-commit.js';
 import { answerCheck, answeredEvent, respondEvent, settledError } from './ask-events.js';
 import type { AskReplica } from './ask-replica.js';
@@ -22,14 +22,14 @@ import type { AnswerOptions, ResponseReceipt, ResumeOptions } from './service-co
 import { checkPersistedSnapshot, checkStoredAsk } from './stored-ask-check.js';
 
 export class AskCommands {
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #replica: AskReplica;
   readonly #commits: AskCommits;
   readonly #trail: AuditTrail;
   readonly #quoteInput: (open: OpenAsk) => boolean;
 
   constructor(
-    store: AskStore,
+    store: AskLog,
     replica: AskReplica,
     commits: AskCommits,
     trail: AuditTrail,

@@ -5,7 +5,7 @@
  * outcome is handed out). The only writer of an open ask's stream fields.
  */
 import { type Observable, Subject, type Subscriber } from 'rxjs';
-import type { AskStore } from '../stores/ask-store.js';
+import type { AskLog } from '../stores/ask-store.js';
 import type { PersistedAskState } from './ask-logic.js';
 import type { AskObserver } from './ask-observer.js';
 import { firstEvent, noteEvent } from './ask-write.js';
@@ -18,17 +18,12 @@ import type { WriteLedger } from './write-ledger.js';
 export class AuditTrail {
   readonly events$: Observable<AskAuditEvent>;
   readonly #events = new Subject<AskAuditEvent>();
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #ledger: WriteLedger;
   readonly #clock: Clock;
   readonly #observer: AskObserver | undefined;
 
-  constructor(
-    store: AskStore,
-    clock: Clock,
-    observer: AskObserver | undefined,
-    ledger: WriteLedger,
-  ) {
+  constructor(store: AskLog, clock: Clock, observer: AskObserver | undefined, ledger: WriteLedger) {
     this.#ledger = ledger;
     this.#store = store;
     this.#clock = clock;

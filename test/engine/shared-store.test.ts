@@ -18,7 +18,7 @@ import {
   createMemoryAskStore,
   type InteractionService,
 } from '../../src/index.js';
-import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
+import { ASK_STORE_METHODS } from '../../src/stores/store-ports.js';
 import {
   type PostgresCluster,
   postgresMissing,
