@@ -54,7 +54,7 @@ export class AskCommands {
   ): Promise<AskOutcome> {
     if (open.ready !== undefined) await open.ready;
     if (open.state.status === 'done') {
-      await this.#trail.attempt(open, type);
+      await this.#trail.attempt(open, type, undefined, by);
       throw settledError(open.id, open.state.value);
     }
     const quorum = open.state.context.quorum;
@@ -75,7 +75,7 @@ export class AskCommands {
     const valid = await this.#validAnswers(open, type, answers);
     const event: AskMachineEvent = answeredEvent(type, open.questions, valid, by);
     if (!(await this.#commits.commit(open, event))) {
-      await this.#trail.attempt(open, type);
+      await this.#trail.attempt(open, type, undefined, by);
       throw settledError(open.id, open.state.value);
     }
     return open.outcome;
@@ -107,7 +107,7 @@ export class AskCommands {
     }
     const valid = await this.#validAnswers(open, 'answer', answers);
     if (!(await this.#commits.commit(open, respondEvent(open.questions, valid, by, at())))) {
-      await this.#trail.attempt(open, 'answer');
+      await this.#trail.attempt(open, 'answer', undefined, by);
       throw settledError(open.id, open.state.value);
     }
     // Read again: the commit moved the ask on (the narrowing above is of the state before it).

@@ -99,7 +99,7 @@ export type AskAuditEvent =
   | Transition<'abort', { message: string }>
   | Transition<'deadline', { at: number }>
   /** An answer, resume, restore or provider result that met an ask whose outcome was fixed. */
-  | Transition<'late-answer', { source: AskAttemptSource; status?: string }>
+  | Transition<'late-answer', { source: AskAttemptSource; status?: string; by?: AnsweredBy }>
   /** `answer` / `resume` with answers that failed validation: refused, the ask stays open. */
   | Transition<'answer.refused', { source: 'answer' | 'resume'; message: string }>
   /** A host callback around the ask (the tool's `onUpdate`) threw; the ask went on. */
