@@ -39,7 +39,7 @@ export type {
 } from './engine/audit.js';
 export { type Clock, systemClock } from './engine/clock.js';
 export type { Inspect, InspectionEvent } from './engine/inspection.js';
-export type { AskProvider, AskProviderContext } from './engine/provider.js';
+export type { AskProvider, AskProviderContext, ProviderDeferral } from './engine/provider.js';
 export { REDACTED } from './engine/redact.js';
 export type { RetentionOptions } from './engine/retention.js';
 export {

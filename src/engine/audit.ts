@@ -91,7 +91,7 @@ export type AskAuditEvent =
   | Transition<'provider.progress', { answered: number; total: number; answers: AuditedAnswers }>
   | Transition<'provider.cancelled' | 'cancel', { reason: string; message?: string }>
   | Transition<'provider.failed', { reason: 'invalid-answer' | 'provider-error'; message: string }>
-  /** `quorum`: the rule a provider's route set with the deferral (`ctx.setQuorum`). */
+  /** `quorum`: the rule a provider's route set with the deferral (returned with its deferral, `ProviderDeferral.quorum`). */
   | Transition<
       'provider.deferred',
       { interactionId: string; message?: string; quorum?: AskMachineQuorum }
