@@ -97,6 +97,7 @@ describe('public API', () => {
     const notify = await import('ask-engine/notify');
     expect(Object.keys(notify).sort()).toEqual(
       [
+        'MAX_RECEIPT_LENGTH',
         'NOTIFICATION_KINDS',
         'NotificationDeliveryError',
         'NotificationRecipientSchema',
