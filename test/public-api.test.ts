@@ -113,6 +113,13 @@ describe('public API', () => {
     );
   });
 
+  it('ask-engine/chat exports the chat provider and the platforms it knows', async () => {
+    const chat = await import('ask-engine/chat');
+    expect(Object.keys(chat).sort()).toEqual(
+      ['createChatProvider', 'escapeSlackMrkdwn', 'slackPlatform', 'telegramPlatform'].sort(),
+    );
+  });
+
   it('ask-engine/mcp exports the elicitation provider, the ask_user server and the task cancel message', async () => {
     const mcp = await import('ask-engine/mcp');
     expect(Object.keys(mcp).sort()).toEqual([
