@@ -12,7 +12,8 @@ const CALLBACK_DATA_BYTES = 64;
  * a card's text is held to half of that (less a margin for the blocks' separators and styling),
  * and a longer ask goes to the web page instead of being cut. A button's `callback_data` holds
  * `chat:{"a":<action id>,"v":<value>}` in 64 bytes. No modals: a typed answer is given on the
- * web page.
+ * web page. Telegram has no ephemeral messages: a refused press is explained in the bot's direct
+ * chat with that person (which they reach only if they started the bot).
  */
 export const telegramPlatform: ChatPlatform = {
   name: 'telegram',
@@ -21,6 +22,12 @@ export const telegramPlatform: ChatPlatform = {
     Buffer.byteLength(`chat:${JSON.stringify({ a: actionId, v: value })}`, 'utf8') <=
     CALLBACK_DATA_BYTES,
   hasModals: false,
-  escapeText: (text) => breakEmojiPlaceholders(escapeMarkdown(text)),
+  // Markdown escaping makes every marker literal, `{` and `:` too, so no `{{emoji:…}}` remains
+  // for the adapter to turn into an emoji; labels are plain text, where it must be broken.
+  escapeText: escapeMarkdown,
   plainText: (text) => breakEmojiPlaceholders(escapeControlCharacters(text)),
+  // Telegram has no message only one person sees: the bot tells them in its chat with them.
+  async tellClicker(event, card) {
+    await event.thread?.postEphemeral(event.user, card, { fallbackToDM: true });
+  },
 };
