@@ -3,7 +3,12 @@
  * Slack's Web API, clicks as signed interactivity requests through `chat.webhooks.slack`.
  */
 import { createSlackAdapter } from '@chat-adapter/slack';
-import { type AskAuditEvent, createInteractionService } from 'ask-engine';
+import {
+  type AskAuditEvent,
+  type AskStore,
+  createInteractionService,
+  createMemoryAskStore,
+} from 'ask-engine';
 import { createChatProvider } from 'ask-engine/chat';
 import { createWebAnswerServer } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,10 +39,19 @@ async function until<T>(
 
 type Route = Parameters<typeof createChatProvider>[0]['route'];
 
-async function setUp(route: Route) {
+type Extra = Partial<Omit<Parameters<typeof createChatProvider>[0], 'chat' | 'server' | 'route'>>;
+
+async function setUp(
+  route: Route,
+  extra: (
+    service: ReturnType<typeof createInteractionService>,
+    store: AskStore,
+  ) => Extra = () => ({}),
+) {
   const slack = await startFakeSlack();
   cleanups.push(() => slack.close());
-  const service = createInteractionService();
+  const store = createMemoryAskStore();
+  const service = createInteractionService({ store });
   cleanups.push(() => service.close());
   const server = await createWebAnswerServer({ service, secret: 's'.repeat(32) });
   cleanups.push(() => server.close());
@@ -49,7 +63,13 @@ async function setUp(route: Route) {
       logger: silentLogger,
     }),
   });
-  const provider = createChatProvider({ chat, server, route, delivery: { pollMs: 50 } });
+  const provider = createChatProvider({
+    chat,
+    server,
+    route,
+    delivery: { pollMs: 50 },
+    ...extra(service, store),
+  });
   cleanups.push(() => provider.close());
   service.registerProvider(provider);
   /** Delivers a signed click and waits for what the adapter ran after acknowledging it. */
@@ -443,5 +463,87 @@ describe('the chat provider on Slack', () => {
       expect(buttonsOf(slack, index)).toEqual([]);
       expect(card).toContain('Answer on the web page');
     }
+  });
+
+  it('acknowledges a click before the answer is recorded, and records it after', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { slack, service, chat } = await setUp(
+      () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
+      (inner, store) => ({
+        store,
+        // The service, slowed down until the test lets it go: Slack waits 3 seconds at most.
+        service: {
+          history: (askId) => inner.history(askId),
+          respond: async (...args) => {
+            await gate;
+            return inner.respond(...args);
+          },
+        },
+      }),
+    );
+    const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the card');
+    await until(
+      async () => (await history(service, handle.id)).some((e) => e.type === 'notified'),
+      'sent',
+    );
+    const tasks: Promise<unknown>[] = [];
+    const request = signedSlackRequest(
+      'http://bot.test/slack',
+      blockAction('U0ALICE', 'C0DEPLOY', post.result.ts as string, buttonsOf(slack)[0]!.value),
+      SIGNING_SECRET,
+    );
+    const response = await chat.webhooks.slack!(request, { waitUntil: (task) => tasks.push(task) });
+    expect(response.status).toBe(200);
+    expect((await service.get(handle.id))?.state).toBe('deferred');
+    release();
+    await Promise.all(tasks);
+    expect((await service.outcome(handle.id)).status).toBe('answered');
+  });
+
+  it("reminds in the card's thread, escalates to a new recipient, and edits all three cards", async () => {
+    const { slack, service, click } = await setUp(
+      () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
+      () => ({
+        reminders: { afterMs: 150 },
+        escalation: [
+          { afterMs: 300, route: () => [{ id: 'U0LEAD', channel: 'slack', address: 'dm:U0LEAD' }] },
+        ],
+      }),
+    );
+    const handle = service.start({
+      questions: [{ question: 'Page the on-call?', options: ['Page', 'Wait'] }],
+    });
+    await until(
+      () => slack.callsOf('chat.postMessage').length === 3,
+      'the card, the reminder and the escalation',
+    );
+    const [first, reminder, escalated] = slack.callsOf('chat.postMessage');
+    expect(first?.args).toMatchObject({ channel: 'C0DEPLOY' });
+    expect(first?.args.thread_ts).toBeUndefined();
+    expect(reminder?.args).toMatchObject({ channel: 'C0DEPLOY', thread_ts: first?.result.ts });
+    expect(textOf(reminder?.args.blocks)).toContain('Reminder: this question is still open.');
+    expect(escalated?.args).toMatchObject({ channel: 'DU0LEAD' });
+    expect(textOf(escalated?.args.blocks)).toContain('Escalated to you');
+    await until(
+      async () => (await history(service, handle.id)).some((e) => e.type === 'escalated'),
+      'the escalation recorded',
+    );
+    const page = buttonsOf(slack, 2).find((button) => button.label === 'Page')!;
+    await click(blockAction('U0LEAD', 'DU0LEAD', escalated?.result.ts as string, page.value));
+    expect(await service.outcome(handle.id)).toMatchObject({
+      answeredBy: { recipient: 'u0lead', channel: 'slack' },
+    });
+    await until(() => slack.callsOf('chat.update').length === 3, 'every card edited');
+    expect(slack.callsOf('chat.update').map((call) => [call.args.channel, call.args.ts])).toEqual(
+      expect.arrayContaining([
+        ['C0DEPLOY', first?.result.ts],
+        ['C0DEPLOY', reminder?.result.ts],
+        ['DU0LEAD', escalated?.result.ts],
+      ]),
+    );
   });
 });
