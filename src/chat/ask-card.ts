@@ -17,16 +17,23 @@ import {
 } from 'chat';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { Notification, SettledSummary } from '../notify/notification.js';
+import { modalFit } from './ask-modal.js';
 import { buttonValue, CHAT_ACTION_ID } from './card-reference.js';
 import type { ChatPlatform } from './platform.js';
 
 /** A notification about the open ask: the first one, a reminder or an escalation. */
 export type OpenNotification = Exclude<Notification, { kind: 'settled' }>;
 
-/** What a card can take of an ask: its buttons, or why not (in the card's own words). */
-export type CardFit =
-  | { buttons: true; question: AskUserQuestion; typed: boolean }
-  | { buttons: false; why: string };
+/**
+ * What a card takes of an ask: the question whose options are its buttons (when they fit), the
+ * ask's modal (a typed answer, a comment, several questions; where the platform has one), or
+ * neither, and why: then the recipient's web link takes the answer.
+ */
+export interface CardFit {
+  buttons?: AskUserQuestion;
+  form: boolean;
+  why?: string;
+}
 
 /** The card posted to a recipient for an open ask. */
 export function openAskCard(
@@ -35,7 +42,6 @@ export function openAskCard(
   reference: string,
 ): CardElement {
   const { questions, link } = notification;
-  const fit = cardFit(questions, platform, reference, link !== undefined);
   const children: CardChild[] = [];
   const lead = LEADS[notification.kind];
   if (lead !== undefined) children.push(Text(lead, { style: 'muted' }));
@@ -44,37 +50,34 @@ export function openAskCard(
   if (notification.deadline !== undefined) {
     children.push(Text(`Open until ${timeOf(notification.deadline)}.`, { style: 'muted' }));
   }
-  const why = fit.buttons ? shown.why : (shown.why ?? fit.why);
-  if (why !== undefined) children.push(Text(why));
+  const fit: CardFit =
+    shown.why === undefined
+      ? cardFit(questions, platform, reference, link !== undefined)
+      : { form: false, why: shown.why };
+  if (fit.why !== undefined) children.push(Text(fit.why));
   const actions: (ButtonElement | LinkButtonElement)[] = [];
-  if (fit.buttons && shown.why === undefined) {
-    fit.question.options.forEach((option, index) => {
-      actions.push(
-        Button({
-          id: CHAT_ACTION_ID,
-          label: platform.plainText(option.title),
-          value: buttonValue(reference, { kind: 'option', n: index + 1 }),
-        }),
-      );
-    });
-    if (fit.typed) {
-      actions.push(
-        Button({
-          id: CHAT_ACTION_ID,
-          label: 'Type an answer',
-          value: buttonValue(reference, { kind: 'typed' }),
-          actionType: 'modal',
-        }),
-      );
-    }
-  }
-  if (link !== undefined) {
+  fit.buttons?.options.forEach((option, index) => {
     actions.push(
-      LinkButton({
-        url: link,
-        label: why === undefined ? 'Open in browser' : 'Answer on the web page',
+      Button({
+        id: CHAT_ACTION_ID,
+        label: platform.plainText(option.title),
+        value: buttonValue(reference, { kind: 'option', n: index + 1 }),
       }),
     );
+  });
+  if (fit.form) {
+    actions.push(
+      Button({
+        id: CHAT_ACTION_ID,
+        label: formLabel(questions, fit.buttons !== undefined),
+        value: buttonValue(reference, { kind: 'form' }),
+        actionType: 'modal',
+      }),
+    );
+  }
+  if (link !== undefined) {
+    const label = fit.why === undefined ? 'Open in browser' : 'Answer on the web page';
+    actions.push(LinkButton({ url: link, label }));
   }
   if (actions.length > 0) children.push(Actions(actions));
   return Card({ children });
@@ -98,9 +101,10 @@ const LEADS: Record<OpenNotification['kind'], string | undefined> = {
 };
 
 /**
- * Whether the ask's question fits a card's buttons on `platform`: one question, single choice,
- * every option a button with its whole label, a typed answer where the platform has a modal
- * (else the web link takes it), all within the platform's button count and payload.
+ * What a card on `platform` takes of the ask. Buttons: one single-choice question whose every
+ * option is a button with its whole label, within the platform's button count and payload. The
+ * modal (`modalFit`): offered next to the buttons when the question also takes a typed answer
+ * or a comment, and alone when the buttons do not fit. Neither: the card says why.
  */
 export function cardFit(
   questions: readonly AskUserQuestion[],
@@ -108,51 +112,60 @@ export function cardFit(
   reference: string,
   hasLink: boolean,
 ): CardFit {
+  const modal = modalFit(questions, platform).modal;
+  const [question] = questions;
+  const wantsForm =
+    modal && question !== undefined && (question.allowFreeform || question.allowComment);
+  const buttons = buttonsFit(
+    questions,
+    platform,
+    reference,
+    (wantsForm ? 1 : 0) + (hasLink ? 1 : 0),
+  );
+  if (typeof buttons !== 'string') return { buttons, form: wantsForm };
+  return modal ? { form: true } : { form: false, why: buttons };
+}
+
+/** The question whose options fit the card as buttons, or why they do not. */
+function buttonsFit(
+  questions: readonly AskUserQuestion[],
+  platform: ChatPlatform,
+  reference: string,
+  extraButtons: number,
+): AskUserQuestion | string {
   const { limits, name } = platform;
   const [question] = questions;
   if (question === undefined || questions.length > 1) {
-    return {
-      buttons: false,
-      why: `This ask has ${questions.length} questions and a card answers one.`,
-    };
+    return `This ask has ${questions.length} questions and a ${name} card answers one.`;
   }
   if (question.allowMultiple) {
-    return {
-      buttons: false,
-      why: 'This question takes several choices and a card button takes one.',
-    };
+    return `This question takes several choices and a ${name} card button takes one.`;
   }
-  const typed = question.allowFreeform && platform.hasModals;
-  if (question.options.length === 0 && !typed) {
-    return {
-      buttons: false,
-      why: `This question wants a typed answer, which ${name} cards cannot take.`,
-    };
+  if (question.options.length === 0) {
+    return `This question wants a typed answer, which ${name} cards cannot take.`;
   }
-  const buttons = question.options.length + (typed ? 1 : 0) + (hasLink ? 1 : 0);
-  if (buttons > limits.buttons) {
-    return {
-      buttons: false,
-      why: `This question has ${question.options.length} options, more than the buttons a ${name} card holds (${limits.buttons} in all).`,
-    };
+  if (question.options.length + extraButtons > limits.buttons) {
+    return `This question has ${question.options.length} options, more than the buttons a ${name} card holds (${limits.buttons} in all).`;
   }
   for (const [index, option] of question.options.entries()) {
     const label = platform.plainText(option.title);
     if (label.length > limits.buttonLabel) {
-      return {
-        buttons: false,
-        why: `Option ${index + 1} has ${label.length} characters, more than the ${limits.buttonLabel} a ${name} button shows.`,
-      };
+      return `Option ${index + 1} has ${label.length} characters, more than the ${limits.buttonLabel} a ${name} button shows.`;
     }
   }
-  const widest = buttonValue(reference, {
-    kind: 'option',
-    n: Math.max(1, question.options.length),
-  });
+  const widest = buttonValue(reference, { kind: 'option', n: question.options.length });
   if (!platform.fitsButton(CHAT_ACTION_ID, widest)) {
-    return { buttons: false, why: `This question's buttons do not fit ${name}'s button payload.` };
+    return `This question's buttons do not fit ${name}'s button payload.`;
   }
-  return { buttons: true, question, typed };
+  return question;
+}
+
+/** The label of the button that opens the ask's modal. */
+function formLabel(questions: readonly AskUserQuestion[], besideButtons: boolean): string {
+  const [question] = questions;
+  if (questions.length > 1) return 'Answer the questions';
+  if (question?.allowFreeform) return 'Type an answer';
+  return besideButtons ? 'Answer with a comment' : 'Answer in a form';
 }
 
 /**

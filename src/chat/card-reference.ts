@@ -12,8 +12,8 @@ export const CHAT_ACTION_ID = 'ask-engine';
 /** The interaction ids the chat provider gives its asks start with this. */
 const INTERACTION_PREFIX = 'chat:';
 
-/** A button's choice: option `n` (from 1) of the card's question, or a typed answer. */
-export type CardChoice = { kind: 'option'; n: number } | { kind: 'typed' };
+/** A button's choice: option `n` (from 1) of the card's question, or the ask's modal. */
+export type CardChoice = { kind: 'option'; n: number } | { kind: 'form' };
 
 /**
  * The reference of an ask on its cards: 16 characters of base64url (96 bits of a SHA-256 of the
@@ -31,12 +31,12 @@ export function interactionIdFor(reference: string): string {
   return `${INTERACTION_PREFIX}${reference}`;
 }
 
-/** A button's value: the reference and the choice (`<ref>.o3`, `<ref>.t`). */
+/** A button's value: the reference and the choice (`<ref>.o3`, `<ref>.f`). */
 export function buttonValue(reference: string, choice: CardChoice): string {
-  return `${reference}.${choice.kind === 'option' ? `o${choice.n}` : 't'}`;
+  return `${reference}.${choice.kind === 'option' ? `o${choice.n}` : 'f'}`;
 }
 
-const BUTTON_VALUE = /^([A-Za-z0-9_-]{16})\.(?:o([1-9][0-9]{0,2})|(t))$/;
+const BUTTON_VALUE = /^([A-Za-z0-9_-]{16})\.(?:o([1-9][0-9]{0,2})|(f))$/;
 
 /**
  * Reads a button's value back; `undefined` for anything this provider did not write (a button
@@ -50,5 +50,5 @@ export function readButtonValue(
   const reference = match[1] as string;
   return match[3] === undefined
     ? { reference, choice: { kind: 'option', n: Number(match[2]) } }
-    : { reference, choice: { kind: 'typed' } };
+    : { reference, choice: { kind: 'form' } };
 }

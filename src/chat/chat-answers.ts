@@ -11,16 +11,15 @@ import {
   Card,
   CardText,
   type Chat,
-  Modal,
   type ModalResponse,
   type ModalSubmitEvent,
-  TextInput,
 } from 'chat';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { InteractionService } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { canonicalPersonId } from '../rules/person-id.js';
 import type { AskStore, StoredAsk } from '../stores/ask-store.js';
+import { answersOfModal, askModal, modalFit } from './ask-modal.js';
 import { CHAT_ACTION_ID, interactionIdFor, readButtonValue } from './card-reference.js';
 import { type ChatPlatform, tellClickerEphemerally } from './platform.js';
 
@@ -38,13 +37,10 @@ export interface ChatAnswerContext {
   isOpen: () => boolean;
 }
 
-/** The modal's one field: the typed answer. */
-const TYPED_FIELD = 'answer';
-
 /** Registers the handlers of ask-engine's buttons and modal on `chat`. */
 export function handleChatAnswers(chat: Chat, context: ChatAnswerContext): void {
   chat.onAction(CHAT_ACTION_ID, (event) => onClick(event, context));
-  chat.onModalSubmit(CHAT_ACTION_ID, (event) => onTypedAnswer(event, context));
+  chat.onModalSubmit(CHAT_ACTION_ID, (event) => onFormSubmit(event, context));
 }
 
 async function onClick(event: ActionEvent, context: ChatAnswerContext): Promise<void> {
@@ -61,26 +57,16 @@ async function onClick(event: ActionEvent, context: ChatAnswerContext): Promise<
   if (ask === undefined) return tell(WORDS.unknown);
   const person = event.user.userId;
   if (!(await mayAnswer(context, ask, platform, person))) return tell(WORDS.notAsked);
-  const [question] = ask.questions;
-  if (question === undefined) return tell(WORDS.unknown);
-  if (button.choice.kind === 'typed') {
+  if (button.choice.kind === 'form') {
     if (ask.final) return tell(WORDS.settled);
-    await event.openModal(
-      Modal({
-        callbackId: CHAT_ACTION_ID,
-        title: 'Your answer',
-        submitLabel: 'Send',
-        privateMetadata: button.reference,
-        children: [
-          CardText(platform.escapeText(question.question)),
-          TextInput({ id: TYPED_FIELD, label: 'Answer', multiline: true }),
-        ],
-      }),
-    );
+    const fit = modalFit(ask.questions, platform);
+    if (!fit.modal) return tell(fit.why);
+    await event.openModal(askModal(ask.questions, fit.form, platform, button.reference));
     return;
   }
-  const option = question.options[button.choice.n - 1];
-  if (option === undefined) return tell(WORDS.unknown);
+  const [question] = ask.questions;
+  const option = question?.options[button.choice.n - 1];
+  if (question === undefined || option === undefined) return tell(WORDS.unknown);
   const answers = [
     { questionId: question.id, response: { kind: 'selection', selections: [option.title] } },
   ] satisfies AskUserQuestionAnswer[];
@@ -88,29 +74,33 @@ async function onClick(event: ActionEvent, context: ChatAnswerContext): Promise<
   if (refusal !== undefined) return tell(refusal);
 }
 
-async function onTypedAnswer(
+async function onFormSubmit(
   event: ModalSubmitEvent,
   context: ChatAnswerContext,
 ): Promise<ModalResponse | undefined> {
   const platform = context.platforms.get(event.adapter.name);
   if (platform === undefined || !context.isOpen()) return undefined;
-  const errors = (text: string): ModalResponse => ({
-    action: 'errors',
-    errors: { [TYPED_FIELD]: text },
-  });
   const ask =
     event.privateMetadata === undefined
       ? undefined
       : await context.store.findByInteractionId(interactionIdFor(event.privateMetadata));
+  // A modal's errors sit next to a field: the first one, unless the codec named another.
+  const errors = (text: string, field = Object.keys(event.values)[0]): ModalResponse =>
+    field === undefined ? { action: 'close' } : { action: 'errors', errors: { [field]: text } };
   if (ask === undefined) return errors(WORDS.unknown);
   const person = event.user.userId;
   if (!(await mayAnswer(context, ask, platform, person))) return errors(WORDS.notAsked);
-  const [question] = ask.questions;
-  if (question === undefined) return errors(WORDS.unknown);
-  const text = event.values[TYPED_FIELD] ?? '';
-  const answers = [
-    { questionId: question.id, response: { kind: 'freeform', text } },
-  ] satisfies AskUserQuestionAnswer[];
+  let answers: AskUserQuestionAnswer[];
+  try {
+    answers = answersOfModal(ask.questions, event.values);
+  } catch (error) {
+    if (!isUserInteractionError(error, 'INVALID_ANSWER')) throw error;
+    const field = (error.data as { field?: unknown } | undefined)?.field;
+    return errors(
+      error.message,
+      typeof field === 'string' && field in event.values ? field : undefined,
+    );
+  }
   const refusal = await respond(context, ask, answers, platform, person);
   return refusal === undefined ? undefined : errors(refusal);
 }

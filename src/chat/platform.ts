@@ -19,6 +19,22 @@ export interface ChatCardLimits {
   cardText: number;
 }
 
+/** The limits of a modal on a platform (`ChatPlatform.modalLimits`). */
+export interface ChatModalLimits {
+  /** Blocks one modal holds: a text block per question and an input per form field. */
+  blocks: number;
+  /** Characters of an input's label. */
+  label: number;
+  /** Options one select holds. */
+  options: number;
+  /** Characters of a select option's label. */
+  optionLabel: number;
+  /** Characters of one text block, after escaping. */
+  text: number;
+  /** Characters a person may type in a text input (the platform's own cap). */
+  typed: number;
+}
+
 /**
  * One chat platform as the chat provider sees it. `name` is the key of its adapter in the Chat
  * SDK's `adapters` (`'slack'`, `'telegram'`, ...), and the `channel` that recipients, links and
@@ -45,6 +61,12 @@ export interface ChatPlatform {
   fitsButton(actionId: string, value: string): boolean;
   /** True when the adapter opens modals (`event.openModal`), for typed answers. */
   readonly hasModals: boolean;
+  /**
+   * The limits of the platform's modal: with them (and `hasModals`), a typed answer, a comment
+   * or several questions are answered in a modal built from the generic form; without them, on
+   * the web page.
+   */
+  readonly modalLimits?: ChatModalLimits;
   /**
    * Escapes text a model or a person wrote for the platform's markup in a card's text block, so
    * it shows as written: no mention, link, markup or emoji code takes effect. One rule per

@@ -415,7 +415,9 @@ describe('the chat provider on Slack', () => {
           id: 'V0MODAL',
           callback_id: view.callback_id,
           private_metadata: view.private_metadata,
-          state: { values: { b1: { answer: { type: 'plain_text_input', value: text } } } },
+          state: {
+            values: { 'q1.text': { 'q1.text': { type: 'plain_text_input', value: text } } },
+          },
         },
       };
       return deliver(
@@ -436,33 +438,134 @@ describe('the chat provider on Slack', () => {
     });
   });
 
-  it('sends an ask a card cannot hold to the web page, and says why', async () => {
+  it('sends an ask neither a card nor a modal can hold to the web page, and says why', async () => {
     const { slack, service } = await setUp(() => [
       { id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' },
     ]);
     service.start({
       questions: [{ question: 'Which regions?', options: ['eu', 'us', 'ap'], allowMultiple: true }],
     });
-    service.start({
-      questions: [
-        { question: 'Pick one', options: Array.from({ length: 30 }, (_, i) => `Option ${i + 1}`) },
-      ],
-    });
     service.start({ questions: [{ question: 'x'.repeat(3_001), options: ['Yes', 'No'] }] });
-    await until(() => slack.callsOf('chat.postMessage').length === 3, 'three cards');
+    await until(() => slack.callsOf('chat.postMessage').length === 2, 'two cards');
     const cards = slack.callsOf('chat.postMessage').map((call) => textOf(call.args.blocks));
-    expect(cards[0]).toContain('This question takes several choices and a card button takes one.');
-    expect(cards[1]).toContain(
-      'This question has 30 options, more than the buttons a slack card holds (25 in all).',
+    expect(cards[0]).toContain(
+      'This question takes several choices and a slack card button takes one.',
     );
-    expect(cards[2]).toContain(
+    expect(cards[1]).toContain(
       "This question's text runs to 3001 characters, more than the 3000 a slack card shows",
     );
-    expect(cards[2]).not.toContain('x'.repeat(3_000));
+    expect(cards[1]).not.toContain('x'.repeat(3_000));
     for (const [index, card] of cards.entries()) {
       expect(buttonsOf(slack, index)).toEqual([]);
       expect(card).toContain('Answer on the web page');
     }
+  });
+
+  it('answers a wizard, or more options than a card holds, in a modal built from the generic form', async () => {
+    const { slack, service, click, chat } = await setUp(() => [
+      { id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' },
+    ]);
+    const many = service.start({
+      questions: [
+        {
+          question: 'Pick a region',
+          options: Array.from({ length: 30 }, (_, i) => `Region ${i + 1}`),
+        },
+      ],
+    });
+    const wizard = service.start({
+      questions: [
+        { question: 'Which <!here> environment?', options: ['staging', 'production'] },
+        { question: 'Any notes?', allowFreeform: true },
+      ],
+    });
+    await until(() => slack.callsOf('chat.postMessage').length === 2, 'two cards');
+    await until(
+      async () =>
+        (await history(service, many.id)).some((e) => e.type === 'notified') &&
+        (await history(service, wizard.id)).some((e) => e.type === 'notified'),
+      'both sent',
+    );
+    const posts = slack.callsOf('chat.postMessage');
+    const indexOf = (id: string) =>
+      posts.findIndex((call) =>
+        textOf(call.args.blocks).includes(id === many.id ? 'Pick a region' : 'Any notes?'),
+      );
+    expect(buttonsOf(slack, indexOf(many.id)).map((b) => b.label)).toEqual(['Answer in a form']);
+    expect(buttonsOf(slack, indexOf(wizard.id)).map((b) => b.label)).toEqual([
+      'Answer the questions',
+    ]);
+
+    const open = async (id: string) => {
+      const index = indexOf(id);
+      const before = slack.callsOf('views.open').length;
+      await click(
+        blockAction(
+          'U0ALICE',
+          'DU0ALICE',
+          posts[index]?.result.ts as string,
+          buttonsOf(slack, index)[0]!.value,
+        ),
+      );
+      const call = await until(() => slack.callsOf('views.open')[before], 'the modal');
+      return call.args.view as { callback_id: string; private_metadata: string; blocks: unknown[] };
+    };
+    const submit = (
+      view: { callback_id: string; private_metadata: string },
+      values: Record<string, unknown>,
+    ) =>
+      deliver(
+        chat,
+        'slack',
+        signedSlackRequest(
+          'http://bot.test/slack',
+          {
+            type: 'view_submission',
+            user: { id: 'U0ALICE', username: 'alice', name: 'alice' },
+            team: { id: 'T0TEAM' },
+            view: { id: 'V0MODAL', ...view, state: { values } },
+          },
+          SIGNING_SECRET,
+        ),
+      );
+    const select = (id: string, value: string) => ({
+      [id]: { [id]: { type: 'static_select', selected_option: { value } } },
+    });
+    const typed = (id: string, value: string) => ({
+      [id]: { [id]: { type: 'plain_text_input', value } },
+    });
+
+    const manyView = await open(many.id);
+    expect(textOf(manyView.blocks)).toContain('Region 30');
+    await submit(manyView, select('q1.selection', 'option30'));
+    expect(await service.outcome(many.id)).toMatchObject({
+      answers: [{ response: { kind: 'selection', selections: ['Region 30'] } }],
+      answeredBy: { recipient: 'u0alice', channel: 'slack' },
+    });
+
+    const wizardView = await open(wizard.id);
+    expect(textOf(wizardView.blocks)).toContain('&lt;!here&gt;');
+    expect(textOf(wizardView.blocks)).not.toContain('<!here>');
+    // The form codec checks the modal as it checks the web page: a choice mode without a choice.
+    const refused = await submit(wizardView, {
+      ...select('q1.mode', 'choice'),
+      ...typed('q2.text', ''),
+    });
+    expect(await refused.json()).toMatchObject({ response_action: 'errors' });
+    expect((await service.get(wizard.id))?.state).toBe('deferred');
+    const response = await submit(wizardView, {
+      ...select('q1.mode', 'choice'),
+      ...select('q1.selection', 'option2'),
+      ...select('q2.mode', 'text'),
+      ...typed('q2.text', 'after the freeze'),
+    });
+    expect(response.status).toBe(200);
+    expect(await service.outcome(wizard.id)).toMatchObject({
+      answers: [
+        { questionId: 'q1', response: { kind: 'selection', selections: ['production'] } },
+        { questionId: 'q2', response: { kind: 'freeform', text: 'after the freeze' } },
+      ],
+    });
   });
 
   it('acknowledges a click before the answer is recorded, and records it after', async () => {
