@@ -122,6 +122,11 @@ export interface NotifiedData {
   channel: string;
   /** The message's stable id (its Message-ID / webhook-id). */
   deliveryId: string;
+  /**
+   * What the channel kept to find the message again (`NotifyReceipt.ref`: a chat message's
+   * ids), when it kept anything; later notifications to the recipient carry it.
+   */
+  receipt?: string;
 }
 
 /** The `type` of an audit event: `start`, a machine event, or a record that changed nothing. */

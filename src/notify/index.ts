@@ -7,7 +7,7 @@
  */
 
 export type { AnsweredBy } from '../contracts/outcome.js';
-export type { NotifyChannel } from './channel.js';
+export type { NotifyChannel, NotifyReceipt } from './channel.js';
 export { NotificationDeliveryError, type NotificationDeliveryErrorData } from './delivery-error.js';
 export { deliveryIdFor } from './delivery-id.js';
 export type { MailAddress } from './email-address.js';
@@ -18,6 +18,7 @@ export {
   type EmailTransport,
 } from './email-channel.js';
 export {
+  MAX_RECEIPT_LENGTH,
   NOTIFICATION_KINDS,
   type Notification,
   type NotificationKind,
