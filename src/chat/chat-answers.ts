@@ -18,7 +18,7 @@ import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { InteractionService } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { canonicalPersonId } from '../rules/person-id.js';
-import type { AskStore, StoredAsk } from '../stores/ask-store.js';
+import type { AskLog, StoredAsk } from '../stores/ask-store.js';
 import { answersOfModal, askModal, modalFit } from './ask-modal.js';
 import { CHAT_ACTION_ID, interactionIdFor, readButtonValue } from './card-reference.js';
 import { type ChatPlatform, tellClickerEphemerally } from './platform.js';
@@ -29,7 +29,7 @@ export type WhoMayAnswer = 'recipients' | 'anyone';
 /** What the handlers need: the service to respond through and the store to find asks in. */
 export interface ChatAnswerContext {
   service: Pick<InteractionService, 'respond' | 'history'>;
-  store: Pick<AskStore, 'findByInteractionId'>;
+  store: Pick<AskLog, 'findByInteractionId'>;
   platforms: ReadonlyMap<string, ChatPlatform>;
   whoMayAnswer: WhoMayAnswer;
   onError: (error: unknown) => void;

@@ -6,7 +6,6 @@ import type { NotifyChannel } from '../notify/channel.js';
 import type { NotifyProviderOptions } from '../notify/notify-options.js';
 import { createNotifyProvider, type NotifyProvider } from '../notify/notify-provider.js';
 import { describe } from '../rules/describe.js';
-import type { AskStore } from '../stores/ask-store.js';
 import { cardReferenceFor, interactionIdFor } from './card-reference.js';
 import { handleChatAnswers, type WhoMayAnswer } from './chat-answers.js';
 import { createChatChannel } from './chat-channel.js';
@@ -118,7 +117,7 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
       `Expected \`service\` (the interaction service recording answers), or a \`server\` made by createWebAnswerServer over one; got ${describe(service)}.`,
     );
   }
-  const store = (options.store ?? storeOf(service)) as AskStore | undefined;
+  const store = options.store ?? storeOf(service);
   if (typeof store?.findByInteractionId !== 'function') {
     throw new TypeError(
       "Expected `store` (the interaction service's ask store): the service given is not one made by createInteractionService, so there is no store to take.",
