@@ -105,6 +105,7 @@ describe('public API', () => {
         'WEBHOOK_EVENT_TYPES',
         'createEmailChannel',
         'createNotifyProvider',
+        'createNtfyChannel',
         'createWebhookChannel',
         'deliveryIdFor',
         'readNotification',

@@ -1,7 +1,7 @@
 /**
  * `ask-engine/notify`: reach the people an ask is for. A channel is `{ name, send(notification,
- * signal) }`; email (nodemailer) and webhooks (Standard Webhooks) ship here, and users add their
- * own the same way.
+ * signal) }`; email (nodemailer), webhooks (Standard Webhooks) and phone push (ntfy, with
+ * one-tap answer buttons) ship here, and users add their own the same way.
  *
  * @module ask-engine/notify
  */
@@ -37,6 +37,8 @@ export type {
   NotifyRouteResult,
 } from './notify-options.js';
 export { createNotifyProvider, type NotifyProvider } from './notify-provider.js';
+export { createNtfyChannel, type NtfyHttpAction, type NtfyMessage } from './ntfy-channel.js';
+export type { NtfyChannelOptions, NtfyPriority } from './ntfy-options.js';
 export { createWebhookChannel } from './webhook-channel.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event.js';
 export type { WebhookChannelOptions } from './webhook-options.js';

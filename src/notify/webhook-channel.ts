@@ -5,6 +5,7 @@ import { messageOf } from '../rules/describe.js';
 import type { NotifyChannel } from './channel.js';
 import { readChannelInput } from './channel-input.js';
 import { NotificationDeliveryError } from './delivery-error.js';
+import { isRetryableStatus } from './http-post.js';
 import { webhookBodyOf } from './webhook-event.js';
 import {
   type ResolvedWebhookOptions,
@@ -118,7 +119,7 @@ async function tryOnce(
   await response.body?.cancel().catch(() => {});
   if (response.status >= 200 && response.status < 300) return undefined;
   const status = response.status;
-  const retryable = status >= 500 || status === 408 || status === 429;
+  const retryable = isRetryableStatus(status);
   const retryAfterMs = retryAfterOf(response.headers.get('retry-after'), clock.now());
   return { retryable, status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
