@@ -106,6 +106,7 @@ describe('public API', () => {
         'createEmailChannel',
         'createNotifyProvider',
         'createNtfyChannel',
+        'createWebPushChannel',
         'createWebhookChannel',
         'deliveryIdFor',
         'readNotification',
