@@ -15,7 +15,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(now: { value: number } = { value: Date.now() }) {
+type Route = Parameters<typeof createNotifyProvider>[0]['route'];
+const aliceOnly: Route = () => [{ id: 'alice', channel: 'ntfy', address: 'alice-approvals_1' }];
+
+async function setUp(now: { value: number } = { value: Date.now() }, route = aliceOnly) {
   const service = createInteractionService();
   cleanups.push(() => service.close());
   const server = await createWebAnswerServer({
@@ -30,7 +33,7 @@ async function setUp(now: { value: number } = { value: Date.now() }) {
   const provider = createNotifyProvider({
     server,
     channels: [createNtfyChannel({ server: ntfy.url, answers: server, token: 'tk_test0123' })],
-    route: () => [{ id: 'alice', channel: 'ntfy', address: 'alice-approvals_1' }],
+    route,
     delivery: { pollMs: 50 },
   });
   cleanups.push(() => provider.close());
@@ -171,6 +174,46 @@ describe('createNtfyChannel', () => {
     expect(message.title).not.toMatch(/[\r\n]/);
     // Markdown stays off: ntfy shows the text as written.
     expect(message).not.toHaveProperty('markdown');
+  });
+
+  it('counts a quorum member’s taps once, and the second member’s tap decides', async () => {
+    const { service, ntfy } = await setUp(undefined, () => ({
+      recipients: [
+        { id: 'alice', channel: 'ntfy', address: 'alice-approvals_1' },
+        { id: 'bob', channel: 'ntfy', address: 'bob-approvals_2' },
+      ],
+      quorum: { required: 2 },
+    }));
+    const handle = service.start({ questions: [SHIP] });
+    await handle.outcome;
+    await ntfy.arrived(2);
+    const shipFor = (topic: string) =>
+      ntfy.received
+        .map((request) => JSON.parse(request.body.toString('utf8')) as NtfyMessage)
+        .find((message) => message.topic === topic)!.actions![0]!.url;
+
+    const first = await fetch(shipFor('alice-approvals_1'), { method: 'POST' });
+    expect(first.status).toBe(200);
+    expect(await first.text()).toMatch(
+      /^Recorded: alice responded “Ship it”\..*1 more response needed/,
+    );
+    const again = await fetch(shipFor('alice-approvals_1'), { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toMatch(/^Already recorded: /);
+    expect((await service.get(handle.id))?.state).toBe('deferred');
+
+    expect((await fetch(shipFor('bob-approvals_2'), { method: 'POST' })).status).toBe(200);
+    expect((await service.get(handle.id))?.outcome).toMatchObject({
+      status: 'answered',
+      responses: [
+        { by: 'alice', answers: [{ response: { selections: ['Ship it'] } }] },
+        { by: 'bob', answers: [{ response: { selections: ['Ship it'] } }] },
+      ],
+    });
+    const refused = (await history(service, handle.id)).filter(
+      (event) => event.type === 'response.refused',
+    );
+    expect(refused).toHaveLength(1);
   });
 
   it('names what is wrong with its options and with an address', () => {
