@@ -12,10 +12,10 @@ import type { AnsweredBy } from '../contracts/outcome.js';
 import type { Clock } from '../engine/clock.js';
 import type { AskInfo } from '../engine/service-contract.js';
 import { readAnsweredBy } from '../rules/answered-by.js';
-import { UserInteractionError } from '../rules/errors.js';
 import type { AskStore } from '../stores/ask-store.js';
 import { renderNoticePage } from './answer-page.js';
 import { AnswerRoutes, MAX_ASK_ID_LENGTH } from './answer-routes.js';
+import { openAskFor } from './ask-state.js';
 import { createAssets } from './assets.js';
 import { htmlResponse, methodNotAllowed, respond } from './http-response.js';
 import { createLinkTokenSigner } from './link-token.js';
@@ -247,7 +247,7 @@ export function buildAnswerApp(
     async linkFor(askId, recipient) {
       // Checked before the store is read: a bad recipient is the caller's mistake, whatever the ask.
       const by = recipient === undefined ? undefined : readAnsweredBy(recipient, '');
-      const ask = await openAsk(service, askId);
+      const ask = await openAskFor(service, askId);
       return `${baseUrl()}/${answerPath(ask, by)}`;
     },
     async pushActionsFor(askId, recipient, actionOptions = {}) {
@@ -256,7 +256,7 @@ export function buildAnswerApp(
         throw new TypeError(`Expected \`max\` to be an integer from 1 up, got ${String(max)}.`);
       }
       const by = readAnsweredBy(recipient, '');
-      const ask = await openAsk(service, askId);
+      const ask = await openAskFor(service, askId);
       return pushAnswers.actions(ask, by, linkExpiry(ask), baseUrl(), max);
     },
     inboxLinkFor(recipient, inboxOptions = {}) {
@@ -275,26 +275,6 @@ export function buildAnswerApp(
     },
   };
   return Object.defineProperties(app, Object.getOwnPropertyDescriptors(links)) as AnswerApp;
-}
-
-/** The open ask a link is made for; rejects for an unknown or settled one. */
-async function openAsk(service: WebAnswerService, askId: string): Promise<AskInfo> {
-  const ask = await service.get(askId);
-  if (ask === undefined) {
-    throw new UserInteractionError(
-      'UNKNOWN_INTERACTION',
-      `No ask with id ${JSON.stringify(askId)} in the store; start it first.`,
-      { askId },
-    );
-  }
-  if (ask.final) {
-    throw new UserInteractionError(
-      'ASK_SETTLED',
-      `Ask ${JSON.stringify(askId)} is ${ask.state}; a link to it would be useless.`,
-      { askId, state: ask.state },
-    );
-  }
-  return ask;
 }
 
 function notFound(): Response {

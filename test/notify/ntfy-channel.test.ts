@@ -139,6 +139,12 @@ describe('createNtfyChannel', () => {
       method: 'POST',
     });
     expect(other.status).toBe(403);
+    // A button's token opens no page, and the page link's token presses no button.
+    expect((await fetch(`${url.origin}/a/${handle.id}?t=${token}`)).status).toBe(403);
+    const page = new URL(published(ntfy, 0).click!);
+    const pageToken = page.searchParams.get('t')!;
+    const pressed = await fetch(`${url.origin}${url.pathname}?t=${pageToken}`, { method: 'POST' });
+    expect(pressed.status).toBe(403);
     expect((await service.get(handle.id))?.state).toBe('deferred');
 
     now.value += 3_600_001;
