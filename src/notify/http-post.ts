@@ -1,6 +1,4 @@
-/** One HTTP POST of a push channel, and what its answer means for the outbox. */
-import { messageOf } from '../rules/describe.js';
-import { NotificationDeliveryError } from './delivery-error.js';
+/** One HTTP POST of a channel (webhook, ntfy, Web Push), and what its answer means for a retry. */
 
 /**
  * Whether a later try of the same request may succeed: a 5xx, 408 (timeout) or 429 (rate
@@ -19,23 +17,29 @@ export interface PostRequest {
   signal: AbortSignal;
 }
 
-/** What the receiver said when it did not accept the message. */
-export interface PostRefusal {
-  status: number;
-  /** The receiver's own words (its JSON `error`, or the first line of its text), when it gave any. */
+/** Why a POST did not deliver, and whether trying again may help. */
+export interface PostFailure {
+  retryable: boolean;
+  /** The receiver's status, when it answered. */
+  status?: number;
+  /** The receiver's own words, quoted: its JSON `error`, or its text's first line. */
   said?: string;
+  /** The receiver's `Retry-After` header, as it was sent. */
+  retryAfter?: string;
+  /** What failed when there was no answer: the lost connection, or the timeout. */
+  cause?: unknown;
 }
 
+/** Longest part of a refusal's body read for its words; the rest is not read. */
+const MAX_SAID_BYTES = 1024;
+
 /**
- * POSTs once. Resolves when the receiver accepted (2xx); resolves with the refusal for any other
- * status, for the channel to word; rejects with a retryable `NotificationDeliveryError` for a
- * lost connection or a timeout, and with `signal.reason` once `signal` aborts.
+ * POSTs once, without following redirects (a redirect would resend the message somewhere the
+ * sender never chose). Resolves `undefined` when the receiver accepted (2xx), otherwise with
+ * why not: a lost connection or no answer within `timeoutMs` is retryable, a status as
+ * `isRetryableStatus` says. Rejects with `signal.reason` once `signal` aborts.
  */
-export async function postOnce(
-  request: PostRequest,
-  channel: string,
-  deliveryId: string,
-): Promise<PostRefusal | undefined> {
+export async function postOnce(request: PostRequest): Promise<PostFailure | undefined> {
   const { fetch, url, headers, body, timeoutMs, signal } = request;
   const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;
@@ -44,44 +48,63 @@ export async function postOnce(
       method: 'POST',
       headers,
       body: body as BodyInit,
-      // A redirect would resend the message somewhere the sender never chose.
       redirect: 'manual',
       signal: AbortSignal.any([signal, timeout]),
     });
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    const cause = timeout.aborted ? new Error(`no answer within ${timeoutMs} ms`) : error;
-    throw new NotificationDeliveryError(
-      `${channel} delivery ${deliveryId} to ${url.origin} failed: ${messageOf(cause)}.`,
-      { channel, deliveryId, attempts: 1, retryable: true },
-      { cause },
-    );
+    return {
+      retryable: true,
+      cause: timeout.aborted ? new Error(`no answer within ${timeoutMs} ms`) : error,
+    };
   }
-  if (response.status >= 200 && response.status < 300) {
+  const { status } = response;
+  if (status >= 200 && status < 300) {
+    // Only the status counts; the connection is freed for the next send.
     await response.body?.cancel().catch(() => {});
     return undefined;
   }
   const said = await saidIn(response);
-  return said === undefined ? { status: response.status } : { status: response.status, said };
+  const retryAfter = response.headers.get('retry-after');
+  return {
+    retryable: isRetryableStatus(status),
+    status,
+    ...(said === undefined ? {} : { said }),
+    ...(retryAfter === null ? {} : { retryAfter }),
+  };
 }
 
 /** The `error` of a JSON body (ntfy's, a push service's) or the first line of a text one. */
 async function saidIn(response: Response): Promise<string | undefined> {
-  let text: string;
+  const reader = response.body?.getReader();
+  if (reader === undefined) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
   try {
-    text = (await response.text()).trim();
+    while (size <= MAX_SAID_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+    cut = size > MAX_SAID_BYTES;
   } catch {
     return undefined;
+  } finally {
+    await reader.cancel().catch(() => {});
   }
+  const text = new TextDecoder().decode(Buffer.concat(chunks).subarray(0, MAX_SAID_BYTES)).trim();
   if (text === '') return undefined;
-  try {
-    const error = (JSON.parse(text) as { error?: unknown } | null)?.error;
-    if (typeof error === 'string' && error !== '') return JSON.stringify(error);
-    if (typeof (error as { message?: unknown })?.message === 'string') {
-      return JSON.stringify((error as { message: string }).message);
+  if (!cut) {
+    try {
+      const error = (JSON.parse(text) as { error?: unknown } | null)?.error;
+      const words = typeof error === 'string' ? error : (error as { message?: unknown })?.message;
+      if (typeof words === 'string' && words !== '') return JSON.stringify(words);
+    } catch {
+      // Not JSON: its first line below.
     }
-  } catch {
-    // Not JSON: its first line below.
   }
-  return JSON.stringify(text.split(/\r?\n/, 1)[0]);
+  const line = text.split(/\r?\n/, 1)[0]!;
+  return `${JSON.stringify(line)}${cut && line === text ? ` (its first ${MAX_SAID_BYTES} bytes)` : ''}`;
 }

@@ -1,4 +1,5 @@
 /** ntfy notifications: a JSON publish per notification, with one-tap answer buttons where they fit. */
+import { messageOf } from '../rules/describe.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { escapeControlCharacters } from '../rules/escape-text.js';
 import type { PushAction } from '../web/push-answer-route.js';
@@ -6,7 +7,7 @@ import type { NotifyChannel } from './channel.js';
 import { readChannelInput } from './channel-input.js';
 import { NotificationDeliveryError } from './delivery-error.js';
 import { renderPlainText, renderSubject } from './email-content.js';
-import { isRetryableStatus, postOnce } from './http-post.js';
+import { postOnce } from './http-post.js';
 import type { Notification } from './notification.js';
 import {
   type NtfyChannelOptions,
@@ -71,29 +72,35 @@ export function createNtfyChannel(options: NtfyChannelOptions): NotifyChannel {
       const buttons = await buttonsFor(resolved, notification);
       signal.throwIfAborted();
       const message = ntfyMessageOf(notification, topic, buttons, resolved.priority);
-      const refusal = await postOnce(
-        {
-          fetch: resolved.fetch,
-          url: resolved.publishUrl,
-          headers: {
-            'content-type': 'application/json',
-            ...(resolved.authorization === undefined
-              ? {}
-              : { authorization: resolved.authorization }),
-          },
-          body: JSON.stringify(message),
-          timeoutMs: resolved.timeoutMs,
-          signal,
+      const failure = await postOnce({
+        fetch: resolved.fetch,
+        url: resolved.publishUrl,
+        headers: {
+          'content-type': 'application/json',
+          ...(resolved.authorization === undefined
+            ? {}
+            : { authorization: resolved.authorization }),
         },
-        name,
-        deliveryId,
-      );
-      if (refusal === undefined) return;
-      const { status, said } = refusal;
-      const retryable = isRetryableStatus(status);
+        body: JSON.stringify(message),
+        timeoutMs: resolved.timeoutMs,
+        signal,
+      });
+      if (failure === undefined) return;
+      const { status, said, retryable, cause } = failure;
+      const what =
+        status === undefined
+          ? messageOf(cause)
+          : `HTTP ${status}${said === undefined ? '' : ` ${said}`}${retryable ? '' : status === 401 || status === 403 ? ' (check `token` and the topic’s access)' : ' (not retried: the same message would fail again)'}`;
       throw new NotificationDeliveryError(
-        `ntfy message ${deliveryId} to topic ${topic} on ${resolved.publishUrl.origin} was refused: HTTP ${status}${said === undefined ? '' : ` ${said}`}${retryable ? '' : status === 401 || status === 403 ? ' (check `token` and the topic’s access)' : ' (not retried: the same message would fail again)'}.`,
-        { channel: name, deliveryId, attempts: 1, retryable, status },
+        `ntfy message ${deliveryId} to topic ${topic} on ${resolved.publishUrl.origin} was not published: ${what}.`,
+        {
+          channel: name,
+          deliveryId,
+          attempts: 1,
+          retryable,
+          ...(status === undefined ? {} : { status }),
+        },
+        { cause },
       );
     },
   };

@@ -4,10 +4,16 @@
  * the ntfy app would (a double tap and retries included).
  */
 import { type AskAuditEvent, createInteractionService } from 'ask-engine';
-import { createNotifyProvider, createNtfyChannel, type NtfyMessage } from 'ask-engine/notify';
+import {
+  createNotifyProvider,
+  createNtfyChannel,
+  NotificationDeliveryError,
+  type NtfyMessage,
+} from 'ask-engine/notify';
 import { createWebAnswerServer } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpRecorder, startHttpRecorder } from './http-recorder.js';
+import { created } from './notifications.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
@@ -220,6 +226,32 @@ describe('createNtfyChannel', () => {
       (event) => event.type === 'response.refused',
     );
     expect(refused).toHaveLength(1);
+  });
+
+  it('fails for good on a refused token, naming ntfy’s words, and retryably when rate limited', async () => {
+    const ntfy = await startHttpRecorder();
+    cleanups.push(() => ntfy.close());
+    const channel = createNtfyChannel({ server: `${ntfy.url}/ntfy`, token: 'tk_wrong0123' });
+    const notification = created({
+      recipient: { id: 'alice', channel: 'ntfy', address: 'alice-approvals_1' },
+    });
+    ntfy.respond = (res) =>
+      res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end('{"code":40301,"http":403,"error":"forbidden"}');
+    const refused = await channel.send(notification, new AbortController().signal).catch((e) => e);
+    expect(refused).toBeInstanceOf(NotificationDeliveryError);
+    expect(refused).toMatchObject({ retryable: false, status: 403, channel: 'ntfy' });
+    expect(refused.message).toMatch(/HTTP 403 "forbidden" \(check `token`/);
+    expect(refused.message).not.toContain('tk_wrong0123');
+    // Published to the root below the server's path prefix; no buttons without `answers`.
+    expect(ntfy.received[0]?.path).toBe('/ntfy/');
+    expect(JSON.parse(ntfy.received[0]!.body.toString('utf8')).actions).toBeUndefined();
+
+    ntfy.respond = (res) => res.writeHead(429).end('limit reached');
+    const limited = await channel.send(notification, new AbortController().signal).catch((e) => e);
+    expect(limited).toMatchObject({ retryable: true, status: 429 });
+    expect(limited.message).toContain('HTTP 429 "limit reached"');
   });
 
   it('names what is wrong with its options and with an address', () => {
