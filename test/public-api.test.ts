@@ -106,6 +106,8 @@ describe('public API', () => {
         'WEBHOOK_EVENT_TYPES',
         'createEmailChannel',
         'createNotifyProvider',
+        'createNtfyChannel',
+        'createWebPushChannel',
         'createWebhookChannel',
         'deliveryIdFor',
         'readNotification',
