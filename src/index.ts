@@ -114,6 +114,7 @@ export type {
   UnreadableAsk,
 } from './stores/ask-store.js';
 export { createMemoryAskStore } from './stores/memory-store.js';
+export type { WorkClaim, WorkClaimRequest, WorkClaimStore } from './stores/work-claims.js';
 export { prepareAskUserArguments } from './tool/prepare-arguments.js';
 export {
   type AskUserTool,

@@ -13,6 +13,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskAuditEvent, AskState } from '../engine/audit.js';
 import type { AskListFilter, AskListPage, AskListResult } from './ask-query.js';
+import { WORK_CLAIM_METHODS, type WorkClaimStore } from './work-claims.js';
 
 export type {
   AskListFilter,
@@ -218,14 +219,16 @@ export const ASK_STORE_METHODS = [
   'renewOwnerLease',
   'releaseOwnerLease',
   'ownerLeaseUntil',
+  ...WORK_CLAIM_METHODS,
   'close',
 ] as const satisfies readonly (keyof AskStore)[];
 
 /**
  * Where asks and their audit events live; services sharing one store share their asks. Memory,
- * SQLite (`ask-engine/sqlite`) and PostgreSQL (`ask-engine/postgres`) implement it.
+ * SQLite (`ask-engine/sqlite`) and PostgreSQL (`ask-engine/postgres`) implement it, with the
+ * work claims port (`WorkClaimStore`) by which hosts do a piece of work once.
  */
-export interface AskStore {
+export interface AskStore extends WorkClaimStore {
   /**
    * Inserts a new ask (`version` 1) and its `start` event. If an ask with the same id or the
    * same key exists, writes nothing and returns it. If the id belonged to an ask `purge`
@@ -336,7 +339,8 @@ export interface AskStore {
    * uses): its caller waits for the outcome, which the owner must still be able to read. Such
    * an ask is deleted by a purge once its owner acknowledged the settle (`acknowledgeSettled`)
    * or its lease ran out. Returns how many were deleted: fewer than `limit` means none is left
-   * to delete. Their outbox entries are deleted with them. Each deleted ask's id is kept (a
+   * to delete. Their outbox entries are deleted with them, and the work claims that
+   * belong to them (`WorkClaimRequest.askId`). Each deleted ask's id is kept (a
    * tombstone: the id alone), so `create` never gives it to a new ask.
    */
   purge(finalBefore: number, limit: number, now: number): Promise<number>;
