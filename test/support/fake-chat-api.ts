@@ -16,6 +16,8 @@ export interface RecordedCall {
   headers: IncomingHttpHeaders;
   /** The body parsed as JSON, the raw text when it is not JSON, `undefined` when empty. */
   body: unknown;
+  /** What the fake answered (a message's id, say), once it has. */
+  answer?: FakeAnswer;
 }
 
 /** What a route answers: a status (default 200) and a JSON body. */
@@ -36,7 +38,7 @@ export interface FakeChatApi {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
   origin: string;
   calls: RecordedCall[];
-  /** The calls of one method whose path matches `path`, in the order they arrived. */
+  /** The calls of one method whose path (without its query) matches `path`, in order. */
   callsTo(method: string, path: RegExp): RecordedCall[];
   /** Resolves once `count` calls of `method` matching `path` arrived; rejects after `ms`. */
   waitForCalls(method: string, path: RegExp, count: number, ms?: number): Promise<RecordedCall[]>;
@@ -52,7 +54,7 @@ export async function startFakeChatApi(routes: readonly FakeRoute[]): Promise<Fa
   const waiters = new Set<() => void>();
   const calls: RecordedCall[] = [];
   const callsTo = (method: string, path: RegExp) =>
-    calls.filter((call) => call.method === method && path.test(call.path));
+    calls.filter((call) => call.method === method && path.test(pathnameOf(call)));
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -65,7 +67,7 @@ export async function startFakeChatApi(routes: readonly FakeRoute[]): Promise<Fa
         body: parseBody(text),
       };
       calls.push(call);
-      const pathname = call.path.split('?')[0] ?? '';
+      const pathname = pathnameOf(call);
       let answer: FakeAnswer = {
         status: 404,
         body: { error: `the fake has no route for ${call.method} ${call.path}` },
@@ -76,6 +78,7 @@ export async function startFakeChatApi(routes: readonly FakeRoute[]): Promise<Fa
         answer = route.answer(call, { ...match.groups });
         break;
       }
+      call.answer = answer;
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' });
       res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       for (const wake of [...waiters]) wake();
@@ -113,6 +116,10 @@ export async function startFakeChatApi(routes: readonly FakeRoute[]): Promise<Fa
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function pathnameOf(call: RecordedCall): string {
+  return call.path.split('?')[0] ?? '';
 }
 
 function parseBody(text: string): unknown {
