@@ -135,17 +135,11 @@ const createAsk = async (notify: boolean) => {
   const askId = `ask_${++asks}`;
   let outbox: readonly OutboxEntry[] | undefined;
   if (notify) {
-    await provider.ask(
+    const deferral = await provider.ask(
       { questions: notification.questions },
-      {
-        askId,
-        signal,
-        reportProgress() {},
-        queueOutbox(entries) {
-          outbox = entries;
-        },
-      },
+      { askId, signal, reportProgress() {} },
     );
+    outbox = 'outbox' in deferral ? deferral.outbox : undefined;
   }
   await store.create({
     ask: { ...template.ask, askId },

@@ -39,7 +39,7 @@ export type {
 } from './engine/audit.js';
 export { type Clock, systemClock } from './engine/clock.js';
 export type { Inspect, InspectionEvent } from './engine/inspection.js';
-export type { AskProvider, AskProviderContext } from './engine/provider.js';
+export type { AskProvider, AskProviderContext, ProviderDeferral } from './engine/provider.js';
 export { REDACTED } from './engine/redact.js';
 export type { RetentionOptions } from './engine/retention.js';
 export {
@@ -95,9 +95,12 @@ export {
 } from './rules/quorum.js';
 export type {
   AskCreateResult,
+  AskIndex,
   AskListFilter,
   AskListPage,
   AskListResult,
+  AskLog,
+  AskOutbox,
   AskStore,
   AskStoreChange,
   AskSubscribeOptions,
@@ -114,6 +117,7 @@ export type {
   UnreadableAsk,
 } from './stores/ask-store.js';
 export { createMemoryAskStore } from './stores/memory-store.js';
+export type { AskStorePorts } from './stores/store-ports.js';
 export { prepareAskUserArguments } from './tool/prepare-arguments.js';
 export {
   type AskUserTool,

@@ -168,12 +168,14 @@ describe('the built package', () => {
       const pi = await import('ask-engine/pi');
       const claude = await import('ask-engine/claude');
       const openaiAgents = await import('ask-engine/openai-agents');
+      const chat = await import('ask-engine/chat');
       console.log(JSON.stringify({
         aiSdk: typeof aiSdk.askUserTool,
         langgraph: typeof langgraph.askOrInterrupt,
         pi: typeof pi.default,
         claude: typeof claude.createCanUseTool,
         openaiAgents: typeof openaiAgents.askRunApprovals,
+        chat: typeof chat.createChatProvider,
         from: import.meta.resolve('ask-engine/pi'),
       }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
@@ -185,6 +187,7 @@ describe('the built package', () => {
       pi: 'function',
       claude: 'function',
       openaiAgents: 'function',
+      chat: 'function',
       from: expect.stringMatching(/\/dist\/src\/pi\/index\.js$/),
     });
   });
@@ -205,7 +208,7 @@ describe('the built package', () => {
     expect(inputs.some((file) => file.includes('src/engine/service.ts'))).toBe(true);
     expect(
       inputs.filter((file) =>
-        /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp|src\/notify|standardwebhooks|@opentelemetry|src\/otel\//.test(
+        /pi-tui|src\/terminal|@modelcontextprotocol|src\/mcp|src\/notify|src\/chat\/|node_modules\/chat\/|standardwebhooks|@opentelemetry|src\/otel\//.test(
           file,
         ),
       ),

@@ -97,6 +97,7 @@ describe('public API', () => {
     const notify = await import('ask-engine/notify');
     expect(Object.keys(notify).sort()).toEqual(
       [
+        'MAX_RECEIPT_LENGTH',
         'NOTIFICATION_KINDS',
         'NotificationDeliveryError',
         'NotificationRecipientSchema',
@@ -105,10 +106,19 @@ describe('public API', () => {
         'WEBHOOK_EVENT_TYPES',
         'createEmailChannel',
         'createNotifyProvider',
+        'createNtfyChannel',
+        'createWebPushChannel',
         'createWebhookChannel',
         'deliveryIdFor',
         'readNotification',
       ].sort(),
+    );
+  });
+
+  it('ask-engine/chat exports the chat provider and the platforms it knows', async () => {
+    const chat = await import('ask-engine/chat');
+    expect(Object.keys(chat).sort()).toEqual(
+      ['createChatProvider', 'escapeSlackMrkdwn', 'slackPlatform', 'telegramPlatform'].sort(),
     );
   });
 

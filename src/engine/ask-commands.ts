@@ -11,7 +11,7 @@ import { describe } from '../rules/describe.js';
 import { isUserInteractionError, UserInteractionError } from '../rules/errors.js';
 import { quorumProgress } from '../rules/quorum.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
-import type { AskStore, PersistedAskSnapshot } from '../stores/ask-store.js';
+import type { AskLog, PersistedAskSnapshot } from '../stores/ask-store.js';
 import type { AskCommits } from './ask-commit.js';
 import { answerCheck, answeredEvent, respondEvent, settledError } from './ask-events.js';
 import type { AskReplica } from './ask-replica.js';
@@ -22,14 +22,14 @@ import type { AnswerOptions, ResponseReceipt, ResumeOptions } from './service-co
 import { checkPersistedSnapshot, checkStoredAsk } from './stored-ask-check.js';
 
 export class AskCommands {
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #replica: AskReplica;
   readonly #commits: AskCommits;
   readonly #trail: AuditTrail;
   readonly #quoteInput: (open: OpenAsk) => boolean;
 
   constructor(
-    store: AskStore,
+    store: AskLog,
     replica: AskReplica,
     commits: AskCommits,
     trail: AuditTrail,
@@ -54,7 +54,7 @@ export class AskCommands {
   ): Promise<AskOutcome> {
     if (open.ready !== undefined) await open.ready;
     if (open.state.status === 'done') {
-      await this.#trail.attempt(open, type);
+      await this.#trail.attempt(open, type, undefined, by);
       throw settledError(open.id, open.state.value);
     }
     const quorum = open.state.context.quorum;
@@ -75,7 +75,7 @@ export class AskCommands {
     const valid = await this.#validAnswers(open, type, answers);
     const event: AskMachineEvent = answeredEvent(type, open.questions, valid, by);
     if (!(await this.#commits.commit(open, event))) {
-      await this.#trail.attempt(open, type);
+      await this.#trail.attempt(open, type, undefined, by);
       throw settledError(open.id, open.state.value);
     }
     return open.outcome;
@@ -107,7 +107,7 @@ export class AskCommands {
     }
     const valid = await this.#validAnswers(open, 'answer', answers);
     if (!(await this.#commits.commit(open, respondEvent(open.questions, valid, by, at())))) {
-      await this.#trail.attempt(open, 'answer');
+      await this.#trail.attempt(open, 'answer', undefined, by);
       throw settledError(open.id, open.state.value);
     }
     // Read again: the commit moved the ask on (the narrowing above is of the state before it).

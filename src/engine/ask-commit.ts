@@ -9,7 +9,7 @@ import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import { UserInteractionError } from '../rules/errors.js';
 import type {
   AskCreateResult,
-  AskStore,
+  AskLog,
   AskUpdateResult,
   AskWrite,
   OutboxEntry,
@@ -36,7 +36,7 @@ import type { WriteLedger } from './write-ledger.js';
 export const MAX_WRITE_ATTEMPTS = 64;
 
 export class AskCommits implements Committer {
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #clock: Clock;
   readonly #serviceId: string;
   readonly #replica: AskReplica;
@@ -51,7 +51,7 @@ export class AskCommits implements Committer {
   #closed = false;
 
   constructor(
-    store: AskStore,
+    store: AskLog,
     clock: Clock,
     serviceId: string,
     replica: AskReplica,
@@ -94,7 +94,7 @@ export class AskCommits implements Committer {
   async #created(
     open: OpenAsk,
     write: AskWrite,
-    created: ReturnType<AskStore['create']>,
+    created: ReturnType<AskLog['create']>,
     deliver: boolean,
     signal: AbortSignal | undefined,
   ): Promise<void> {
@@ -161,7 +161,7 @@ export class AskCommits implements Committer {
       const expected = open.version;
       this.#ledger.begin();
       open.writing = write.ask.version;
-      let result: Awaited<ReturnType<AskStore['update']>>;
+      let result: Awaited<ReturnType<AskLog['update']>>;
       try {
         result = await this.#store.update(
           outbox === undefined

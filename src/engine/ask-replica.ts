@@ -6,7 +6,7 @@
 import type { AskMachineInput } from '../../machines/ask.machine.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
-import type { AskStore, AskStoreChange, StoredAsk } from '../stores/ask-store.js';
+import type { AskLog, AskStoreChange, StoredAsk } from '../stores/ask-store.js';
 import type { PersistedAskState } from './ask-logic.js';
 import { OpenAsk } from './open-ask.js';
 import { pause, storeRetryDelayMs } from './store-retry.js';
@@ -14,7 +14,7 @@ import { checkStoredAsk } from './stored-ask-check.js';
 
 export class AskReplica {
   readonly #open = new Map<string, OpenAsk>();
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #serviceId: string;
   readonly #adoptRow: (open: OpenAsk, row: StoredAsk) => void;
   readonly #purged: (open: OpenAsk) => void;
@@ -25,7 +25,7 @@ export class AskReplica {
    * store no longer has; `report` hears of a refresh that failed.
    */
   constructor(
-    store: AskStore,
+    store: AskLog,
     serviceId: string,
     adoptRow: (open: OpenAsk, row: StoredAsk) => void,
     purged: (open: OpenAsk) => void,

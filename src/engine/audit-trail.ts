@@ -4,8 +4,10 @@
  * stream (the first event rebuilt on demand, later ones kept for late subscribers until the
  * outcome is handed out). The only writer of an open ask's stream fields.
  */
+
 import { type Observable, Subject, type Subscriber } from 'rxjs';
-import type { AskStore } from '../stores/ask-store.js';
+import type { AnsweredBy } from '../contracts/outcome.js';
+import type { AskLog } from '../stores/ask-store.js';
 import type { PersistedAskState } from './ask-logic.js';
 import type { AskObserver } from './ask-observer.js';
 import { firstEvent, noteEvent } from './ask-write.js';
@@ -18,17 +20,12 @@ import type { WriteLedger } from './write-ledger.js';
 export class AuditTrail {
   readonly events$: Observable<AskAuditEvent>;
   readonly #events = new Subject<AskAuditEvent>();
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #ledger: WriteLedger;
   readonly #clock: Clock;
   readonly #observer: AskObserver | undefined;
 
-  constructor(
-    store: AskStore,
-    clock: Clock,
-    observer: AskObserver | undefined,
-    ledger: WriteLedger,
-  ) {
+  constructor(store: AskLog, clock: Clock, observer: AskObserver | undefined, ledger: WriteLedger) {
     this.#ledger = ledger;
     this.#store = store;
     this.#clock = clock;
@@ -63,18 +60,23 @@ export class AuditTrail {
     this.#events.next(event);
   }
 
-  /** An attempt on an ask whose outcome is fixed: audited, changes nothing. */
-  attempt(open: OpenAsk, source: AskAttemptSource, result?: unknown): Promise<void> {
+  /**
+   * An attempt on an ask whose outcome is fixed: audited, changes nothing. `by`: who tried,
+   * when the caller named them (a stale click on a chat card, a replayed push action).
+   */
+  attempt(
+    open: OpenAsk,
+    source: AskAttemptSource,
+    result?: unknown,
+    by?: AnsweredBy,
+  ): Promise<void> {
     const status = statusOf(result);
+    const data: { source: AskAttemptSource; status?: string; by?: AnsweredBy } = { source };
+    if (typeof status === 'string') data.status = status;
+    if (by !== undefined) data.by = by;
     return this.#append(
       open,
-      noteEvent(
-        open.id,
-        'late-answer',
-        open.state.value,
-        this.#clock.now(),
-        typeof status === 'string' ? { source, status } : { source },
-      ),
+      noteEvent(open.id, 'late-answer', open.state.value, this.#clock.now(), data),
     );
   }
 

@@ -91,7 +91,7 @@ export type AskAuditEvent =
   | Transition<'provider.progress', { answered: number; total: number; answers: AuditedAnswers }>
   | Transition<'provider.cancelled' | 'cancel', { reason: string; message?: string }>
   | Transition<'provider.failed', { reason: 'invalid-answer' | 'provider-error'; message: string }>
-  /** `quorum`: the rule a provider's route set with the deferral (`ctx.setQuorum`). */
+  /** `quorum`: the rule a provider's route set with the deferral (returned with its deferral, `ProviderDeferral.quorum`). */
   | Transition<
       'provider.deferred',
       { interactionId: string; message?: string; quorum?: AskMachineQuorum }
@@ -99,7 +99,7 @@ export type AskAuditEvent =
   | Transition<'abort', { message: string }>
   | Transition<'deadline', { at: number }>
   /** An answer, resume, restore or provider result that met an ask whose outcome was fixed. */
-  | Transition<'late-answer', { source: AskAttemptSource; status?: string }>
+  | Transition<'late-answer', { source: AskAttemptSource; status?: string; by?: AnsweredBy }>
   /** `answer` / `resume` with answers that failed validation: refused, the ask stays open. */
   | Transition<'answer.refused', { source: 'answer' | 'resume'; message: string }>
   /** A host callback around the ask (the tool's `onUpdate`) threw; the ask went on. */
@@ -122,6 +122,11 @@ export interface NotifiedData {
   channel: string;
   /** The message's stable id (its Message-ID / webhook-id). */
   deliveryId: string;
+  /**
+   * What the channel kept to find the message again (`NotifyReceipt.ref`: a chat message's
+   * ids), when it kept anything; later notifications to the recipient carry it.
+   */
+  receipt?: string;
 }
 
 /** The `type` of an audit event: `start`, a machine event, or a record that changed nothing. */

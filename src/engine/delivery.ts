@@ -3,20 +3,16 @@
  * signal, progress), and what comes back turned into machine events. Delivery lives exactly as
  * long as the ask is pending on this service: `stop` aborts the provider's signal with the cause.
  */
-import type { AskMachineEvent } from '../../machines/ask.machine.js';
+import type { AskMachineEvent, AskMachineQuorum } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
-import {
-  type QuorumOption,
-  type QuorumProgress,
-  quorumProgress,
-  readQuorumOption,
-} from '../rules/quorum.js';
+import { type QuorumProgress, quorumProgress, readQuorumOption } from '../rules/quorum.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { OutboxEntry } from '../stores/ask-store.js';
 import { answerCheck, exitCause, failureEvent, providerEvent, respondEvent } from './ask-events.js';
 import type { OpenAsk } from './open-ask.js';
-import type { AskProvider, AskProviderContext } from './provider.js';
+import type { AskProvider, AskProviderContext, ProviderDeferral } from './provider.js';
 
 /** What delivery needs of its service. */
 export interface DeliveryHost {
@@ -88,7 +84,10 @@ export class Delivery {
       await this.#host.recordAttempt(open, result).catch((error) => this.#host.report(error, open));
       return;
     }
-    let event = providerEvent(open.questions, result, this.#host.quoteInput(open));
+    const split = splitDeferral(open, result);
+    if (!split.ok) return this.#failed(open, split.error);
+    const { outcome, outbox, quorum } = split;
+    let event = providerEvent(open.questions, outcome, this.#host.quoteInput(open));
     if (event.type === 'provider.answered' && open.state.context.quorum !== undefined) {
       // One person's answer to a quorum ask is their response: it counts only with a name.
       if (event.answeredBy === undefined) {
@@ -97,14 +96,10 @@ export class Delivery {
       }
       event = respondEvent(open.questions, event.answers, event.answeredBy, this.#host.now());
     }
-    const { outbox, routedQuorum } = open;
-    open.outbox = undefined;
-    open.routedQuorum = undefined;
-    if (event.type === 'provider.deferred' && routedQuorum !== undefined) {
-      event = { ...event, quorum: routedQuorum };
-    }
+    const deferred = event.type === 'provider.deferred';
+    if (event.type === 'provider.deferred' && quorum !== undefined) event = { ...event, quorum };
     try {
-      if (!(await this.#host.commit(open, event, outbox)))
+      if (!(await this.#host.commit(open, event, deferred ? outbox : undefined)))
         await this.#host.recordAttempt(open, event);
     } catch (error) {
       open.fail(error);
@@ -183,28 +178,6 @@ class DeliveryContext implements AskProviderContext {
     return quorum === undefined ? undefined : quorumProgress(quorum, responses);
   }
 
-  setQuorum(quorum: QuorumOption): void {
-    const open = this.#open;
-    if (open.state.context.quorum !== undefined) {
-      throw new UserInteractionError(
-        'INVALID_REQUEST',
-        `Ask ${open.id} was started with a quorum of its own; a provider cannot set another.`,
-        { askId: open.id },
-      );
-    }
-    const rule = readQuorumOption(quorum, open.questions);
-    if (open.delivering) open.routedQuorum = rule;
-  }
-
-  queueOutbox(entries: readonly OutboxEntry[]): void {
-    if (!Array.isArray(entries)) {
-      throw new TypeError(
-        `Expected \`queueOutbox\` to get an array of outbox entries, got ${typeof entries}.`,
-      );
-    }
-    if (this.#open.delivering) this.#open.outbox = entries;
-  }
-
   /**
    * Checked like any answer, but partially; throws at the provider that sent bad ones. A getter
    * handing out a function bound to this delivery, so a provider may destructure it
@@ -216,6 +189,51 @@ class DeliveryContext implements AskProviderContext {
     return (answers) => {
       if (open.delivering) report(open, answers);
     };
+  }
+}
+
+/** A provider's result split from what rides in its deferral's write, or why that is refused. */
+type SplitResult =
+  | { ok: true; outcome: unknown; outbox?: readonly OutboxEntry[]; quorum?: AskMachineQuorum }
+  | { ok: false; error: unknown };
+
+/**
+ * A provider's result without what rides in a deferral's write (`ProviderDeferral`), which is
+ * checked here: a bad one fails the delivery, naming it, as a provider that threw would.
+ */
+function splitDeferral(open: OpenAsk, result: unknown): SplitResult {
+  if (typeof result !== 'object' || result === null) return { ok: true, outcome: result };
+  const { outbox, quorum, ...outcome } = result as ProviderDeferral;
+  if (outbox === undefined && quorum === undefined) return { ok: true, outcome: result };
+  try {
+    const status = (outcome as { status?: unknown }).status;
+    if (status !== 'deferred') {
+      throw new TypeError(
+        `The provider returned \`outbox\` or \`quorum\` with the status ${describe(status)}; they ride only with a deferral.`,
+      );
+    }
+    const split: SplitResult = { ok: true, outcome };
+    if (outbox !== undefined) {
+      if (!Array.isArray(outbox)) {
+        throw new TypeError(
+          `Expected the deferral's \`outbox\` to be an array of outbox entries, got ${describe(outbox)}.`,
+        );
+      }
+      split.outbox = outbox;
+    }
+    if (quorum !== undefined) {
+      if (open.state.context.quorum !== undefined) {
+        throw new UserInteractionError(
+          'INVALID_REQUEST',
+          `Ask ${open.id} was started with a quorum of its own; a provider cannot set another.`,
+          { askId: open.id },
+        );
+      }
+      split.quorum = readQuorumOption(quorum, open.questions);
+    }
+    return split;
+  } catch (error) {
+    return { ok: false, error };
   }
 }
 

@@ -6,12 +6,11 @@
 
 import type { Subscriber } from 'rxjs';
 import type { AnyActorRef } from 'xstate';
-import type { AskMachineEvent, AskMachineQuorum } from '../../machines/ask.machine.js';
+import type { AskMachineEvent } from '../../machines/ask.machine.js';
 import type { AskAttachment } from '../contracts/attachment.js';
 import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskUserRequest } from '../contracts/request.js';
-import type { OutboxEntry } from '../stores/ask-store.js';
 import type { PersistedAskState } from './ask-logic.js';
 import type { AskAuditEvent } from './audit.js';
 
@@ -42,10 +41,6 @@ export class OpenAsk {
   stored: Promise<unknown> | undefined = undefined;
 
   // ── delivery: written by delivery.ts only ──
-  /** Outbox entries the provider queued, written with its result (`ctx.queueOutbox`). */
-  outbox: readonly OutboxEntry[] | undefined = undefined;
-  /** A quorum the provider set (`ctx.setQuorum`), written with its deferral. */
-  routedQuorum: AskMachineQuorum | undefined = undefined;
   /** Created when the provider first reads `ctx.signal`. */
   controller: AbortController | undefined = undefined;
   /** True from the provider call until delivery stopped. */

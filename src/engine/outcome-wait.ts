@@ -7,20 +7,20 @@
 import type { AskOutcome } from '../contracts/outcome.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
-import type { AskStore } from '../stores/ask-store.js';
+import type { AskLog } from '../stores/ask-store.js';
 import { isAbortSignalLike } from './abortable.js';
 import { freezeOutcome } from './outcome-copy.js';
 import type { OutcomeOptions } from './service-contract.js';
 import { checkStoredAsk } from './stored-ask-check.js';
 
 export class OutcomeWaits {
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #writing: (askId: string) => Promise<unknown> | undefined;
   /** Each waiter's rejection, for `close()`. */
   readonly #waiting = new Set<(error: unknown) => void>();
 
   /** `writing(askId)`: this service's first write of that ask while it is in flight, if any. */
-  constructor(store: AskStore, writing: (askId: string) => Promise<unknown> | undefined) {
+  constructor(store: AskLog, writing: (askId: string) => Promise<unknown> | undefined) {
     this.#store = store;
     this.#writing = writing;
   }

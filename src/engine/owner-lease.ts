@@ -5,7 +5,7 @@
  * start or a `restore` takes it over, and the sweeper times it out. One write per renewal,
  * however many asks the service owns.
  */
-import type { AskStore } from '../stores/ask-store.js';
+import type { AskLog } from '../stores/ask-store.js';
 import { leaseRuns } from '../stores/owner-lease.js';
 import type { Clock } from './clock.js';
 
@@ -16,7 +16,7 @@ export interface LeaseTimes {
 }
 
 export class OwnerLease {
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #clock: Clock;
   readonly #owner: string;
   readonly #times: LeaseTimes;
@@ -32,7 +32,7 @@ export class OwnerLease {
   ready: Promise<void> | undefined;
 
   constructor(
-    store: AskStore,
+    store: AskLog,
     clock: Clock,
     owner: string,
     times: LeaseTimes,

@@ -30,23 +30,26 @@ export interface AskProviderContext {
    * `UserInteractionError` (`INVALID_ANSWER`) for answers that could never be given.
    */
   reportProgress(answers: AskUserQuestionAnswer[]): void;
-  /**
-   * Queues messages to be written with this provider's result, in the same store write (the
-   * outbox of `ask-engine/notify`): they are stored if and only if the result is, so a process
-   * that dies after the write still has them sent by whoever claims them. A later call
-   * replaces what an earlier one queued. The service always gives it; a context made by hand
-   * (a test calling a provider directly) may not.
-   */
-  queueOutbox?(entries: readonly OutboxEntry[]): void;
-  /**
-   * Several people decide this ask from the provider's deferral on (a provider that routes the
-   * question to them, as the notify provider's `route` may): `quorum` is checked like
-   * `service.start`'s (throws `INVALID_REQUEST` naming the field) and written with the
-   * deferral; a later call replaces an earlier one. Throws `INVALID_REQUEST` for an ask started
-   * with a quorum of its own. The service always gives it; a context made by hand may not.
-   */
-  setQuorum?(quorum: QuorumOption): void;
 }
+
+/**
+ * A deferral with what is written in the same store write: a provider that routes the question
+ * to people (the notify provider) returns the messages to send them and, when several decide,
+ * the quorum. Both are stored if and only if the deferral is.
+ */
+export type ProviderDeferral = Extract<ProviderOutcome, { status: 'deferred' }> & {
+  /**
+   * Messages for the outbox of `ask-engine/notify`: a process that dies after the write still
+   * has them sent by whoever claims them. Needs a store with the outbox port.
+   */
+  outbox?: readonly OutboxEntry[];
+  /**
+   * Several people decide the ask from this deferral on: checked like `service.start`'s
+   * `quorum` and recorded in the `provider.deferred` audit event. A bad one, or one for an ask
+   * started with a quorum of its own, ends the ask `cancelled` / `provider-error` naming why.
+   */
+  quorum?: QuorumOption;
+};
 
 /**
  * Shows questions to a person and reports what they did: answered, cancelled (dismissed, or no
@@ -58,5 +61,8 @@ export interface AskProvider {
    * ends the ask `cancelled` with reason `provider-error` (`invalid-answer` for an
    * `INVALID_ANSWER` error: the provider refused what the person gave).
    */
-  ask(request: AskUserRequest, ctx: AskProviderContext): Promise<ProviderOutcome>;
+  ask(
+    request: AskUserRequest,
+    ctx: AskProviderContext,
+  ): Promise<ProviderOutcome | ProviderDeferral>;
 }

@@ -6,7 +6,7 @@
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { checkPurgeTime } from '../stores/ask-query.js';
-import type { AskStore } from '../stores/ask-store.js';
+import type { AskIndex } from '../stores/ask-store.js';
 import type { Clock } from './clock.js';
 import { eventLoopTurn } from './event-loop.js';
 import type { WriteLedger } from './write-ledger.js';
@@ -45,10 +45,10 @@ export function checkPurgeOptions(options: unknown): asserts options is { finalB
 
 /**
  * Deletes every final ask that settled before `finalBefore`, batch by batch; resolves with how
- * many were deleted. Owners' leases are read at the `clock`'s now (see `AskStore.purge`).
+ * many were deleted. Owners' leases are read at the `clock`'s now (see `AskIndex.purge`).
  */
 export async function purgeFinalAsks(
-  store: AskStore,
+  store: AskIndex,
   clock: Clock,
   finalBefore: number,
   ledger: WriteLedger,
@@ -78,7 +78,7 @@ export async function purgeFinalAsks(
 
 /** Purges the store every `everyMs` of real time; its timer alone never keeps a process alive. */
 export class RetentionTimer {
-  readonly #store: AskStore;
+  readonly #store: AskIndex;
   readonly #clock: Clock;
   readonly #finalAfterMs: number;
   readonly #everyMs: number;
@@ -88,7 +88,7 @@ export class RetentionTimer {
   #stopped = false;
 
   constructor(
-    store: AskStore,
+    store: AskIndex,
     clock: Clock,
     options: RetentionOptions,
     report: (error: unknown) => void,

@@ -4,8 +4,8 @@ import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { MAX_ATTACHMENT_BYTES, utf8ByteLength } from '../rules/limits.js';
 import { checkStoreText } from '../rules/store-text.js';
-import { ASK_STORE_METHODS, type AskStore } from '../stores/ask-store.js';
 import { renewalInterval } from '../stores/owner-lease.js';
+import { type AskStorePorts, missingPort, readStorePorts } from '../stores/store-ports.js';
 import { isAbortSignalLike } from './abortable.js';
 import { ASK_TELEMETRY_METHODS, type AskTelemetry } from './ask-observer.js';
 import type { Clock } from './clock.js';
@@ -20,8 +20,12 @@ export interface InteractionServiceOptions {
   clock?: Clock;
   /** Receives xstate inspection events of every ask (e.g. `createBrowserInspector().inspect`). */
   inspect?: Inspect;
-  /** Where asks live; services sharing a store share their asks. Defaults to a new memory store. */
-  store?: AskStore;
+  /**
+   * Where asks live; services sharing a store share their asks. Defaults to a new memory store.
+   * Any store with the ask log port; `list`, `purge` and `retention` need its index port too,
+   * and the notify provider its outbox port (the memory, SQLite and PostgreSQL stores have all).
+   */
+  store?: AskStorePorts;
   /** Replace answers by `'[redacted]'` in audit and inspection events and refusal messages. */
   redact?: boolean;
   /** Generates ask ids; defaults to a random prefix per service plus a counter. */
@@ -87,10 +91,8 @@ export function checkServiceOptions(options: InteractionServiceOptions): void {
       `Expected \`inspect\` to be a function or an observer { next }, got ${describe(inspect)}.`,
     );
   }
-  if (store !== undefined && !hasMethods(store, [...ASK_STORE_METHODS])) {
-    throw new TypeError(
-      `Expected \`store\` to implement the AskStore contract (${ASK_STORE_METHODS.join(', ')}), got ${describe(store)}.`,
-    );
+  if (store !== undefined && readStorePorts(store).index === undefined && retention) {
+    throw missingPort('The `retention` option', 'index');
   }
   if (redact !== undefined && typeof redact !== 'boolean') {
     throw new TypeError(`Expected \`redact\` to be a boolean, got ${describe(redact)}.`);

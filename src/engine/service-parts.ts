@@ -3,8 +3,9 @@
  * replica of open asks, settlement, the compare-and-set loops, the commands and the sweeper.
  * The facade (service.ts) only delegates to them.
  */
-import type { AskStore, AskWrite } from '../stores/ask-store.js';
+import type { AskIndex, AskLog, AskWrite } from '../stores/ask-store.js';
 import { createMemoryAskStore } from '../stores/memory-store.js';
+import { readStorePorts } from '../stores/store-ports.js';
 import { AskCommands } from './ask-commands.js';
 import { AskCommits } from './ask-commit.js';
 import { sequentialIds } from './ask-ids.js';
@@ -31,7 +32,10 @@ const OWN_MEMORY_STORE_RETENTION = { finalAfterMs: 3_600_000 };
 
 export interface ServiceParts {
   clock: Clock;
-  store: AskStore;
+  /** The store's ask log (the store itself). */
+  store: AskLog;
+  /** The store's index port, if it has one (`list`, `purge`, retention). */
+  index: AskIndex | undefined;
   /** True when this service redacts every ask it writes. */
   redact: boolean;
   ids: () => string;
@@ -64,7 +68,7 @@ export function createServiceParts(
   provider: () => AskProvider | undefined,
 ): ServiceParts {
   const clock = options.clock ?? systemClock;
-  const store = options.store ?? createMemoryAskStore();
+  const { log: store, index } = readStorePorts(options.store ?? createMemoryAskStore());
   // A memory store of the service's own would otherwise grow for as long as the process runs.
   const retentionOptions =
     options.retention ?? (options.store === undefined ? OWN_MEMORY_STORE_RETENTION : false);
@@ -152,10 +156,11 @@ export function createServiceParts(
   const retention =
     retentionOptions === false
       ? undefined
-      : new RetentionTimer(store, clock, retentionOptions, report, ledger);
+      : new RetentionTimer(index as AskIndex, clock, retentionOptions, report, ledger);
   return {
     clock,
     store,
+    index,
     redact,
     ids: options.ids ?? sequentialIds(),
     trail,

@@ -15,10 +15,11 @@ import type {
   AskListFilter,
   AskListPage,
   AskListResult,
-  AskStore,
+  AskLog,
   PersistedAskSnapshot,
   UnreadableAsk,
 } from '../stores/ask-store.js';
+import { missingPort } from '../stores/store-ports.js';
 import { readAnswerOptions } from './ask-commands.js';
 import { abortEvent } from './ask-events.js';
 import { createAskHandle } from './ask-handle.js';
@@ -201,7 +202,9 @@ class Service implements InteractionService {
   }
 
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>> {
-    const listed = await this.#parts.store.list(peopleInCanonicalForm(filter), page);
+    const index = this.#parts.index;
+    if (index === undefined) throw missingPort('`service.list`', 'index');
+    const listed = await index.list(peopleInCanonicalForm(filter), page);
     const items: AskInfo[] = [];
     // Rows the store could not read, then rows that fail their check: each reported once.
     const unreadable: UnreadableAsk[] = [];
@@ -229,8 +232,9 @@ class Service implements InteractionService {
 
   async purge(options: PurgeOptions): Promise<number> {
     checkPurgeOptions(options);
-    const { store, clock, ledger } = this.#parts;
-    return purgeFinalAsks(store, clock, options.finalBefore, ledger);
+    const { index, clock, ledger } = this.#parts;
+    if (index === undefined) throw missingPort('`service.purge`', 'index');
+    return purgeFinalAsks(index, clock, options.finalBefore, ledger);
   }
 
   history(askId: string): AsyncIterable<AskAuditEvent> {
@@ -280,7 +284,7 @@ class Service implements InteractionService {
   }
 
   /** The store this service writes to, for the parts built on it (see store-of.ts). */
-  get [STORE_OF](): AskStore {
+  get [STORE_OF](): AskLog {
     return this.#parts.store;
   }
 

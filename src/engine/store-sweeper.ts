@@ -17,7 +17,7 @@
  * a sweep finds is then one this service does not time out itself, so the two never race for
  * it (and each write is a compare-and-set, so an ask still has exactly one outcome).
  */
-import type { AskStore, AskWrite, StoredAsk } from '../stores/ask-store.js';
+import type { AskLog, AskWrite, StoredAsk } from '../stores/ask-store.js';
 import { writesClaimsBeside } from '../stores/claim-lanes.js';
 import type { AskObserver } from './ask-observer.js';
 import { basisOf, nextAskWrite } from './ask-write.js';
@@ -49,7 +49,7 @@ const FIRST_CLAIM = MIN_CLAIM;
 const FIRST_REMOTE_CLAIM = 64;
 
 export class StoreSweeper {
-  readonly #store: AskStore;
+  readonly #store: AskLog;
   readonly #writer: string;
   readonly #clock: Clock;
   readonly #intervalMs: number;
@@ -76,7 +76,7 @@ export class StoreSweeper {
    * timers have work at a time (the sweep waits for them); `ledger` counts its claims.
    */
   constructor(
-    store: AskStore,
+    store: AskLog,
     writer: string,
     clock: Clock,
     intervalMs: number,

@@ -1,4 +1,7 @@
-/** The mail for one notification: subject, text part and HTML part, every model-written text escaped. */
+/**
+ * The mail for one notification: subject, text part and HTML part, every model-written text
+ * escaped. The text part is also what push channels (ntfy) show.
+ */
 import type { AskUserQuestion } from '../contracts/question.js';
 import { escapeControlCharacters } from '../rules/escape-text.js';
 import { type Html, html, shownText } from '../web/html.js';
@@ -22,13 +25,19 @@ export interface EmailContent {
 
 export function renderEmail(notification: Notification): EmailContent {
   return {
-    subject: escapeControlCharacters(subjectOf(notification)),
-    text: renderText(notification),
+    subject: renderSubject(notification),
+    text: renderPlainText(notification),
     html: renderHtml(notification),
   };
 }
 
-function renderText(notification: Notification): string {
+/** One line, control characters shown as escapes: the mail's subject, a push message's title. */
+export function renderSubject(notification: Notification): string {
+  return escapeControlCharacters(subjectOf(notification));
+}
+
+/** The notification as plain text: what it says, line breaks kept, other controls shown escaped. */
+export function renderPlainText(notification: Notification): string {
   const lines = [headlineOf(notification), ''];
   const settled = settledSentenceOf(notification);
   if (settled !== undefined) lines.push(literal(settled), '');

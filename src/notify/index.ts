@@ -1,13 +1,13 @@
 /**
  * `ask-engine/notify`: reach the people an ask is for. A channel is `{ name, send(notification,
- * signal) }`; email (nodemailer) and webhooks (Standard Webhooks) ship here, and users add their
- * own the same way.
+ * signal) }`; email (nodemailer), webhooks (Standard Webhooks) and phone push (ntfy, with
+ * one-tap answer buttons; Web Push through the optional peer `web-push`) ship here, and users add their own the same way.
  *
  * @module ask-engine/notify
  */
 
 export type { AnsweredBy } from '../contracts/outcome.js';
-export type { NotifyChannel } from './channel.js';
+export type { NotifyChannel, NotifyReceipt } from './channel.js';
 export { NotificationDeliveryError, type NotificationDeliveryErrorData } from './delivery-error.js';
 export { deliveryIdFor } from './delivery-id.js';
 export type { MailAddress } from './email-address.js';
@@ -18,6 +18,7 @@ export {
   type EmailTransport,
 } from './email-channel.js';
 export {
+  MAX_RECEIPT_LENGTH,
   NOTIFICATION_KINDS,
   type Notification,
   type NotificationKind,
@@ -37,6 +38,15 @@ export type {
   NotifyRouteResult,
 } from './notify-options.js';
 export { createNotifyProvider, type NotifyProvider } from './notify-provider.js';
+export { createNtfyChannel, type NtfyHttpAction, type NtfyMessage } from './ntfy-channel.js';
+export type { NtfyChannelOptions, NtfyPriority } from './ntfy-options.js';
+export {
+  createWebPushChannel,
+  type VapidDetails,
+  type WebPushChannelOptions,
+} from './web-push-channel.js';
+export type { WebPushPayload } from './web-push-payload.js';
+export type { WebPushSubscription } from './web-push-subscription.js';
 export { createWebhookChannel } from './webhook-channel.js';
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-event.js';
 export type { WebhookChannelOptions } from './webhook-options.js';

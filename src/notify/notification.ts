@@ -22,6 +22,9 @@ export type NotificationRecipient = Static<typeof NotificationRecipientSchema>;
 
 const at = Type.Integer({ minimum: 0 });
 
+/** The longest receipt (`NotifyReceipt.ref`) a channel may keep of a message it sent. */
+export const MAX_RECEIPT_LENGTH = 1024;
+
 // One schema per status, so a wrong summary is explained by its own branch.
 const settledSummaries = {
   answered: Type.Object(
@@ -67,6 +70,13 @@ const common = {
   inboxLink: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   /** When the ask times out, in ms since the epoch. */
   deadline: Type.Optional(at),
+  /**
+   * The receipts (`NotifyReceipt.ref`) of the messages sent to this recipient about this ask
+   * before this one, oldest first: absent when there are none (always, for `created`).
+   */
+  receipts: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: MAX_RECEIPT_LENGTH }), { minItems: 1 }),
+  ),
 };
 /** Which reminder or escalation step this is: 1, 2, ...; each step is its own delivery. */
 const seq = Type.Integer({ minimum: 1 });

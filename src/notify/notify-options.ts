@@ -5,7 +5,8 @@ import type { AskProviderContext } from '../engine/provider.js';
 import { storeOf } from '../engine/store-of.js';
 import { describe } from '../rules/describe.js';
 import type { QuorumOption } from '../rules/quorum.js';
-import type { AskStore } from '../stores/ask-store.js';
+import type { AskLog, AskOutbox } from '../stores/ask-store.js';
+import { type AskStorePorts, missingPort, readStorePorts } from '../stores/store-ports.js';
 import type { AnswerAppLinks } from '../web/answer-app.js';
 import type { NotifyChannel } from './channel.js';
 import type { NotificationRecipient } from './notification.js';
@@ -73,7 +74,7 @@ export interface NotifyProviderOptions {
    * store of `server.service` (a web answer server over `createInteractionService`); give it
    * for a server of your own or an answer app.
    */
-  store?: AskStore;
+  store?: AskStorePorts;
   /** The channels recipients name (`createEmailChannel`, `createWebhookChannel`, your own). */
   channels: readonly NotifyChannel[];
   /** Who is told of each ask. */
@@ -89,7 +90,8 @@ export interface NotifyProviderOptions {
 
 export interface ResolvedNotifyOptions {
   server: NotifyProviderOptions['server'];
-  store: AskStore;
+  /** The store's ask log with its outbox port. */
+  store: AskLog & AskOutbox;
   channels: ReadonlyMap<string, NotifyChannel>;
   route: NotifyRoute;
   reminders: Required<Pick<NotifyReminders, 'afterMs'>> & { everyMs: number; max: number };
@@ -119,18 +121,13 @@ export function resolveNotifyOptions(options: NotifyProviderOptions): ResolvedNo
       `Expected \`server\` to be the web answer server (createWebAnswerServer) or answer app, got ${describe(server)}.`,
     );
   }
-  if (
-    typeof store?.claimOutbox !== 'function' ||
-    typeof store.takeOutbox !== 'function' ||
-    typeof store.completeOutbox !== 'function' ||
-    typeof store.renewOutbox !== 'function'
-  ) {
+  if (store === undefined) {
     throw new TypeError(
-      options.store === undefined
-        ? "Expected `store` (the interaction service's ask store): the `server` given has no `service` made by createInteractionService to take it from."
-        : `Expected \`store\` to be the interaction service's ask store (with claimOutbox), got ${describe(store)}.`,
+      "Expected `store` (the interaction service's ask store): the `server` given has no `service` made by createInteractionService to take it from.",
     );
   }
+  const ports = readStorePorts(store, 'store');
+  if (ports.outbox === undefined) throw missingPort('The notify provider', 'outbox');
   checkRoute(route, '`route`');
   const channels = new Map<string, NotifyChannel>();
   if (!Array.isArray(options.channels) || options.channels.length === 0) {
@@ -193,7 +190,7 @@ export function resolveNotifyOptions(options: NotifyProviderOptions): ResolvedNo
   }
   return {
     server,
-    store,
+    store: ports.log as AskLog & AskOutbox,
     channels,
     route,
     reminders: readReminders(options.reminders),

@@ -53,11 +53,6 @@ export function createNotifyProvider(options: NotifyProviderOptions): NotifyProv
   return {
     async ask(request, ctx) {
       ctx.signal.throwIfAborted();
-      if (typeof ctx.queueOutbox !== 'function') {
-        throw new TypeError(
-          'The notify provider writes its notifications with the deferral: register it with an interaction service (service.registerProvider), which gives ctx.queueOutbox.',
-        );
-      }
       const at = resolved.clock.now();
       const linked = async (route: NotifyRoute, what: string) =>
         recipientsOf(resolved, await routed(route, what, request, ctx), what, ctx.askId);
@@ -70,16 +65,8 @@ export function createNotifyProvider(options: NotifyProviderOptions): NotifyProv
           message: 'The notify route named nobody to ask.',
         };
       }
-      // The people decide by a quorum: set with the deferral (checked like start's option).
+      // The people decide by a quorum: written with the deferral (checked like start's option).
       const quorum = Array.isArray(first) ? undefined : (first as { quorum?: QuorumOption }).quorum;
-      if (quorum !== undefined) {
-        if (typeof ctx.setQuorum !== 'function') {
-          throw new TypeError(
-            'The notify route returned a quorum, but this context cannot set one: register the provider with an interaction service.',
-          );
-        }
-        ctx.setQuorum(quorum);
-      }
       const escalations = [];
       for (const [index, step] of resolved.escalation.entries()) {
         escalations.push({
@@ -101,12 +88,14 @@ export function createNotifyProvider(options: NotifyProviderOptions): NotifyProv
       // What is due at once is written leased to this provider's sender, which sends it
       // without a claim once the write applied.
       dispatcher.lease(entries, at);
-      ctx.queueOutbox(entries);
       const names = recipients.map(({ recipient }) => `${recipient.id} (${recipient.channel})`);
       return {
         status: 'deferred',
         interactionId: ctx.askId,
         message: `Sent to ${names.join(', ')}; the answer comes through their links.`,
+        // Written in the deferral's own store write: sent if and only if the deferral is stored.
+        outbox: entries,
+        ...(quorum === undefined ? {} : { quorum }),
       };
     },
     flush: () => dispatcher.flush(),

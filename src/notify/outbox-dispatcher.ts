@@ -10,10 +10,15 @@
 import type { AskOutcome } from '../contracts/outcome.js';
 import { noteEvent } from '../engine/ask-write.js';
 import type { AskAuditEvent } from '../engine/audit.js';
-import { messageOf } from '../rules/describe.js';
+import { describe, messageOf } from '../rules/describe.js';
 import type { ClaimedOutboxAsk, ClaimedOutboxEntry, OutboxEntry } from '../stores/ask-store.js';
 import { NotificationDeliveryError } from './delivery-error.js';
-import { type Notification, readNotification, type SettledSummary } from './notification.js';
+import {
+  MAX_RECEIPT_LENGTH,
+  type Notification,
+  readNotification,
+  type SettledSummary,
+} from './notification.js';
 import type { ResolvedNotifyOptions } from './notify-options.js';
 import { holdLease } from './outbox-lease.js';
 import type { NotifyPayload } from './outbox-plan.js';
@@ -137,8 +142,9 @@ export class OutboxDispatcher {
       if (channel === undefined) throw new Error(`No channel named ${entry.channel}.`);
       // Leased for as long as the send runs, however long the channel takes.
       const lease = holdLease(store, entry, this.#options, (error) => this.#report(error));
+      let sent: unknown;
       try {
-        await channel.send(notification, this.#controller.signal);
+        sent = await channel.send(notification, this.#controller.signal);
       } catch (error) {
         // Another sender has the entry now: its try decides, not this one's failure.
         if (this.#controller.signal.aborted || lease.lost) return false;
@@ -147,10 +153,17 @@ export class OutboxDispatcher {
       } finally {
         lease.stop();
       }
+      // The message went out: a receipt the channel got wrong is reported, the send recorded.
+      let receipt: string | undefined;
+      try {
+        receipt = receiptOf(sent, channel.name);
+      } catch (error) {
+        this.#report(error);
+      }
       await store.completeOutbox(
         entry.deliveryId,
         clock.now(),
-        sentEvent(entry, ask, notification, clock.now()),
+        sentEvent(entry, ask, notification, clock.now(), receipt),
       );
       return true;
     } catch (error) {
@@ -197,29 +210,46 @@ export class OutboxDispatcher {
     ask: ClaimedOutboxAsk,
   ): Promise<Notification | undefined> {
     const { notification } = entry.payload as NotifyPayload;
-    if (notification?.kind !== 'settled') {
+    if (notification?.kind === 'created') {
       return ask.final ? undefined : readNotification(notification);
     }
+    if (notification?.kind !== 'settled') {
+      if (ask.final) return undefined;
+      const { receipts } = await this.#toldBefore(ask.askId, notification?.recipient);
+      return readNotification(withReceipts(notification, receipts));
+    }
     if (!ask.final || ask.outcome === undefined) return undefined;
-    if (!(await this.#wasTold(ask.askId, notification.recipient))) return undefined;
-    return readNotification({
-      ...notification,
-      at: ask.updatedAt,
-      outcome: summaryOf(ask.outcome, ask.updatedAt),
-    });
+    const { told, receipts } = await this.#toldBefore(ask.askId, notification.recipient);
+    if (!told) return undefined;
+    return readNotification(
+      withReceipts(
+        { ...notification, at: ask.updatedAt, outcome: summaryOf(ask.outcome, ask.updatedAt) },
+        receipts,
+      ),
+    );
   }
 
-  /** Whether the ask's history shows a message about the open ask sent to `recipient`. */
-  async #wasTold(askId: string, recipient: unknown): Promise<boolean> {
+  /**
+   * Whether the ask's history shows a message about the open ask sent to `recipient`, and the
+   * receipts the channel kept of the messages sent to them, oldest first.
+   */
+  async #toldBefore(
+    askId: string,
+    recipient: unknown,
+  ): Promise<{ told: boolean; receipts: string[] }> {
     const id = (recipient as { id?: unknown } | null | undefined)?.id;
+    let told = false;
+    const receipts: string[] = [];
     for await (const event of this.#options.store.history(askId)) {
-      const told =
+      const isTold =
         event.type === 'reminded' ||
         event.type === 'escalated' ||
         (event.type === 'notified' && event.data.kind === 'created');
-      if (told && event.data.recipient === id) return true;
+      if (!isTold || event.data.recipient !== id) continue;
+      told = true;
+      if (event.data.receipt !== undefined) receipts.push(event.data.receipt);
     }
-    return false;
+    return { told, receipts };
   }
 
   #report(error: unknown): void {
@@ -249,17 +279,40 @@ function summaryOf(outcome: AskOutcome, at: number): SettledSummary | undefined 
   }
 }
 
+/** The notification with the receipts of the messages sent before it, when there are any. */
+function withReceipts<T extends object>(notification: T, receipts: string[]): T {
+  return receipts.length === 0 ? notification : { ...notification, receipts };
+}
+
+/**
+ * The receipt a channel's `send` resolved with, checked: `undefined` for none. A receipt that is
+ * not `{ ref }` with a short non-empty string is the channel's bug: a `TypeError` naming it (the
+ * message was sent, so it is reported, not sent again).
+ */
+function receiptOf(value: unknown, channel: string): string | undefined {
+  if (value === undefined) return undefined;
+  const ref = (value as { ref?: unknown } | null)?.ref;
+  if (typeof ref !== 'string' || ref === '' || ref.length > MAX_RECEIPT_LENGTH) {
+    throw new TypeError(
+      `Expected channel ${describe(channel)}'s send to resolve with nothing or { ref } (a non-empty string of at most ${MAX_RECEIPT_LENGTH} characters), got ${describe(value)}.`,
+    );
+  }
+  return ref;
+}
+
 /** The audit event of a sent notification: whom, through what, under which id; never the answer. */
 function sentEvent(
   entry: ClaimedOutboxEntry,
   ask: ClaimedOutboxAsk,
   notification: Notification,
   at: number,
+  receipt: string | undefined,
 ): AskAuditEvent {
   const who = {
     recipient: notification.recipient.id,
     channel: notification.recipient.channel,
     deliveryId: entry.deliveryId,
+    ...(receipt === undefined ? {} : { receipt }),
   };
   switch (notification.kind) {
     case 'created':

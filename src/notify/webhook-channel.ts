@@ -5,6 +5,7 @@ import { messageOf } from '../rules/describe.js';
 import type { NotifyChannel } from './channel.js';
 import { readChannelInput } from './channel-input.js';
 import { NotificationDeliveryError } from './delivery-error.js';
+import { postOnce } from './http-post.js';
 import { webhookBodyOf } from './webhook-event.js';
 import {
   type ResolvedWebhookOptions,
@@ -84,7 +85,7 @@ async function deliver(
   }
 }
 
-/** One POST: undefined when delivered, otherwise what went wrong and whether to try again. */
+/** One POST, signed at this try: undefined when delivered, otherwise what went wrong. */
 async function tryOnce(
   { url, webhook, timeoutMs, fetch, clock }: ResolvedWebhookOptions,
   id: string,
@@ -93,34 +94,22 @@ async function tryOnce(
 ): Promise<Attempt | undefined> {
   // Signed at each try: receivers refuse timestamps older than a few minutes.
   const timestamp = new Date(clock.now());
-  const timeout = AbortSignal.timeout(timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'webhook-id': id,
-        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-        'webhook-signature': webhook.sign(id, timestamp, body),
-      },
-      body,
-      // A redirect would resend a signed event somewhere the sender never chose.
-      redirect: 'manual',
-      signal: AbortSignal.any([signal, timeout]),
-    });
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    const cause = timeout.aborted ? new Error(`no answer within ${timeoutMs} ms`) : error;
-    return { retryable: true, cause };
-  }
-  // The body is not read: only the status counts, and the connection is freed for the next send.
-  await response.body?.cancel().catch(() => {});
-  if (response.status >= 200 && response.status < 300) return undefined;
-  const status = response.status;
-  const retryable = status >= 500 || status === 408 || status === 429;
-  const retryAfterMs = retryAfterOf(response.headers.get('retry-after'), clock.now());
-  return { retryable, status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  const headers = {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+    'webhook-signature': webhook.sign(id, timestamp, body),
+  };
+  const failure = await postOnce({ fetch, url, headers, body, timeoutMs, signal });
+  if (failure === undefined) return undefined;
+  const { retryable, status, cause } = failure;
+  const retryAfterMs = retryAfterOf(failure.retryAfter ?? null, clock.now());
+  return {
+    retryable,
+    ...(status === undefined ? {} : { status }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(cause === undefined ? {} : { cause }),
+  };
 }
 
 /** `Retry-After` in seconds or as an HTTP date, as milliseconds from `now`. */

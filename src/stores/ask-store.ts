@@ -196,36 +196,13 @@ export interface AskSubscribeOptions {
   writer?: string;
 }
 
-/** The methods of the contract, for checking that an object is a store. */
-export const ASK_STORE_METHODS = [
-  'create',
-  'update',
-  'append',
-  'get',
-  'findByInteractionId',
-  'findByKey',
-  'history',
-  'claimDue',
-  'list',
-  'purge',
-  'acknowledgeSettled',
-  'claimOutbox',
-  'takeOutbox',
-  'completeOutbox',
-  'retryOutbox',
-  'renewOutbox',
-  'subscribe',
-  'renewOwnerLease',
-  'releaseOwnerLease',
-  'ownerLeaseUntil',
-  'close',
-] as const satisfies readonly (keyof AskStore)[];
-
 /**
- * Where asks and their audit events live; services sharing one store share their asks. Memory,
- * SQLite (`ask-engine/sqlite`) and PostgreSQL (`ask-engine/postgres`) implement it.
+ * The ask log, the port every store implements first: asks and their audit events, written by
+ * compare-and-set, found, swept when due, told to subscribers, and the owners' leases. A
+ * service runs on a store that implements only this port; notifications need the outbox port
+ * (`AskOutbox`) and `service.list` / `purge` / `retention` the index port (`AskIndex`).
  */
-export interface AskStore {
+export interface AskLog {
   /**
    * Inserts a new ask (`version` 1) and its `start` event. If an ask with the same id or the
    * same key exists, writes nothing and returns it. If the id belonged to an ask `purge`
@@ -234,7 +211,9 @@ export interface AskStore {
   create(write: AskWrite): Promise<AskCreateResult>;
   /**
    * Replaces the ask with `write.ask` (whose version is `expectedVersion + 1`) and appends
-   * `write.event`, only if the stored ask is still at `expectedVersion`.
+   * `write.event`, only if the stored ask is still at `expectedVersion`. A write's `outbox`
+   * entries ride in the same transaction; a store without the outbox port is never given any
+   * (the notify provider refuses such a store).
    */
   update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult>;
   /** Appends an event that changes no state (a late answer, a refused answer). */
@@ -277,6 +256,40 @@ export interface AskStore {
    */
   readonly remote?: boolean;
   /**
+   * `owner` heard that the final ask `askId` settled: the row no longer names it (if it still
+   * does), so `purge` may delete the ask. Not a transition: the version stays, no event is
+   * appended and subscribers are told nothing. Does nothing for an ask that is not final, is
+   * gone, or names another owner (or none).
+   */
+  acknowledgeSettled(askId: string, owner: string): Promise<void>;
+  /**
+   * Calls `listener` for changes on a later turn of the event loop: news of a write arrives
+   * after that write's promise settled, and the changes of one turn are told once per ask, at
+   * its latest version. With `options.writer`, news of the subscriber's own writes is left out
+   * (see `AskSubscribeOptions`). Returns the unsubscribe function.
+   */
+  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void;
+  /**
+   * Holds `owner`'s lease until `until` (ms since the epoch, on the service clock), or renews
+   * it: one record per owner, however many asks it owns. While it runs, the owner is live: its
+   * asks are neither swept (`claimDue`) nor taken over by another service.
+   */
+  renewOwnerLease(owner: string, until: number): Promise<void>;
+  /** Ends `owner`'s lease (its service closed): its asks are anyone's to take over or sweep. */
+  releaseOwnerLease(owner: string): Promise<void>;
+  /** Until when `owner`'s lease runs (ms since the epoch), or `undefined` when it holds none. */
+  ownerLeaseUntil(owner: string): Promise<number | undefined>;
+  /** Releases the store's connections and timers; the data stays. */
+  close(): Promise<void>;
+}
+
+/**
+ * The outbox port: messages written in an ask's write (`AskWrite.outbox`), claimed by one
+ * sender at a time under a lease, and marked done with their audit event. The notify provider
+ * needs it; a store that implements it implements all of it.
+ */
+export interface AskOutbox {
+  /**
    * Claims up to `limit` outbox entries of `channels` that are due at `now`, not sent, not
    * leased to another sender, and not held back by a leased `whileOpen` entry of their ask
    * (see `OutboxEntry.whileOpen`), earliest first, and leases them until `now + leaseMs`: two
@@ -318,6 +331,13 @@ export interface AskStore {
    * false means another sender may be sending it now.
    */
   renewOutbox(deliveryId: string, attempts: number, until: number): Promise<boolean>;
+}
+
+/**
+ * The index port: asks found by what people ask of them (`list`) and final asks deleted when
+ * old (`purge`). `service.list`, `service.purge` and the `retention` option need it.
+ */
+export interface AskIndex {
   /**
    * The asks matching `filter`, newest first (by `createdAt`, then by an order of the store's
    * own for asks created at the same time), `page.limit` at a time (default 50, at most 1,000;
@@ -340,30 +360,11 @@ export interface AskStore {
    * tombstone: the id alone), so `create` never gives it to a new ask.
    */
   purge(finalBefore: number, limit: number, now: number): Promise<number>;
-  /**
-   * `owner` heard that the final ask `askId` settled: the row no longer names it (if it still
-   * does), so `purge` may delete the ask. Not a transition: the version stays, no event is
-   * appended and subscribers are told nothing. Does nothing for an ask that is not final, is
-   * gone, or names another owner (or none).
-   */
-  acknowledgeSettled(askId: string, owner: string): Promise<void>;
-  /**
-   * Calls `listener` for changes on a later turn of the event loop: news of a write arrives
-   * after that write's promise settled, and the changes of one turn are told once per ask, at
-   * its latest version. With `options.writer`, news of the subscriber's own writes is left out
-   * (see `AskSubscribeOptions`). Returns the unsubscribe function.
-   */
-  subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void;
-  /**
-   * Holds `owner`'s lease until `until` (ms since the epoch, on the service clock), or renews
-   * it: one record per owner, however many asks it owns. While it runs, the owner is live: its
-   * asks are neither swept (`claimDue`) nor taken over by another service.
-   */
-  renewOwnerLease(owner: string, until: number): Promise<void>;
-  /** Ends `owner`'s lease (its service closed): its asks are anyone's to take over or sweep. */
-  releaseOwnerLease(owner: string): Promise<void>;
-  /** Until when `owner`'s lease runs (ms since the epoch), or `undefined` when it holds none. */
-  ownerLeaseUntil(owner: string): Promise<number | undefined>;
-  /** Releases the store's connections and timers; the data stays. */
-  close(): Promise<void>;
 }
+
+/**
+ * Where asks and their audit events live, with all three ports: the ask log, the outbox and the
+ * index. Services sharing one store share their asks. Memory, SQLite (`ask-engine/sqlite`) and
+ * PostgreSQL (`ask-engine/postgres`) implement it.
+ */
+export interface AskStore extends AskLog, AskOutbox, AskIndex {}

@@ -1,15 +1,15 @@
 /**
  * Marks a store whose large claims are written beside the event loop (the SQLite store's
  * worker): such a claim mostly waits for that writer, and spreads its own reading over slices
- * of the event loop (see `AskStore.claimDue`'s `enough`). The sweeper then keeps two rounds in
+ * of the event loop (see `AskLog.claimDue`'s `enough`). The sweeper then keeps two rounds in
  * flight, so one is read while the other is written, and lets each claim more asks. Internal to
  * the package: the symbol is not part of its API.
  */
-import type { AskStore } from './ask-store.js';
+import type { AskLog } from './ask-store.js';
 
 export const WRITES_CLAIMS_BESIDE: unique symbol = Symbol('ask-engine.writesClaimsBeside');
 
 /** True for a store marked `WRITES_CLAIMS_BESIDE` (at the time of asking). */
-export function writesClaimsBeside(store: AskStore): boolean {
+export function writesClaimsBeside(store: AskLog): boolean {
   return (store as { [WRITES_CLAIMS_BESIDE]?: boolean })[WRITES_CLAIMS_BESIDE] === true;
 }

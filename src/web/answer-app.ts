@@ -12,14 +12,15 @@ import type { AnsweredBy } from '../contracts/outcome.js';
 import type { Clock } from '../engine/clock.js';
 import type { AskInfo } from '../engine/service-contract.js';
 import { readAnsweredBy } from '../rules/answered-by.js';
-import { UserInteractionError } from '../rules/errors.js';
 import type { AskStore } from '../stores/ask-store.js';
 import { renderNoticePage } from './answer-page.js';
 import { AnswerRoutes, MAX_ASK_ID_LENGTH } from './answer-routes.js';
+import { openAskFor } from './ask-state.js';
 import { createAssets } from './assets.js';
 import { htmlResponse, methodNotAllowed, respond } from './http-response.js';
 import { createLinkTokenSigner } from './link-token.js';
 import { createOperatorView } from './operator-view.js';
+import { type PushAction, PushAnswerRoute } from './push-answer-route.js';
 import { bodyReadByHost, lostBodyWarning } from './read-body.js';
 import { createRecipientInbox } from './recipient-inbox.js';
 import { storeAuditEvents } from './store-events.js';
@@ -81,6 +82,23 @@ export interface AnswerAppLinks {
    * const inbox = app.inboxLinkFor({ recipient: 'alice@example.com', channel: 'email' });
    */
   inboxLinkFor(recipient: AnsweredBy, options?: { ttlMs?: number }): string;
+  /**
+   * The buttons of a push notification for one recipient: for an ask of one single-choice
+   * question with 1 to `max` options (default 3), one signed URL per option that answers with
+   * that option as `recipient` when POSTed (`a/<askId>/pick/<n>?t=<token>`), valid as long as
+   * `linkFor`'s link; `[]` for any other ask (the page link answers those). The ask settles
+   * once: a repeated POST changes nothing and is told so (200 to the same person repeating the
+   * same pick, 409 naming who decided to anyone else), and a GET never answers. Rejects like
+   * `linkFor`.
+   *
+   * @example
+   * const buttons = await app.pushActionsFor(askId, { recipient: 'alice', channel: 'ntfy' });
+   */
+  pushActionsFor(
+    askId: string,
+    recipient: AnsweredBy,
+    options?: { max?: number },
+  ): Promise<readonly PushAction[]>;
   /** Stops following audit events and ends the live streams; call it when the server stops. */
   close(): void;
 }
@@ -127,12 +145,15 @@ export function buildAnswerApp(
    * The path (below the app's root) of the ask's page with a token valid until its deadline or
    * `linkTtlMs` from now, whichever is first; a recipient's own with `by`.
    */
-  const answerPath = (ask: Pick<AskInfo, 'askId' | 'deadlineAt'>, by?: AnsweredBy) => {
-    const expiresAt = Math.floor(
-      Math.min(ask.deadlineAt ?? Number.POSITIVE_INFINITY, clock.now() + linkTtlMs),
+  const answerPath = (ask: Pick<AskInfo, 'askId' | 'deadlineAt'>, by?: AnsweredBy) =>
+    `a/${encodeURIComponent(ask.askId)}?t=${signer.sign(ask.askId, linkExpiry(ask), by)}`;
+  /** Until the ask's deadline or `linkTtlMs` from now, whichever is first. */
+  const linkExpiry = (ask: Pick<AskInfo, 'deadlineAt'>) =>
+    Math.max(
+      Math.floor(Math.min(ask.deadlineAt ?? Number.POSITIVE_INFINITY, clock.now() + linkTtlMs)),
+      1,
     );
-    return `a/${encodeURIComponent(ask.askId)}?t=${signer.sign(ask.askId, Math.max(expiresAt, 1), by)}`;
-  };
+  const pushAnswers = new PushAnswerRoute(service, signer, clock);
   const recipientInbox = createRecipientInbox({ service, signer, clock, answerPath });
   const operator =
     options.operatorToken === undefined
@@ -168,6 +189,13 @@ export function buildAnswerApp(
     // A link has one token: a second `t` makes it no link of this app.
     const tokens = new URL(c.req.url).searchParams.getAll('t');
     return routes.show(askId, tokens.length === 1 ? tokens[0]! : '');
+  });
+  app.all('/a/:askId/pick/:position', (c) => {
+    const askId = c.req.param('askId');
+    if (askId.length === 0 || askId.length > MAX_ASK_ID_LENGTH) return notFound();
+    const tokens = new URL(c.req.url).searchParams.getAll('t');
+    const token = tokens.length === 1 ? tokens[0]! : '';
+    return pushAnswers.answer(askId, c.req.param('position'), token, c.req.method);
   });
   app.all('/inbox', (c) => {
     if (!isRead(c.req.method)) return methodNotAllowed(c.req.method, readOnly);
@@ -219,22 +247,17 @@ export function buildAnswerApp(
     async linkFor(askId, recipient) {
       // Checked before the store is read: a bad recipient is the caller's mistake, whatever the ask.
       const by = recipient === undefined ? undefined : readAnsweredBy(recipient, '');
-      const ask = await service.get(askId);
-      if (ask === undefined) {
-        throw new UserInteractionError(
-          'UNKNOWN_INTERACTION',
-          `No ask with id ${JSON.stringify(askId)} in the store; start it first.`,
-          { askId },
-        );
-      }
-      if (ask.final) {
-        throw new UserInteractionError(
-          'ASK_SETTLED',
-          `Ask ${JSON.stringify(askId)} is ${ask.state}; a link to it would be useless.`,
-          { askId, state: ask.state },
-        );
-      }
+      const ask = await openAskFor(service, askId);
       return `${baseUrl()}/${answerPath(ask, by)}`;
+    },
+    async pushActionsFor(askId, recipient, actionOptions = {}) {
+      const { max = 3 } = actionOptions;
+      if (!Number.isSafeInteger(max) || max < 1) {
+        throw new TypeError(`Expected \`max\` to be an integer from 1 up, got ${String(max)}.`);
+      }
+      const by = readAnsweredBy(recipient, '');
+      const ask = await openAskFor(service, askId);
+      return pushAnswers.actions(ask, by, linkExpiry(ask), baseUrl(), max);
     },
     inboxLinkFor(recipient, inboxOptions = {}) {
       const { ttlMs = linkTtlMs } = inboxOptions;

@@ -309,6 +309,14 @@ function quorumNoticeTitle(reason: 'duplicate' | 'not-allowed'): string {
  * vetoed, or whose responses made (or failed to make) the quorum.
  */
 function settledPage(ask: AskInfo): string {
+  return renderNoticePage(
+    'Nothing left to answer',
+    `${settledInWords(ask)} Its outcome is fixed, so this page cannot change it; you can close it.`,
+  );
+}
+
+/** How a settled ask ended and who decided it and when (never what), as plain sentences. */
+export function settledInWords(ask: AskInfo): string {
   const { outcome } = ask;
   const when = formatTime(ask.updatedAt);
   const decided = decidedBy(outcome);
@@ -322,8 +330,5 @@ function settledPage(ask: AskInfo): string {
     const { recipient, channel } = decided.answeredBy;
     by = ` It was answered by ${recipient}${channel === undefined ? '' : ` (via ${channel})`} on ${when}.`;
   }
-  return renderNoticePage(
-    'Nothing left to answer',
-    `${describeState(ask.state)}${by} Its outcome is fixed, so this page cannot change it; you can close it.`,
-  );
+  return `${describeState(ask.state)}${by}`;
 }

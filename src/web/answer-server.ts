@@ -32,6 +32,8 @@ export interface WebAnswerServer {
   linkFor: AnswerAppLinks['linkFor'];
   /** See `AnswerAppLinks.inboxLinkFor`: a signed link to one recipient's inbox of open asks. */
   inboxLinkFor: AnswerAppLinks['inboxLinkFor'];
+  /** See `AnswerAppLinks.pushActionsFor`: one signed one-tap answer URL per option, for push buttons. */
+  pushActionsFor: AnswerAppLinks['pushActionsFor'];
   /** Stops listening and ends open connections (live views included). */
   close(): Promise<void>;
 }
@@ -82,6 +84,8 @@ export async function createWebAnswerServer(
     service,
     linkFor: (askId, recipient) => app.linkFor(askId, recipient),
     inboxLinkFor: (recipient, inboxOptions) => app.inboxLinkFor(recipient, inboxOptions),
+    pushActionsFor: (askId, recipient, actionOptions) =>
+      app.pushActionsFor(askId, recipient, actionOptions),
     async close() {
       app.close();
       await new Promise<void>((resolve) => {

@@ -1,6 +1,12 @@
-/** How the pages name an ask's state to a person, and which states still wait for one. */
+/**
+ * How the pages name an ask's state to a person, which states still wait for one, and the open
+ * ask a link is made for.
+ */
 import { askMachine } from '../../machines/ask.machine.js';
 import { ASK_STATES, type AskState } from '../engine/audit.js';
+import type { AskInfo } from '../engine/service-contract.js';
+import { UserInteractionError } from '../rules/errors.js';
+import type { WebAnswerService } from './web-service.js';
 
 /** The states in which an ask still waits for a person (pending, deferred), read from the machine. */
 export const OPEN_STATES: readonly AskState[] = Object.freeze(
@@ -19,4 +25,27 @@ const STATE_WORDS: Record<AskState, string> = {
 /** "This question has been answered." and the like. */
 export function describeState(state: AskState): string {
   return `This question ${STATE_WORDS[state]}.`;
+}
+
+/** The open ask a link is made for; rejects for an unknown or settled one. */
+export async function openAskFor(
+  service: Pick<WebAnswerService, 'get'>,
+  askId: string,
+): Promise<AskInfo> {
+  const ask = await service.get(askId);
+  if (ask === undefined) {
+    throw new UserInteractionError(
+      'UNKNOWN_INTERACTION',
+      `No ask with id ${JSON.stringify(askId)} in the store; start it first.`,
+      { askId },
+    );
+  }
+  if (ask.final) {
+    throw new UserInteractionError(
+      'ASK_SETTLED',
+      `Ask ${JSON.stringify(askId)} is ${ask.state}; a link to it would be useless.`,
+      { askId, state: ask.state },
+    );
+  }
+  return ask;
 }

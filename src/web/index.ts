@@ -17,5 +17,6 @@ export {
   type WebAnswerServer,
   type WebAnswerServerOptions,
 } from './answer-server.js';
+export type { PushAction } from './push-answer-route.js';
 export { createWebProvider, type WebProviderOptions } from './web-provider.js';
 export type { WebAnswerService } from './web-service.js';

@@ -1,7 +1,7 @@
 /**
  * Signed link tokens: HMAC-SHA256 over the ask id, an expiry and, for a recipient's own link,
- * who it is for; a recipient's inbox token over who it is for and an expiry. Checked in
- * constant time.
+ * who it is for; a recipient's inbox token over who it is for and an expiry; a push button's
+ * pick token over the ask, one option, who it is for and an expiry. Checked in constant time.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AnsweredBy } from '../contracts/outcome.js';
@@ -14,8 +14,8 @@ export type LinkTokenCheck =
   | { ok: true; expiresAt: number; by?: AnsweredBy }
   | { ok: false; problem: LinkTokenProblem };
 
-/** What checking a recipient's inbox token gives: whom it is for, or why it was refused. */
-export type InboxTokenCheck =
+/** What checking an inbox or pick token gives: whom it is for, or why it was refused. */
+export type RecipientTokenCheck =
   | { ok: true; expiresAt: number; by: AnsweredBy }
   | { ok: false; problem: LinkTokenProblem };
 
@@ -38,7 +38,16 @@ export interface LinkTokenSigner {
    */
   signInbox(by: AnsweredBy, expiresAt: number): string;
   /** Checks an inbox token at `now`, and gives back whom it was signed for. */
-  verifyInbox(token: string, now: number): InboxTokenCheck;
+  verifyInbox(token: string, now: number): RecipientTokenCheck;
+  /**
+   * A token that answers `askId` with the option at 1-based `position` of its one question, as
+   * `by`, until `expiresAt`: a push notification's button. It fits no other ask, option or
+   * person, and opens no page. Throws `INVALID_REQUEST` for a `by` that `service.answer` would
+   * refuse.
+   */
+  signPick(askId: string, position: number, by: AnsweredBy, expiresAt: number): string;
+  /** Checks a pick token for exactly this ask and option at `now`, and gives back whom it is for. */
+  verifyPick(askId: string, position: number, token: string, now: number): RecipientTokenCheck;
 }
 
 /** Shortest secret accepted: the HMAC key should carry at least as many bits as its output. */
@@ -125,15 +134,24 @@ export function createLinkTokenSigner(secret: string | Uint8Array): LinkTokenSig
       }
       return sign(INBOX_SCOPE, expiresAt, by);
     },
-    verifyInbox(token, now) {
-      const check = verify(INBOX_SCOPE, token, now);
-      if (!check.ok) return check;
-      // Only a recipient's token is signed for an inbox; one without names never verifies.
-      return check.by === undefined
-        ? { ok: false, problem: 'signature' }
-        : { ok: true, expiresAt: check.expiresAt, by: check.by };
+    verifyInbox: (token, now) => withRecipient(verify(INBOX_SCOPE, token, now)),
+    signPick: (askId, position, by, expiresAt) => {
+      if (by === undefined) {
+        throw new TypeError('Expected the recipient a pick link is for, got undefined.');
+      }
+      return sign(pickScope(askId, position), expiresAt, by);
     },
+    verifyPick: (askId, position, token, now) =>
+      withRecipient(verify(pickScope(askId, position), token, now)),
   };
+}
+
+/** Only a recipient's token is signed for an inbox or a pick; one without names never verifies. */
+function withRecipient(check: LinkTokenCheck): RecipientTokenCheck {
+  if (!check.ok) return check;
+  return check.by === undefined
+    ? { ok: false, problem: 'signature' }
+    : { ok: true, expiresAt: check.expiresAt, by: check.by };
 }
 
 /** Constant-time equality of two secrets of any length (compares their SHA-256 HMACs). */
@@ -146,6 +164,14 @@ export function secretsEqual(given: string, expected: string): boolean {
 /** What an answer token is for: one ask, length-delimited. */
 function answerScope(askId: string): string {
   return `answer v1\n${askId.length}:${askId}`;
+}
+
+/** What a pick token is for: one option of one ask, so it fits no page link and no other option. */
+function pickScope(askId: string, position: number): string {
+  if (!Number.isSafeInteger(position) || position < 1) {
+    throw new TypeError(`Expected an option position from 1 up, got ${String(position)}.`);
+  }
+  return `pick v1\n${askId.length}:${askId}\noption ${position}`;
 }
 
 /** What an inbox token is for: no ask, so it never fits an answer link (nor one the other). */

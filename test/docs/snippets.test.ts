@@ -12,7 +12,9 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeBlocks, readSnippet, snippetPages, withSnippets } from '../../scripts/snippets.js';
+import { startHttpRecorder } from '../notify/http-recorder.js';
 import { startSmtpReceiver } from '../notify/smtp-receiver.js';
+import { createTestSubscription } from '../notify/web-push-browser.js';
 import { startWebhookReceiver } from '../notify/webhook-receiver.js';
 import {
   type PostgresCluster,
@@ -220,6 +222,29 @@ describe.concurrent('every snippet runs as written', () => {
     const stdout = await runSnippet('notify-provider.ts');
     expect(stdout).toMatch(/^deferred\n/);
     expect(stdout).toContain('alice@example.com');
+  });
+
+  it('push-channels: alice gets an ntfy message with two buttons, bob an encrypted web push', async () => {
+    const receiver = await startHttpRecorder();
+    const bob = createTestSubscription(`${receiver.url}/push/bob`);
+    try {
+      const stdout = await runSnippet('push-channels.ts', {
+        NTFY_URL: receiver.url,
+        WEB_PUSH_SUBSCRIPTION: JSON.stringify(bob.json),
+      });
+      expect(stdout).toBe('deferred\nsent\n');
+      const ntfy = receiver.received.find((request) => request.path === '/');
+      const message = JSON.parse(ntfy?.body.toString('utf8') ?? '{}');
+      expect(message.topic).toBe('alice-approvals-7c41d9e2');
+      expect(message.actions.map((action: { label: string }) => action.label)).toEqual([
+        'Deploy',
+        'Hold',
+      ]);
+      const pushed = receiver.received.find((request) => request.path === '/push/bob');
+      expect(JSON.parse(bob.decrypt(pushed!.body)).body).toContain('Deploy release 4.2?');
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('otel-traces: one span per ask, an event per transition, on the real SDK', async () => {

@@ -45,6 +45,27 @@ describe('who answered', () => {
     await service.close();
   });
 
+  it('records who tried in the late-answer event of an answer or response after the outcome', async () => {
+    const { service, history } = setup();
+    const handle = service.start(yesNo);
+    await handle.stored;
+    await service.answer(handle.id, yes, { by: alice });
+    const bob = { recipient: 'bob', channel: 'slack' };
+    await expect(service.answer(handle.id, yes, { by: bob })).rejects.toMatchObject({
+      code: 'ASK_SETTLED',
+    });
+    await expect(service.respond(handle.id, yes, { by: bob })).rejects.toMatchObject({
+      code: 'ASK_SETTLED',
+    });
+    await expect(service.answer(handle.id, yes)).rejects.toMatchObject({ code: 'ASK_SETTLED' });
+    const late = (await history(handle.id)).filter((event) => event.type === 'late-answer');
+    expect(late.map((event) => event.data)).toEqual([
+      { source: 'answer', by: bob },
+      { source: 'answer', by: bob },
+      { source: 'answer' },
+    ]);
+  });
+
   it('leaves answeredBy out when nobody says who answered', async () => {
     const { service, history } = setup();
     const handle = service.start(yesNo);

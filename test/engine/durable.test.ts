@@ -11,7 +11,7 @@ import {
   createMemoryAskStore,
   createScriptedProvider,
 } from '../../src/index.js';
-import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
+import { ASK_STORE_METHODS } from '../../src/stores/store-ports.js';
 import { CountingClock, manualProvider, tick, yesNo } from './helpers.js';
 
 const answer = (title: string) => [

@@ -19,7 +19,7 @@ import {
   type StoredAsk,
   systemClock,
 } from '../../src/index.js';
-import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
+import { ASK_STORE_METHODS } from '../../src/stores/store-ports.js';
 import { CountingClock, manualProvider, tick, yesNo } from './helpers.js';
 
 const picked = (title: string) => [

@@ -618,7 +618,7 @@ describe('service options', () => {
     [
       'a store of the old contract',
       { store: { save() {}, get() {}, findByInteractionId() {}, delete() {}, list() {} } },
-      /`store` to implement the AskStore contract \(create, update/,
+      /`store` to implement the ask log \(create, update, .*\); it lacks create, update, append, findByKey/,
     ],
     ['redact as a string', { redact: 'true' }, /`redact` to be a boolean, got "true"/],
     ['ids as a string', { ids: 'uuid' }, /`ids` to be a function/],

@@ -18,7 +18,7 @@ import {
   createMemoryAskStore,
   type InteractionService,
 } from '../../src/index.js';
-import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
+import { ASK_STORE_METHODS } from '../../src/stores/store-ports.js';
 import {
   type PostgresCluster,
   postgresMissing,
@@ -238,8 +238,10 @@ describe.each(kinds)('two services sharing one %s store object', (_name, open) =
     const mine = service({ store: watch.store, clock, sweepIntervalMs: 10 });
     // Its provider defers with a message queued in the same write (an outbox entry).
     mine.registerProvider({
-      ask: async (_request, ctx) => {
-        ctx.queueOutbox?.([
+      ask: async (_request, ctx) => ({
+        status: 'deferred',
+        interactionId: `chat-${ctx.askId}`,
+        outbox: [
           {
             deliveryId: `msg-${ctx.askId}`,
             askId: ctx.askId,
@@ -247,9 +249,8 @@ describe.each(kinds)('two services sharing one %s store object', (_name, open) =
             due: 0,
             payload: {},
           },
-        ]);
-        return { status: 'deferred', interactionId: `chat-${ctx.askId}` };
-      },
+        ],
+      }),
     });
     const other = service({ store, clock });
     other.registerProvider(manualProvider());

@@ -1,7 +1,7 @@
 /** What the sweeper tests share: due asks left in a store, a store to wrap, a wait for the sweep. */
 import { SimulatedClock } from 'xstate';
 import { type AskStore, createInteractionService } from '../../src/index.js';
-import { ASK_STORE_METHODS } from '../../src/stores/ask-store.js';
+import { ASK_STORE_METHODS } from '../../src/stores/store-ports.js';
 
 /** Leaves `count` pending asks in `store` whose deadlines passed a minute ago; no service holds them. */
 export async function leaveDueAsks(store: AskStore, count: number): Promise<void> {

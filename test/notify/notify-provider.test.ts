@@ -344,6 +344,6 @@ describe('the notify provider’s store', () => {
         channels: [channel],
         route,
       }),
-    ).toThrow(/Expected `store` to be the interaction service's ask store \(with claimOutbox\)/);
+    ).toThrow(/Expected `store` to implement the ask log \(create, .*\); it lacks create, /);
   });
 });

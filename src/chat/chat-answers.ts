@@ -1,0 +1,176 @@
+/**
+ * Clicks and modal submits on an ask's cards, turned into responses. Identity is the platform
+ * user id the adapter read from a request it verified (Slack's signature, Telegram's secret
+ * token, ...): never a display name, never anything in the button. The button names the ask by
+ * a reference and the choice; whether this person may answer is decided here, and the answer is
+ * recorded through `service.respond` (a quorum counts distinct platform user ids), so a click
+ * on a settled ask is refused and audited exactly as any late answer.
+ */
+import {
+  type ActionEvent,
+  Card,
+  CardText,
+  type Chat,
+  type ModalResponse,
+  type ModalSubmitEvent,
+} from 'chat';
+import type { AskUserQuestionAnswer } from '../contracts/answer.js';
+import type { InteractionService } from '../engine/service-contract.js';
+import { isUserInteractionError } from '../rules/errors.js';
+import { canonicalPersonId } from '../rules/person-id.js';
+import type { AskLog, StoredAsk } from '../stores/ask-store.js';
+import { answersOfModal, askModal, modalFit } from './ask-modal.js';
+import { CHAT_ACTION_ID, interactionIdFor, readButtonValue } from './card-reference.js';
+import { type ChatPlatform, tellClickerEphemerally } from './platform.js';
+
+/** Who may answer from a card; see `ChatProviderOptions.whoMayAnswer`. */
+export type WhoMayAnswer = 'recipients' | 'anyone';
+
+/** What the handlers need: the service to respond through and the store to find asks in. */
+export interface ChatAnswerContext {
+  service: Pick<InteractionService, 'respond' | 'history'>;
+  store: Pick<AskLog, 'findByInteractionId'>;
+  platforms: ReadonlyMap<string, ChatPlatform>;
+  whoMayAnswer: WhoMayAnswer;
+  onError: (error: unknown) => void;
+  /** False once the provider is closed: a click then changes nothing here. */
+  isOpen: () => boolean;
+}
+
+/** Registers the handlers of ask-engine's buttons and modal on `chat`. */
+export function handleChatAnswers(chat: Chat, context: ChatAnswerContext): void {
+  chat.onAction(CHAT_ACTION_ID, (event) => onClick(event, context));
+  chat.onModalSubmit(CHAT_ACTION_ID, (event) => onFormSubmit(event, context));
+}
+
+async function onClick(event: ActionEvent, context: ChatAnswerContext): Promise<void> {
+  const platform = context.platforms.get(event.adapter.name);
+  if (platform === undefined || !context.isOpen()) return;
+  const tell = (text: string) =>
+    (platform.tellClicker ?? tellClickerEphemerally)(
+      event,
+      Card({ children: [CardText(platform.escapeText(text))] }),
+    ).catch(context.onError);
+  const button = readButtonValue(event.value);
+  if (button === undefined) return tell(WORDS.unknown);
+  const ask = await context.store.findByInteractionId(interactionIdFor(button.reference));
+  if (ask === undefined) return tell(WORDS.unknown);
+  const person = event.user.userId;
+  if (!(await mayAnswer(context, ask, platform, person))) return tell(WORDS.notAsked);
+  if (button.choice.kind === 'form') {
+    if (ask.final) return tell(WORDS.settled);
+    const fit = modalFit(ask.questions, platform);
+    if (!fit.modal) return tell(fit.why);
+    await event.openModal(askModal(ask.questions, fit.form, platform, button.reference));
+    return;
+  }
+  const [question] = ask.questions;
+  const option = question?.options[button.choice.n - 1];
+  if (question === undefined || option === undefined) return tell(WORDS.unknown);
+  const answers = [
+    { questionId: question.id, response: { kind: 'selection', selections: [option.title] } },
+  ] satisfies AskUserQuestionAnswer[];
+  const refusal = await respond(context, ask, answers, platform, person);
+  if (refusal !== undefined) return tell(refusal);
+}
+
+async function onFormSubmit(
+  event: ModalSubmitEvent,
+  context: ChatAnswerContext,
+): Promise<ModalResponse | undefined> {
+  const platform = context.platforms.get(event.adapter.name);
+  if (platform === undefined || !context.isOpen()) return undefined;
+  const ask =
+    event.privateMetadata === undefined
+      ? undefined
+      : await context.store.findByInteractionId(interactionIdFor(event.privateMetadata));
+  // A modal's errors sit next to a field: the first one, unless the codec named another.
+  const errors = (text: string, field = Object.keys(event.values)[0]): ModalResponse =>
+    field === undefined ? { action: 'close' } : { action: 'errors', errors: { [field]: text } };
+  if (ask === undefined) return errors(WORDS.unknown);
+  const person = event.user.userId;
+  if (!(await mayAnswer(context, ask, platform, person))) return errors(WORDS.notAsked);
+  let answers: AskUserQuestionAnswer[];
+  try {
+    answers = answersOfModal(ask.questions, event.values);
+  } catch (error) {
+    if (!isUserInteractionError(error, 'INVALID_ANSWER')) throw error;
+    const field = (error.data as { field?: unknown } | undefined)?.field;
+    return errors(
+      error.message,
+      typeof field === 'string' && field in event.values ? field : undefined,
+    );
+  }
+  const refusal = await respond(context, ask, answers, platform, person);
+  return refusal === undefined ? undefined : errors(refusal);
+}
+
+/**
+ * Records the response as `person` on `platform`; resolves with what to tell them when it was
+ * not recorded (or how many more responses a quorum needs), `undefined` when it decided the ask.
+ */
+async function respond(
+  context: ChatAnswerContext,
+  ask: StoredAsk,
+  answers: AskUserQuestionAnswer[],
+  platform: ChatPlatform,
+  person: string,
+): Promise<string | undefined> {
+  try {
+    const receipt = await context.service.respond(ask.askId, answers, {
+      by: { recipient: person, channel: platform.name },
+    });
+    if (receipt.outcome === undefined && receipt.quorum !== undefined) {
+      return `Your response is recorded; ${receipt.quorum.needed} more ${receipt.quorum.needed === 1 ? 'is' : 'are'} needed.`;
+    }
+    return undefined;
+  } catch (error) {
+    if (isUserInteractionError(error, 'ASK_SETTLED')) return WORDS.settled;
+    if (isUserInteractionError(error, 'INVALID_ANSWER')) return error.message;
+    if (isUserInteractionError(error, 'INVALID_REQUEST')) {
+      const reason = (error.data as { reason?: unknown } | undefined)?.reason;
+      if (reason === 'duplicate') return WORDS.duplicate;
+      if (reason === 'not-allowed') return WORDS.notAsked;
+    }
+    context.onError(error);
+    return WORDS.failed;
+  }
+}
+
+/**
+ * Whether `person` may answer `ask` from a card on `platform`: with `whoMayAnswer` `anyone`,
+ * whoever the platform lets see the card; by default only a recipient the ask was sent to on
+ * this platform (its audit trail says so: the first card, a reminder or an escalation), whose
+ * id is this platform user id.
+ */
+async function mayAnswer(
+  context: ChatAnswerContext,
+  ask: StoredAsk,
+  platform: ChatPlatform,
+  person: string,
+): Promise<boolean> {
+  if (context.whoMayAnswer === 'anyone') return true;
+  let id: string;
+  try {
+    id = canonicalPersonId(person, 'by.recipient');
+  } catch {
+    return false;
+  }
+  for await (const event of context.service.history(ask.askId)) {
+    const told =
+      event.type === 'reminded' ||
+      event.type === 'escalated' ||
+      (event.type === 'notified' && event.data.kind === 'created');
+    if (told && event.data.channel === platform.name && event.data.recipient === id) return true;
+  }
+  return false;
+}
+
+/** What a person is told when their click changed nothing: short, and never model text. */
+const WORDS = {
+  unknown: 'This button does not belong to an open question.',
+  settled: 'This question was already decided; your click changed nothing.',
+  notAsked: 'Only the people this question was sent to can answer it.',
+  duplicate: 'You already responded to this question; a response counts once.',
+  failed: 'Your answer could not be recorded; please try again.',
+} as const;

@@ -1,0 +1,18 @@
+/**
+ * `ask-engine/chat`: reach people where they chat. `createChatProvider` posts each ask as a card
+ * through Vercel's Chat SDK (`chat`, an optional peer) to Slack, Telegram and any platform given
+ * as a `ChatPlatform`, settles it from a verified click or modal, and edits every card once the
+ * ask settles anywhere.
+ *
+ * @module ask-engine/chat
+ */
+
+export type { WhoMayAnswer } from './chat-answers.js';
+export {
+  type ChatProvider,
+  type ChatProviderOptions,
+  createChatProvider,
+} from './chat-provider.js';
+export type { ChatCardLimits, ChatPlatform } from './platform.js';
+export { escapeSlackMrkdwn, slackPlatform } from './platforms/slack.js';
+export { telegramPlatform } from './platforms/telegram.js';
