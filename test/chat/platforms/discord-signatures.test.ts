@@ -96,6 +96,19 @@ describe('a Discord click', () => {
   });
 });
 
+describe('Discord registering the interactions endpoint', () => {
+  it('gets its signed PING answered with a PONG, and its unsigned one refused with 401', async () => {
+    const body = JSON.stringify({ type: 1, id: 'ping', application_id: 'test-application' });
+    const url = 'http://127.0.0.1/webhooks/discord';
+    const signed = await harness.deliver(
+      new Request(url, { method: 'POST', body, headers: discord.signatureHeaders(body) }),
+    );
+    expect(signed).toEqual({ status: 200, body: JSON.stringify({ type: 1 }) });
+    const unsigned = await harness.deliver(new Request(url, { method: 'POST', body }));
+    expect(unsigned.status).toBe(401);
+  });
+});
+
 describe('the Discord adapter on its own', () => {
   it('accepts a click signed an hour ago, which is why ask-engine gives it verifyDiscordRequests', async () => {
     const bare = await startWebhookHarness(
