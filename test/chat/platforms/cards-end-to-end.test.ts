@@ -123,6 +123,20 @@ describe.each(PLATFORM_DRIVERS)('the chat provider on %s', (name, start) => {
     expect(driver.privateNotices(driver.users[0])).toEqual([]);
   });
 
+  it('refuses a click from a platform user the ask was not sent to, privately, and the ask stays open', async () => {
+    const { driver, service, deliver, askOnCard } = await setUp(start, (d) => () => [
+      d.recipient(d.users[0]),
+    ]);
+    const { handle, cards } = await askOnCard('Ship?', ['Yes', 'No']);
+    const card = cards[0] as ShownCard;
+    const [, , mallory] = driver.users;
+    expect(await deliver(driver.click(mallory, card, buttonValueOf(card, 'Yes')))).toBe(200);
+    const told = await until(() => driver.privateNotices(mallory)[0], 'the refusal');
+    expect(told).toMatch(/Only the people this question was sent to/);
+    expect((await service.get(handle.id))?.state).toBe('deferred');
+    expect(driver.privateNotices(driver.users[0])).toEqual([]);
+  });
+
   it('refuses a click after the ask was answered on the web page: the card is edited, the clicker told privately, the attempt audited', async () => {
     const { driver, service, deliver, history, askOnCard } = await setUp(start, (d) => () => [
       d.recipient(d.users[0]),
