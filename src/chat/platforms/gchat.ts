@@ -10,14 +10,15 @@ import { breakEmojiPlaceholders, type ChatPlatform } from '../platform.js';
  * the ask's text is held to 8,000 characters (a card also holds at most 100 widgets; an ask's
  * blocks are a handful). Google Chat documents no limit for a button list or a button's text;
  * ask-engine holds a card to 25 buttons with labels of up to 80 characters, so it stays
- * readable on a phone. No modals (the adapter opens no dialogs): a typed
- * answer is given on the web page. A refused click is told to the person with a private message
+ * readable on a phone. No modals (the adapter opens no dialogs): a typed answer is given on the
+ * web page. A refused click is told to the person with a private message
  * (`privateMessageViewer`), the adapter's ephemeral.
  */
 export const gchatPlatform: ChatPlatform = {
   name: 'gchat',
   limits: { buttons: 25, buttonLabel: 80, text: 8_000, cardText: 8_000 },
-  // Action parameters are strings inside the 32,000-byte message.
+  // Action parameters are strings inside the 32 KB card, which has no smaller limit of its own;
+  // ask-engine's values are 20 characters, held to 1,000 here.
   fitsButton: (actionId, value) => actionId.length + value.length <= 1_000,
   hasModals: false,
   escapeText: escapeGoogleChatText,
