@@ -118,7 +118,19 @@ describe('public API', () => {
   it('ask-engine/chat exports the chat provider and the platforms it knows', async () => {
     const chat = await import('ask-engine/chat');
     expect(Object.keys(chat).sort()).toEqual(
-      ['createChatProvider', 'escapeSlackMrkdwn', 'slackPlatform', 'telegramPlatform'].sort(),
+      [
+        'DISCORD_MAX_AGE_SECONDS',
+        'createChatProvider',
+        'discordPlatform',
+        'escapeDiscordMarkdown',
+        'escapeGoogleChatText',
+        'escapeSlackMrkdwn',
+        'gchatPlatform',
+        'slackPlatform',
+        'teamsPlatform',
+        'telegramPlatform',
+        'verifyDiscordRequests',
+      ].sort(),
     );
   });
 
