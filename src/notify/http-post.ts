@@ -1,4 +1,6 @@
 /** One HTTP POST of a channel (webhook, ntfy, Web Push), and what its answer means for a retry. */
+import { messageOf } from '../rules/describe.js';
+import { NotificationDeliveryError } from './delivery-error.js';
 
 /**
  * Whether a later try of the same request may succeed: a 5xx, 408 (timeout) or 429 (rate
@@ -72,6 +74,32 @@ export async function postOnce(request: PostRequest): Promise<PostFailure | unde
     ...(said === undefined ? {} : { said }),
     ...(retryAfter === null ? {} : { retryAfter }),
   };
+}
+
+/**
+ * A one-try channel's error for a failed POST: `what` was not delivered, the receiver's status
+ * and words (or why there was no answer), and `hint(status)` where the sender can fix it
+ * (otherwise, for a permanent failure, that the same request would fail again).
+ */
+export function postDeliveryError(
+  failure: PostFailure,
+  delivery: { channel: string; deliveryId: string; what: string },
+  hint: (status: number) => string | undefined = () => undefined,
+): NotificationDeliveryError {
+  const { status, said, retryable, cause } = failure;
+  const { channel, deliveryId, what } = delivery;
+  let why: string;
+  if (status === undefined) why = messageOf(cause);
+  else {
+    const advice =
+      hint(status) ?? (retryable ? '' : ' (not retried: the same request would fail again)');
+    why = `HTTP ${status}${said === undefined ? '' : ` ${said}`}${advice}`;
+  }
+  return new NotificationDeliveryError(
+    `${what} was not delivered: ${why}.`,
+    { channel, deliveryId, attempts: 1, retryable, ...(status === undefined ? {} : { status }) },
+    { cause },
+  );
 }
 
 /** The `error` of a JSON body (ntfy's, a push service's) or the first line of a text one. */

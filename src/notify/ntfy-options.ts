@@ -14,7 +14,7 @@ export interface NtfyChannelOptions {
    */
   answers?: Pick<AnswerAppLinks, 'pushActionsFor'>;
   /** An ntfy access token (`tk_…`), sent as `Authorization: Bearer`, for protected topics. */
-  token?: string;
+  token?: string | undefined;
   /** The channel name recipients refer to; `'ntfy'` unless given. */
   name?: string;
   /** ntfy priority (1 min to 5 max) of messages that ask for an answer; default 4 (high). */
