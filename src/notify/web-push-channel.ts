@@ -3,7 +3,7 @@ import { describe } from '../rules/describe.js';
 import type { NotifyChannel } from './channel.js';
 import { readChannelInput, readChannelName } from './channel-input.js';
 import { deliveryIdFor } from './delivery-id.js';
-import { postDeliveryError, postOnce } from './http-post.js';
+import { postDeliveryError, postOnce, readHttpTransport } from './http-post.js';
 import type { Notification } from './notification.js';
 import { webPushPayloadOf } from './web-push-payload.js';
 import { readWebPushSubscription } from './web-push-subscription.js';
@@ -59,17 +59,9 @@ export function createWebPushChannel(options: WebPushChannelOptions): NotifyChan
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected web push channel options { vapid }, got ${describe(options)}.`);
   }
-  const { timeoutMs = 10_000, fetch = globalThis.fetch } = options;
   const vapid = readVapid(options.vapid);
   const name = readChannelName(options.name ?? 'web-push');
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
-    throw new TypeError(
-      `Expected \`timeoutMs\` to be a whole number of milliseconds from 1 and up, got ${describe(timeoutMs)}.`,
-    );
-  }
-  if (typeof fetch !== 'function') {
-    throw new TypeError(`Expected \`fetch\` to be a function, got ${describe(fetch)}.`);
-  }
+  const { timeoutMs, fetch } = readHttpTransport(options);
   return {
     name,
     checkAddress: readWebPushSubscription,
