@@ -51,10 +51,15 @@ export function createChatChannel(chat: Chat, platform: ChatPlatform): NotifyCha
       const posted = (notification.receipts ?? []).map(readReceipt);
       if (notification.kind === 'settled') {
         const card = settledAskCard(notification.questions, notification.outcome, platform);
-        for (const { threadId, messageId } of posted) {
-          signal.throwIfAborted();
-          await chatAdapter.editMessage(threadId, messageId, card);
-        }
+        // Every card is edited even when one edit fails (a deleted message); a failure is then
+        // thrown so the outbox tries again, and editing a card twice shows the same.
+        const edits = await Promise.allSettled(
+          posted.map(({ threadId, messageId }) =>
+            chatAdapter.editMessage(threadId, messageId, card),
+          ),
+        );
+        const failed = edits.find((edit) => edit.status === 'rejected');
+        if (failed !== undefined) throw failed.reason;
         return undefined;
       }
       const card = openAskCard(notification, platform, cardReferenceFor(notification.askId));

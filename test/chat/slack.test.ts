@@ -649,4 +649,64 @@ describe('the chat provider on Slack', () => {
       ]),
     );
   });
+
+  it("takes anyone's click when whoMayAnswer is 'anyone', recorded under their own platform id", async () => {
+    const { slack, service, click } = await setUp(
+      () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
+      () => ({ whoMayAnswer: 'anyone' }),
+    );
+    const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the card');
+    await click(
+      blockAction('U0DAVE', 'C0DEPLOY', post.result.ts as string, buttonsOf(slack)[0]!.value),
+    );
+    expect(await service.outcome(handle.id)).toMatchObject({
+      answeredBy: { recipient: 'u0dave', channel: 'slack' },
+    });
+  });
+
+  it('refuses whoMayAnswer values it does not know, naming them', async () => {
+    await expect(
+      setUp(
+        () => [],
+        () => ({ whoMayAnswer: 'channel-members' as 'anyone' }),
+      ),
+    ).rejects.toThrow(
+      "Expected `whoMayAnswer` to be 'recipients' or 'anyone', got \"channel-members\".",
+    );
+  });
+
+  it("edits a recipient's other cards when one cannot be edited (deleted), and reports it", async () => {
+    const errors: unknown[] = [];
+    const { slack, service, click } = await setUp(
+      () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
+      () => ({
+        reminders: { afterMs: 100 },
+        delivery: { pollMs: 50, maxAttempts: 1 },
+        onError: (error) => errors.push(error),
+      }),
+    );
+    const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    await until(
+      async () => (await history(service, handle.id)).some((e) => e.type === 'reminded'),
+      'the card and its reminder recorded',
+    );
+    const [first, reminder] = slack.callsOf('chat.postMessage');
+    slack.failing.set('chat.update', (args) =>
+      args.ts === first?.result.ts ? 'message_not_found' : undefined,
+    );
+    await click(
+      blockAction(
+        'U0ALICE',
+        'C0DEPLOY',
+        reminder?.result.ts as string,
+        buttonsOf(slack, 1)[0]!.value,
+      ),
+    );
+    await service.outcome(handle.id);
+    await until(() => errors.length > 0, 'the failed edit reported');
+    const edited = slack.callsOf('chat.update').filter((call) => call.result.ok);
+    expect(edited.map((call) => call.args.ts)).toEqual([reminder?.result.ts]);
+    expect(String(errors[0])).toContain('message_not_found');
+  });
 });
