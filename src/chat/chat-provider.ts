@@ -32,16 +32,18 @@ export interface ChatProviderOptions extends Omit<NotifyProviderOptions, 'channe
   /**
    * Who may answer from a card. `recipients` (default): only people the route named on this
    * platform, whose recipient `id` is their platform user id (`U0123ABC` on Slack, the numeric
-   * id on Telegram), and only once their card was sent. `anyone`: whoever the platform lets see
-   * and click the card (everyone in the channel), each recorded under their own platform user
-   * id; opt in only where the channel's membership is who should decide.
+   * id on Telegram), and only once their card was sent; for a quorum ask whose `from` names who
+   * decides, those people (the engine refuses and audits anyone else), so one card in a team's
+   * channel serves them all. `anyone`: whoever the platform lets see and click the card
+   * (everyone in the channel), each recorded under their own platform user id; opt in only
+   * where the channel's membership is who should decide.
    */
   whoMayAnswer?: WhoMayAnswer;
   /**
    * The interaction service that records the answers. Default: `server.service` (a web answer
    * server over `createInteractionService`).
    */
-  service?: Pick<InteractionService, 'respond' | 'history'>;
+  service?: Pick<InteractionService, 'respond' | 'history' | 'get'>;
 }
 
 /** The chat provider: a notify provider whose channels post cards, answered by a click. */
@@ -112,7 +114,8 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
   const service = options.service ?? (options.server as { service?: unknown }).service;
   if (
     typeof (service as { respond?: unknown } | undefined)?.respond !== 'function' ||
-    typeof (service as { history?: unknown }).history !== 'function'
+    typeof (service as { history?: unknown }).history !== 'function' ||
+    typeof (service as { get?: unknown }).get !== 'function'
   ) {
     throw new TypeError(
       `Expected \`service\` (the interaction service recording answers), or a \`server\` made by createWebAnswerServer over one; got ${describe(service)}.`,
@@ -134,7 +137,7 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
   });
   let open = true;
   handleChatAnswers(chat, {
-    service: service as Pick<InteractionService, 'respond' | 'history'>,
+    service: service as Pick<InteractionService, 'respond' | 'history' | 'get'>,
     store,
     platforms: used,
     whoMayAnswer,

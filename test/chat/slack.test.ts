@@ -580,6 +580,7 @@ describe('the chat provider on Slack', () => {
         // The service, slowed down until the test lets it go: Slack waits 3 seconds at most.
         service: {
           history: (askId) => inner.history(askId),
+          get: (askId) => inner.get(askId),
           respond: async (...args) => {
             await gate;
             return inner.respond(...args);
@@ -708,5 +709,37 @@ describe('the chat provider on Slack', () => {
     const edited = slack.callsOf('chat.update').filter((call) => call.result.ok);
     expect(edited.map((call) => call.args.ts)).toEqual([reminder?.result.ts]);
     expect(String(errors[0])).toContain('message_not_found');
+  });
+
+  it("lets the people a quorum's from names decide one card in a team channel, and refuses anyone else", async () => {
+    const { slack, service, click } = await setUp(() => ({
+      recipients: [{ id: 'deploys', channel: 'slack', address: 'slack:C0DEPLOY' }],
+      quorum: { required: 2, from: ['U0ALICE', 'U0BOB', 'U0CAROL'] },
+    }));
+    const handle = service.start({
+      questions: [{ question: 'Deploy 4.2?', options: ['Deploy', 'Hold'] }],
+    });
+    const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the one card');
+    const deploy = buttonsOf(slack)[0]!.value;
+    const press = (user: string) =>
+      click(blockAction(user, 'C0DEPLOY', post.result.ts as string, deploy));
+    await press('U0MALLORY');
+    const told = await until(() => slack.callsOf('chat.postEphemeral')[0], 'the refusal');
+    expect(told.args.user).toBe('U0MALLORY');
+    expect(textOf(told.args.blocks)).toContain(
+      'Only the people this question was sent to can answer it.',
+    );
+    await press('U0ALICE');
+    await press('U0BOB');
+    expect(await service.outcome(handle.id)).toMatchObject({
+      status: 'answered',
+      responses: [{ by: 'u0alice' }, { by: 'u0bob' }],
+    });
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    const refused = (await history(service, handle.id)).filter(
+      (e) => e.type === 'response.refused',
+    );
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.data).toMatchObject({ reason: 'not-allowed' });
   });
 });
