@@ -29,10 +29,9 @@ interface PostedCard {
  */
 export function createChatChannel(chat: Chat, platform: ChatPlatform): NotifyChannel {
   const { name } = platform;
-  let ready: Promise<void> | undefined;
+  // The SDK initializes once (and again after a failed try); later calls return at once.
   const adapter = async (): Promise<Adapter> => {
-    ready ??= chat.initialize();
-    await ready;
+    await chat.initialize();
     return chat.getAdapter(name);
   };
   return {

@@ -82,7 +82,14 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
       `Expected chat provider options { chat, server, route, ... }, got ${describe(options)}.`,
     );
   }
-  const { chat, platforms = [], whoMayAnswer = 'recipients', channels = [], ...notify } = options;
+  const {
+    chat,
+    platforms = [],
+    whoMayAnswer = 'recipients',
+    channels = [],
+    service: givenService,
+    ...notify
+  } = options;
   const webhooks = (chat as { webhooks?: unknown } | undefined)?.webhooks;
   if (
     typeof webhooks !== 'object' ||
@@ -100,7 +107,20 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
     );
   }
   const known = new Map<string, ChatPlatform>(CHAT_PLATFORMS.map((p) => [p.name, p]));
-  for (const platform of platforms) known.set(platform.name, platform);
+  for (const platform of Array.isArray(platforms) ? platforms : [platforms]) {
+    if (
+      typeof platform?.name !== 'string' ||
+      typeof platform.escapeText !== 'function' ||
+      typeof platform.plainText !== 'function' ||
+      typeof platform.fitsButton !== 'function' ||
+      typeof platform.limits !== 'object'
+    ) {
+      throw new TypeError(
+        `Expected \`platforms\` to be an array of ChatPlatform ({ name, limits, fitsButton, hasModals, escapeText, plainText }), got ${describe(platform)}.`,
+      );
+    }
+    known.set(platform.name, platform);
+  }
   const used = new Map<string, ChatPlatform>();
   for (const name of Object.keys(webhooks)) {
     const platform = known.get(name);
@@ -111,7 +131,7 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
     }
     used.set(name, platform);
   }
-  const service = options.service ?? (options.server as { service?: unknown }).service;
+  const service = givenService ?? (options.server as { service?: unknown } | undefined)?.service;
   if (
     typeof (service as { respond?: unknown } | undefined)?.respond !== 'function' ||
     typeof (service as { history?: unknown }).history !== 'function' ||
