@@ -35,13 +35,19 @@ export interface CardFit {
   why?: string;
 }
 
-/** The card posted to a recipient for an open ask. */
+/**
+ * The card posted to a recipient for an open ask. Their signed web link answers as them, so it
+ * is on the card only where the card is theirs alone (`personal`: a direct message); a card in a
+ * shared channel has none, and an ask it cannot take says where to send it instead.
+ */
 export function openAskCard(
   notification: OpenNotification,
   platform: ChatPlatform,
   reference: string,
+  personal: boolean,
 ): CardElement {
-  const { questions, link } = notification;
+  const { questions } = notification;
+  const link = personal ? notification.link : undefined;
   // Our own words go through the platform's escaping too: one rule for every text block.
   const say = (text: string, style?: 'muted') =>
     Text(platform.escapeText(text), style === undefined ? {} : { style });
@@ -57,7 +63,7 @@ export function openAskCard(
     shown.why === undefined
       ? cardFit(questions, platform, reference, link !== undefined)
       : { form: false, why: shown.why };
-  if (fit.why !== undefined) children.push(say(fit.why));
+  if (fit.why !== undefined) children.push(say(personal ? fit.why : `${fit.why} ${SHARED}`));
   const actions: (ButtonElement | LinkButtonElement)[] = [];
   fit.buttons?.options.forEach((option, index) => {
     actions.push(
@@ -96,6 +102,10 @@ export function settledAskCard(
   const children: CardChild[] = [...shown.blocks, Text(platform.escapeText(endingOf(outcome)))];
   return Card({ children });
 }
+
+/** Why a card in a shared channel has no web link, and what to do instead. */
+const SHARED =
+  'A web link answers as the person it was made for, so a card in a shared channel has none: send this ask to direct messages (dm:<user id>) instead.';
 
 const LEADS: Record<OpenNotification['kind'], string | undefined> = {
   created: undefined,

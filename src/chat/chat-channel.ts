@@ -61,7 +61,14 @@ export function createChatChannel(chat: Chat, platform: ChatPlatform): NotifyCha
         if (failed !== undefined) throw failed.reason;
         return undefined;
       }
-      const card = openAskCard(notification, platform, cardReferenceFor(notification.askId));
+      const { address } = notification.recipient;
+      const personal = address.startsWith(DM_PREFIX) || (chatAdapter.isDM?.(address) ?? false);
+      const card = openAskCard(
+        notification,
+        platform,
+        cardReferenceFor(notification.askId),
+        personal,
+      );
       const [first] = posted;
       // A reminder or escalation to someone already sent a card replies in that card's thread.
       const message =

@@ -337,7 +337,7 @@ describe('the chat provider on Slack', () => {
 
   it('refuses a click after the ask was answered on the web page, with every card edited', async () => {
     const { slack, service, click } = await setUp(() => [
-      { id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' },
+      { id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' },
     ]);
     const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
     const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the card');
@@ -358,7 +358,7 @@ describe('the chat provider on Slack', () => {
     const update = await until(() => slack.callsOf('chat.update')[0], 'the card edited');
     expect(textOf(update.args.blocks)).toContain('Answered by u0alice');
     await click(
-      blockAction('U0ALICE', 'C0DEPLOY', post.result.ts as string, buttonsOf(slack)[0]!.value),
+      blockAction('U0ALICE', 'DU0ALICE', post.result.ts as string, buttonsOf(slack)[0]!.value),
     );
     const told = await until(() => slack.callsOf('chat.postEphemeral')[0], 'the refusal');
     expect(textOf(told.args.blocks)).toContain('already decided');
@@ -440,7 +440,7 @@ describe('the chat provider on Slack', () => {
 
   it('sends an ask neither a card nor a modal can hold to the web page, and says why', async () => {
     const { slack, service } = await setUp(() => [
-      { id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' },
+      { id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' },
     ]);
     service.start({
       questions: [{ question: 'Which regions?', options: ['eu', 'us', 'ap'], allowMultiple: true }],
@@ -459,6 +459,23 @@ describe('the chat provider on Slack', () => {
       expect(buttonsOf(slack, index)).toEqual([]);
       expect(card).toContain('Answer on the web page');
     }
+  });
+
+  it('keeps the personal web link off a card in a shared channel, and says where to send what it cannot take', async () => {
+    const { slack, service } = await setUp(() => [
+      { id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' },
+    ]);
+    service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    service.start({
+      questions: [{ question: 'Which regions?', options: ['eu', 'us', 'ap'], allowMultiple: true }],
+    });
+    await until(() => slack.callsOf('chat.postMessage').length === 2, 'two cards');
+    const posts = slack.callsOf('chat.postMessage');
+    for (const post of posts) expect(textOf(post.args.blocks)).not.toMatch(/"url":/);
+    expect(buttonsOf(slack, 0).map((b) => b.label)).toEqual(['Yes', 'No']);
+    expect(textOf(posts[1]?.args.blocks)).toContain(
+      'a card in a shared channel has none: send this ask to direct messages (dm:&lt;user id&gt;) instead.',
+    );
   });
 
   it('answers a wizard, or more options than a card holds, in a modal built from the generic form', async () => {
