@@ -759,4 +759,29 @@ describe('the chat provider on Slack', () => {
     expect(refused).toHaveLength(1);
     expect(refused[0]?.data).toMatchObject({ reason: 'not-allowed' });
   });
+
+  it('edits the card when the ask times out or is cancelled, saying so', async () => {
+    const { slack, service } = await setUp(() => [
+      { id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' },
+    ]);
+    const timed = service.start(
+      { questions: [{ question: 'Ship before the window closes?', options: ['Yes', 'No'] }] },
+      { timeoutMs: 1_000 },
+    );
+    const cancelled = service.start({
+      questions: [{ question: 'Ship later?', options: ['Yes', 'No'] }],
+    });
+    await until(
+      async () =>
+        (await history(service, timed.id)).some((e) => e.type === 'notified') &&
+        (await history(service, cancelled.id)).some((e) => e.type === 'notified'),
+      'both cards recorded',
+    );
+    await service.cancel(cancelled.id);
+    expect((await service.outcome(timed.id)).status).toBe('timedOut');
+    await until(() => slack.callsOf('chat.update').length === 2, 'both cards edited');
+    const edits = slack.callsOf('chat.update').map((call) => textOf(call.args.blocks));
+    expect(edits.find((text) => text.includes('Ship before'))).toContain('Timed out at');
+    expect(edits.find((text) => text.includes('Ship later'))).toContain('Cancelled (user) at');
+  });
 });
