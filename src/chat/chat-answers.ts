@@ -39,8 +39,14 @@ export interface ChatAnswerContext {
 
 /** Registers the handlers of ask-engine's buttons and modal on `chat`. */
 export function handleChatAnswers(chat: Chat, context: ChatAnswerContext): void {
-  chat.onAction(CHAT_ACTION_ID, (event) => onClick(event, context));
-  chat.onModalSubmit(CHAT_ACTION_ID, (event) => onFormSubmit(event, context));
+  // A failure here (the store unreachable) is reported to the host, not left to the SDK's log.
+  chat.onAction(CHAT_ACTION_ID, (event) => onClick(event, context).catch(context.onError));
+  chat.onModalSubmit(CHAT_ACTION_ID, (event) =>
+    onFormSubmit(event, context).catch((error): ModalResponse => {
+      context.onError(error);
+      return { action: 'errors', errors: { [Object.keys(event.values)[0] ?? '']: WORDS.failed } };
+    }),
+  );
 }
 
 async function onClick(event: ActionEvent, context: ChatAnswerContext): Promise<void> {

@@ -784,4 +784,29 @@ describe('the chat provider on Slack', () => {
     expect(edits.find((text) => text.includes('Ship before'))).toContain('Timed out at');
     expect(edits.find((text) => text.includes('Ship later'))).toContain('Cancelled (user) at');
   });
+
+  it('reports a store failure met while handling a click to onError', async () => {
+    const errors: unknown[] = [];
+    const { slack, service, click } = await setUp(
+      () => [{ id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' }],
+      (_inner, store) => ({
+        // The store, except that finding an ask by its cards' reference fails.
+        store: new Proxy(store, {
+          get(target, key) {
+            if (key === 'findByInteractionId') return () => Promise.reject(new Error('store down'));
+            const value = Reflect.get(target, key);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        }),
+        onError: (error) => errors.push(error),
+      }),
+    );
+    const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the card');
+    await click(
+      blockAction('U0ALICE', 'DU0ALICE', post.result.ts as string, buttonsOf(slack)[0]!.value),
+    );
+    expect(errors.map(String)).toEqual(['Error: store down']);
+    expect((await service.get(handle.id))?.state).toBe('deferred');
+  });
 });
