@@ -629,9 +629,9 @@ describe('the chat provider on Slack', () => {
     const { slack, service, click } = await setUp(
       () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
       () => ({
-        reminders: { afterMs: 150 },
+        reminders: { afterMs: 600 },
         escalation: [
-          { afterMs: 300, route: () => [{ id: 'U0LEAD', channel: 'slack', address: 'dm:U0LEAD' }] },
+          { afterMs: 900, route: () => [{ id: 'U0LEAD', channel: 'slack', address: 'dm:U0LEAD' }] },
         ],
       }),
     );
@@ -699,7 +699,7 @@ describe('the chat provider on Slack', () => {
     const { slack, service, click } = await setUp(
       () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
       () => ({
-        reminders: { afterMs: 100 },
+        reminders: { afterMs: 600 },
         delivery: { pollMs: 50, maxAttempts: 1 },
         onError: (error) => errors.push(error),
       }),
