@@ -11,6 +11,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import { noteEvent } from '../engine/ask-write.js';
 import type { AskAuditEvent } from '../engine/audit.js';
 import { messageOf } from '../rules/describe.js';
+import { samePerson } from '../rules/person-id.js';
 import type { ClaimedOutboxAsk, ClaimedOutboxEntry, OutboxEntry } from '../stores/ask-store.js';
 import { NotificationDeliveryError } from './delivery-error.js';
 import { type Notification, readNotification, type SettledSummary } from './notification.js';
@@ -217,7 +218,7 @@ export class OutboxDispatcher {
         event.type === 'reminded' ||
         event.type === 'escalated' ||
         (event.type === 'notified' && event.data.kind === 'created');
-      if (told && event.data.recipient === id) return true;
+      if (told && typeof id === 'string' && samePerson(event.data.recipient, id)) return true;
     }
     return false;
   }
