@@ -11,6 +11,7 @@
  * restore in another process (xstate#5331: `after` timers are not rescheduled on restore).
  */
 import { assign, setup } from 'xstate';
+import { samePerson } from './person-key.js';
 
 // Structural copies of the contract types in src/contracts: this file stands alone so an
 // inspector or the Stately editor can load it; test/machines/contract-types.test.ts checks
@@ -310,7 +311,9 @@ function quorumImpossible(params: QuorumParams): boolean {
   const quorum = params.quorum;
   if (quorum?.from === undefined) return false;
   const all = withResponse(params.responses, params.response);
-  const remaining = quorum.from.filter((id) => !all.some((response) => response.by === id)).length;
+  const remaining = quorum.from.filter(
+    (id) => !all.some((response) => samePerson(response.by, id)),
+  ).length;
   return largestAgreement(all, quorum.agree) + remaining < quorum.required;
 }
 
@@ -556,9 +559,10 @@ export const askMachine = setup({
       params.quorum === undefined,
     notAQuorumAsk: (_, params: QuorumParams) => params.quorum === undefined,
     alreadyResponded: (_, params: QuorumParams) =>
-      params.responses?.some((response) => response.by === params.response.by) === true,
+      params.responses?.some((response) => samePerson(response.by, params.response.by)) === true,
     notAllowedToRespond: (_, params: QuorumParams) =>
-      params.quorum?.from !== undefined && !params.quorum.from.includes(params.response.by),
+      params.quorum?.from !== undefined &&
+      !params.quorum.from.some((id) => samePerson(id, params.response.by)),
     responseVetoes: (_, params: QuorumParams) =>
       vetoPicked(params.response.answers, params.quorum?.veto) !== undefined,
     responseReachesQuorum: (_, params: QuorumParams) => reachesQuorum(params),

@@ -17,7 +17,7 @@ import {
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { InteractionService } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
-import { canonicalPersonId } from '../rules/person-id.js';
+import { readPersonId, samePerson } from '../rules/person-id.js';
 import type { AskLog, StoredAsk } from '../stores/ask-store.js';
 import { answersOfModal, askModal, modalFit } from './ask-modal.js';
 import { CHAT_ACTION_ID, interactionIdFor, readButtonValue } from './card-reference.js';
@@ -160,7 +160,7 @@ async function mayAnswer(
   if (context.whoMayAnswer === 'anyone') return true;
   let id: string;
   try {
-    id = canonicalPersonId(person, 'by.recipient');
+    id = readPersonId(person, 'by.recipient');
   } catch {
     return false;
   }
@@ -169,7 +169,9 @@ async function mayAnswer(
       event.type === 'reminded' ||
       event.type === 'escalated' ||
       (event.type === 'notified' && event.data.kind === 'created');
-    if (told && event.data.channel === platform.name && event.data.recipient === id) return true;
+    if (told && event.data.channel === platform.name && samePerson(event.data.recipient, id)) {
+      return true;
+    }
   }
   return (await context.service.get(ask.askId))?.quorum?.from !== undefined;
 }

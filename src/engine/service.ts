@@ -10,7 +10,6 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserRequestInput } from '../contracts/tool-input.js';
 import { messageOf } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
-import { canonicalPersonId } from '../rules/person-id.js';
 import type {
   AskListFilter,
   AskListPage,
@@ -204,7 +203,7 @@ class Service implements InteractionService {
   async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<AskInfo>> {
     const index = this.#parts.index;
     if (index === undefined) throw missingPort('`service.list`', 'index');
-    const listed = await index.list(peopleInCanonicalForm(filter), page);
+    const listed = await index.list(filter, page);
     const items: AskInfo[] = [];
     // Rows the store could not read, then rows that fail their check: each reported once.
     const unreadable: UnreadableAsk[] = [];
@@ -309,22 +308,4 @@ class Service implements InteractionService {
       throw new Error('The interaction service is closed; create a new one to ask again.');
     }
   }
-}
-
-/**
- * The filter with the people it names (`answeredBy`, `notified`) in the canonical form their
- * ids are recorded in, so any spelling of an id finds them; anything else is left for the
- * store's check of the filter.
- */
-function peopleInCanonicalForm(filter: AskListFilter | undefined): AskListFilter | undefined {
-  if (typeof filter !== 'object' || filter === null) return filter;
-  const { answeredBy, notified } = filter;
-  const person = (value: unknown, field: string) =>
-    typeof value === 'string' && value !== '' ? canonicalPersonId(value, field) : value;
-  if (answeredBy === undefined && notified === undefined) return filter;
-  return {
-    ...filter,
-    ...(answeredBy === undefined ? {} : { answeredBy: person(answeredBy, 'answeredBy') }),
-    ...(notified === undefined ? {} : { notified: person(notified, 'notified') }),
-  } as AskListFilter;
 }

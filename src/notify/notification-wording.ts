@@ -3,6 +3,7 @@
  * subject, its text and HTML parts). Plain strings: each part escapes them its own way.
  */
 import type { AskUserQuestion } from '../contracts/question.js';
+import { samePerson } from '../rules/person-id.js';
 import { formatTime } from '../web/shown-time.js';
 import type { Notification } from './notification.js';
 
@@ -36,7 +37,7 @@ export function settledSentenceOf(notification: Notification): string | undefine
     case 'answered': {
       const by = outcome.answeredBy;
       if (by === undefined) return `Answered on ${when}. Nothing more is needed from you.`;
-      if (by.recipient === recipient.id) return `You answered this on ${when}. Thank you.`;
+      if (samePerson(by.recipient, recipient.id)) return `You answered this on ${when}. Thank you.`;
       const via = by.channel === undefined ? '' : ` (via ${by.channel})`;
       return `Answered by ${by.recipient}${via} on ${when}. Nothing more is needed from you.`;
     }

@@ -2,7 +2,7 @@
 import type { AskProvider } from '../engine/provider.js';
 import { compileCheck } from '../rules/compiled-check.js';
 import { describe, messageOf } from '../rules/describe.js';
-import { canonicalPersonId } from '../rules/person-id.js';
+import { personKey, readPersonId } from '../rules/person-id.js';
 import type { QuorumOption } from '../rules/quorum.js';
 import { type NotificationRecipient, NotificationRecipientSchema } from './notification.js';
 import {
@@ -147,10 +147,10 @@ async function recipientsOf(
         `Expected ${what} to return recipients { id, channel, address } (non-empty strings), got ${describe(value)}: ${error?.path || '(root)'} ${error?.message ?? 'not valid'}.`,
       );
     }
-    // The id in its canonical form, as every link, event and answer records it.
+    // The id as the route gave it (a chat platform's ids are case-sensitive), checked.
     const recipient: NotificationRecipient = {
       ...value,
-      id: canonicalPersonId(value.id, 'recipient.id'),
+      id: readPersonId(value.id, 'recipient.id'),
     };
     const channel = options.channels.get(recipient.channel);
     if (channel === undefined) {
@@ -166,8 +166,9 @@ async function recipientsOf(
         { cause: error },
       );
     }
-    if (seen.has(recipient.id)) continue;
-    seen.add(recipient.id);
+    // One person once, in whichever spelling the route named them first.
+    if (seen.has(personKey(recipient.id))) continue;
+    seen.add(personKey(recipient.id));
     const by = { recipient: recipient.id, channel: recipient.channel };
     const link = await options.server.linkFor(askId, by);
     // Their inbox too (every open ask they were told of), when the server makes such links.

@@ -11,6 +11,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import { noteEvent } from '../engine/ask-write.js';
 import type { AskAuditEvent } from '../engine/audit.js';
 import { describe, messageOf } from '../rules/describe.js';
+import { samePerson } from '../rules/person-id.js';
 import type { ClaimedOutboxAsk, ClaimedOutboxEntry, OutboxEntry } from '../stores/ask-store.js';
 import { NotificationDeliveryError } from './delivery-error.js';
 import {
@@ -245,7 +246,7 @@ export class OutboxDispatcher {
         event.type === 'reminded' ||
         event.type === 'escalated' ||
         (event.type === 'notified' && event.data.kind === 'created');
-      if (!isTold || event.data.recipient !== id) continue;
+      if (!isTold || typeof id !== 'string' || !samePerson(event.data.recipient, id)) continue;
       told = true;
       if (event.data.receipt !== undefined) receipts.push(event.data.receipt);
     }

@@ -2,18 +2,19 @@
  * Who answered, checked where it is written (`service.answer`'s `by`, a provider's
  * `answeredBy`, a recipient-bound link): an object `{ recipient, channel? }` of non-empty
  * strings, each at most `MAX_ANSWERED_BY_LENGTH` long, with no control characters; the
- * recipient is a person's id, kept in its canonical form (`canonicalPersonId`). Nothing is
- * shortened or dropped: a value that breaks a rule is refused with the field it is in.
+ * recipient is a person's id, checked (`readPersonId`) and kept as given: ids are compared by
+ * their keys wherever two are compared (`samePerson`). Nothing is shortened or dropped: a value
+ * that breaks a rule is refused with the field it is in.
  */
 import type { AnsweredBy } from '../contracts/outcome.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
-import { canonicalPersonId, readPersonText } from './person-id.js';
+import { readPersonId, readPersonText } from './person-id.js';
 
 const FIELDS: ReadonlySet<string> = new Set(['recipient', 'channel']);
 
 /**
- * Checks who answered and returns a plain copy, the recipient in its canonical form; throws `UserInteractionError`
+ * Checks who answered and returns a plain copy, the recipient as given; throws `UserInteractionError`
  * (`INVALID_REQUEST`, `data.field` the field at fault) naming what is wrong. `field` is how the
  * caller spells the value (`by`, `answeredBy`; `''` for an options object that is itself
  * `{ recipient, channel? }`), so the message points at the caller's own code.
@@ -40,7 +41,7 @@ export function readAnsweredBy(value: unknown, field = 'by'): AnsweredBy {
     }
   }
   const { recipient, channel } = value as { recipient?: unknown; channel?: unknown };
-  const by: AnsweredBy = { recipient: canonicalPersonId(recipient, at('recipient')) };
+  const by: AnsweredBy = { recipient: readPersonId(recipient, at('recipient')) };
   if (channel !== undefined) by.channel = readPersonText(channel, at('channel'));
   return by;
 }

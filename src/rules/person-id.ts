@@ -1,108 +1,40 @@
 /**
- * A person's id, in one canonical form wherever it is recorded or compared (`by.recipient`,
- * a provider's `answeredBy.recipient`, `quorum.from`, a recipient-bound link, a notify route's
- * recipient ids, the `answeredBy` and `notified` list filters). One person under two spellings
- * of one id must count once: ids that differ only invisibly are refused, and ids that differ in
- * case, Unicode composition or look-alike letters are the same id.
+ * A person's id, checked where it is recorded (`by.recipient`, a provider's
+ * `answeredBy.recipient`, `quorum.from`, a recipient-bound link, a notify route's recipient
+ * ids) and recorded as given: a chat platform's user id is case-sensitive. Wherever two ids are
+ * compared, their keys are (`personKey` / `samePerson`, machines/person-key.ts), so one person
+ * under two spellings of one id counts once: ids that differ only invisibly are refused here,
+ * and ids that differ in case, Unicode composition or look-alike letters have one key.
  */
+import { LOOK_ALIKE_LETTERS, personKey, samePerson } from '../../machines/person-key.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
 import { escapeControlCharacters, isEscapedCharacter } from './escape-text.js';
 import { MAX_ANSWERED_BY_LENGTH } from './limits.js';
 
-/**
- * Cyrillic and Greek letters that look like a Latin letter in common fonts, and that letter: a
- * bounded table drawn from Unicode's confusables data (UTS #39), not the whole data set, which
- * no dependency of this browser-safe layer carries. An id is mapped through it before it is
- * lower-cased, so `ВОВ` (Cyrillic) is `bob` and `Іvan` (Cyrillic І) is `ivan`. Latin letters
- * that look alike (`I`, `l`, `1`) are not folded: they are letters of the ids people type.
- */
-export const LOOK_ALIKE_LETTERS: Readonly<Record<string, string>> = Object.freeze({
-  // Cyrillic capitals
-  А: 'A',
-  В: 'B',
-  Е: 'E',
-  І: 'I',
-  Ј: 'J',
-  К: 'K',
-  М: 'M',
-  Н: 'H',
-  О: 'O',
-  Р: 'P',
-  С: 'C',
-  Ѕ: 'S',
-  Т: 'T',
-  У: 'Y',
-  Х: 'X',
-  Ү: 'Y',
-  Һ: 'h',
-  Ӏ: 'I',
-  Ԛ: 'Q',
-  Ԝ: 'W',
-  // Cyrillic small letters
-  а: 'a',
-  е: 'e',
-  і: 'i',
-  ј: 'j',
-  о: 'o',
-  р: 'p',
-  с: 'c',
-  ѕ: 's',
-  у: 'y',
-  х: 'x',
-  ү: 'y',
-  һ: 'h',
-  ӏ: 'l',
-  ԁ: 'd',
-  ԛ: 'q',
-  ԝ: 'w',
-  // Greek capitals
-  Α: 'A',
-  Β: 'B',
-  Ε: 'E',
-  Ζ: 'Z',
-  Η: 'H',
-  Ι: 'I',
-  Κ: 'K',
-  Μ: 'M',
-  Ν: 'N',
-  Ο: 'O',
-  Ρ: 'P',
-  Τ: 'T',
-  Υ: 'Y',
-  Χ: 'X',
-  // Greek small letters
-  α: 'a',
-  ι: 'i',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  υ: 'u',
-});
+export { LOOK_ALIKE_LETTERS, personKey, samePerson };
 
-// Printable ASCII with single spaces between words: already canonical but for case.
+// Printable ASCII with single spaces between words: nothing invisible in it.
 const PLAIN_ASCII = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
-const LOOK_ALIKE = new RegExp(`[${Object.keys(LOOK_ALIKE_LETTERS).join('')}]`, 'gu');
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
 // White space a reader cannot tell from a space (or from nothing): only U+0020 is allowed.
 const OTHER_SPACE = /[^\S ]/u;
 
 /**
- * Checks a person's id and returns its canonical form: NFKD, look-alike letters mapped to
- * Latin (`LOOK_ALIKE_LETTERS`), lower case, NFC. `Ana`, `ana`, `an\u0061` and `аna` (Cyrillic
- * а) are all `ana`. Refused (`INVALID_REQUEST`, `data.field` = `field`), never cleaned up: a
- * value that is not a non-empty string of at most `MAX_ANSWERED_BY_LENGTH` characters, a control
- * character, and anything invisible: a default-ignorable code point (zero-width space, word
- * joiner, soft hyphen, variation selector, ...), white space other than U+0020, or a space at
- * either end or next to another. The message shows the character as an escape.
+ * Checks a person's id and returns it as given, to be recorded so. Refused (`INVALID_REQUEST`,
+ * `data.field` = `field`), never cleaned up: a value that is not a non-empty string of at most
+ * `MAX_ANSWERED_BY_LENGTH` characters (in its key too), a control character, and anything
+ * invisible: a default-ignorable code point (zero-width space, word joiner, soft hyphen,
+ * variation selector, ...), white space other than U+0020, or a space at either end or next to
+ * another. The message shows the character as an escape.
  *
  * @example
- * canonicalPersonId('Ana', 'by.recipient'); // 'ana'
- * canonicalPersonId('ana\u200b', 'by.recipient'); // throws: ... the invisible character \u200b ...
+ * readPersonId('U024BE7LH', 'by.recipient'); // 'U024BE7LH'
+ * readPersonId('ana\u200b', 'by.recipient'); // throws: ... the invisible character \u200b ...
  */
-export function canonicalPersonId(value: unknown, field: string): string {
+export function readPersonId(value: unknown, field: string): string {
   const text = readPersonText(value, field);
-  if (PLAIN_ASCII.test(text)) return text.toLowerCase();
+  if (PLAIN_ASCII.test(text)) return text;
   for (let i = 0; i < text.length; i++) {
     const char = String.fromCodePoint(text.codePointAt(i) as number);
     const blank = char === ' ' && (i === 0 || i === text.length - 1 || text[i + 1] === ' ');
@@ -114,19 +46,27 @@ export function canonicalPersonId(value: unknown, field: string): string {
     }
     if (char.length === 2) i++;
   }
-  const canonical = text
-    .normalize('NFKD')
-    .replace(LOOK_ALIKE, (letter) => LOOK_ALIKE_LETTERS[letter] as string)
-    .toLowerCase()
-    .normalize('NFC');
   // A compatibility character can spell out to several (U+FDFA is 18).
-  if (canonical.length > MAX_ANSWERED_BY_LENGTH) {
+  const key = personKey(text);
+  if (key.length > MAX_ANSWERED_BY_LENGTH) {
     throw refusal(
       field,
-      `\`${field}\` has ${canonical.length} characters in its canonical form, more than the ${MAX_ANSWERED_BY_LENGTH} allowed; it is refused, not shortened.`,
+      `\`${field}\` has ${key.length} characters in its canonical form, more than the ${MAX_ANSWERED_BY_LENGTH} allowed; it is refused, not shortened.`,
     );
   }
-  return canonical;
+  return text;
+}
+
+/**
+ * Checks a person's id (as `readPersonId` does) and returns its key, the form two ids are
+ * compared in: `Ana`, `ana`, `an\u0061` and `аna` (Cyrillic а) are all `ana`. For what is
+ * looked up by person (a list filter), never for what is recorded.
+ *
+ * @example
+ * canonicalPersonId('Ana', 'answeredBy'); // 'ana'
+ */
+export function canonicalPersonId(value: unknown, field: string): string {
+  return personKey(readPersonId(value, field));
 }
 
 /**

@@ -14,7 +14,7 @@ import type { AskUserQuestion } from '../contracts/question.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
 import { MAX_QUORUM_PEOPLE } from './limits.js';
-import { canonicalPersonId, readPersonText } from './person-id.js';
+import { personKey, readPersonId, readPersonText } from './person-id.js';
 
 /**
  * Several people decide one ask (`service.start(request, { quorum })`): `required` distinct
@@ -73,7 +73,7 @@ export function readQuorumOption(
   const { required, from, agree, veto } = value as Record<string, unknown>;
   const rule: AskMachineQuorum = { required: 0, agree: 'same' };
   if (from !== undefined)
-    rule.from = readNames(from, 'quorum.from', 'recipient ids', canonicalPersonId);
+    rule.from = readNames(from, 'quorum.from', 'recipient ids', readPersonId, personKey);
   const most = rule.from?.length ?? MAX_QUORUM_PEOPLE;
   if (typeof required !== 'number' || !Number.isInteger(required) || required < 1) {
     throw refusal(
@@ -100,7 +100,13 @@ export function readQuorumOption(
     rule.agree = agree;
   }
   if (veto !== undefined) {
-    const titles = readNames(veto, 'quorum.veto', 'option titles', readPersonText);
+    const titles = readNames(
+      veto,
+      'quorum.veto',
+      'option titles',
+      readPersonText,
+      (title) => title,
+    );
     for (const title of titles) {
       if (!questions.some((question) => question.options.some((o) => o.title === title))) {
         throw refusal(
@@ -184,12 +190,16 @@ function responders(responses: readonly { by: string }[] | undefined): string[] 
   return (responses ?? []).map((response) => response.by);
 }
 
-/** `read` checks each entry: `canonicalPersonId` for ids, so two spellings of one id are a repeat. */
+/**
+ * `read` checks each entry, kept as given; two entries with one `key` are a repeat (`personKey`
+ * for ids, so two spellings of one id are).
+ */
 function readNames(
   value: unknown,
   field: string,
   what: string,
   read: (value: unknown, field: string) => string,
+  key: (name: string) => string,
 ): string[] {
   if (!Array.isArray(value) || value.length === 0) {
     throw refusal(
@@ -204,15 +214,18 @@ function readNames(
     );
   }
   const names = value.map((name, index) => read(name, `${field}[${index}]`));
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const name of names) {
-    if (seen.has(name)) {
+    const first = seen.get(key(name));
+    if (first !== undefined) {
       throw refusal(
         field,
-        `\`${field}\` names ${JSON.stringify(name)} twice; each entry counts once.`,
+        first === name
+          ? `\`${field}\` names ${JSON.stringify(name)} twice; each entry counts once.`
+          : `\`${field}\` names one person twice, as ${JSON.stringify(first)} and ${JSON.stringify(name)} (ids that differ only in case, composition or look-alike letters are one id); each entry counts once.`,
       );
     }
-    seen.add(name);
+    seen.set(key(name), name);
   }
   return names;
 }

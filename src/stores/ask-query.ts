@@ -8,6 +8,7 @@
 import { ASK_STATES, type AskAuditEvent, type AskState, isAskState } from '../engine/audit.js';
 import { describe } from '../rules/describe.js';
 import { UserInteractionError } from '../rules/errors.js';
+import { canonicalPersonId, personKey } from '../rules/person-id.js';
 import { checkStoreText } from '../rules/store-text.js';
 import type { ListedAsk, StoredAsk } from './ask-store.js';
 
@@ -29,12 +30,13 @@ export interface AskListFilter {
   created?: AskTimeRange;
   /** When the row was last written (for a final ask: when it settled). */
   updated?: AskTimeRange;
-  /** Who answered: the answered outcome's `answeredBy.recipient`. */
+  /** Who answered: the answered outcome's `answeredBy.recipient`, in any spelling of the id (`samePerson`). */
   answeredBy?: string;
   /**
    * A recipient the ask's audit trail says was told of it: a `notified`, `reminded` or
    * `escalated` event naming them (a notification `ask-engine/notify` sent). With
-   * `state: ['pending', 'deferred']`, the asks waiting for that person.
+   * `state: ['pending', 'deferred']`, the asks waiting for that person. Any spelling of the id
+   * finds them (`samePerson`).
    */
   notified?: string;
 }
@@ -101,8 +103,12 @@ export const QUERY_VALUES: {
   sessionId: (ask) => contextText(ask, 'sessionId'),
   agent: (ask) => contextText(ask, 'agent'),
   key: (ask) => ask.key,
-  answeredBy: (ask) =>
-    ask.outcome?.status === 'answered' ? ask.outcome.answeredBy?.recipient : undefined,
+  // The key of who answered (`personKey`): the id is recorded as given, found in any spelling.
+  answeredBy: (ask) => {
+    const recipient =
+      ask.outcome?.status === 'answered' ? ask.outcome.answeredBy?.recipient : undefined;
+    return recipient === undefined ? undefined : personKey(recipient);
+  },
 };
 
 /** The audit events that record a notification reaching a recipient (`notified` filters on them). */
@@ -120,7 +126,8 @@ const NOTIFICATION_EVENT_TYPES: ReadonlySet<AskAuditEvent['type']> = new Set([
 export function notifiedRecipientOf(event: AskAuditEvent): string | undefined {
   if (!NOTIFICATION_EVENT_TYPES.has(event.type)) return undefined;
   const recipient = (event.data as { recipient?: unknown } | undefined)?.recipient;
-  return typeof recipient === 'string' && recipient !== '' ? recipient : undefined;
+  // Its key (`personKey`), as the `notified` filter is: found in any spelling of the id.
+  return typeof recipient === 'string' && recipient !== '' ? personKey(recipient) : undefined;
 }
 
 /** Where the list resumes: after this creation time and tie-break. */
@@ -198,7 +205,9 @@ export function readAskQuery<TTie extends string | number>(
       if (typeof value !== 'string' || value === '')
         throw invalid(name, value, 'a non-empty string');
       checkStoreText(value, name, 'list filter');
-      query.equal.push({ filter: name, value });
+      // A person is found by the key of their id, in whatever spelling it was recorded or asked.
+      const key = name === 'answeredBy' ? canonicalPersonId(value, name) : value;
+      query.equal.push({ filter: name, value: key });
     }
     for (const [name, field] of Object.entries(RANGE_FILTERS)) {
       const range = filter[name as keyof typeof RANGE_FILTERS];
@@ -211,7 +220,7 @@ export function readAskQuery<TTie extends string | number>(
         throw invalid('notified', notified, 'a non-empty string (a recipient id)');
       }
       checkStoreText(notified, 'notified', 'list filter');
-      query.notified = notified;
+      query.notified = canonicalPersonId(notified, 'notified');
     }
   }
   if (page !== undefined) {

@@ -7,6 +7,7 @@ import type { AskInfo, ResponseReceipt } from '../engine/service-contract.js';
 import { buildAskUserForm } from '../form/build-form.js';
 import { decodeAskUserFormAnswer } from '../form/decode-answer.js';
 import { isUserInteractionError } from '../rules/errors.js';
+import { samePerson } from '../rules/person-id.js';
 import { decidedBy, describeQuorum, type QuorumProgress } from '../rules/quorum.js';
 import {
   type AnswerPageInput,
@@ -277,7 +278,7 @@ function quorumRefusal(
     );
   }
   if (action === 'respond') return undefined;
-  if (quorum.from !== undefined && !quorum.from.includes(by.recipient)) {
+  if (quorum.from !== undefined && !quorum.from.some((id) => samePerson(id, by.recipient))) {
     return htmlResponse(
       403,
       renderNoticePage(
@@ -286,7 +287,7 @@ function quorumRefusal(
       ),
     );
   }
-  if (quorum.responded.includes(by.recipient)) {
+  if (quorum.responded.some((id) => samePerson(id, by.recipient))) {
     return htmlResponse(
       409,
       renderNoticePage(

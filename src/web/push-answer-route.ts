@@ -9,6 +9,7 @@ import type { Clock } from '../engine/clock.js';
 import type { AskInfo, ResponseReceipt } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { escapeControlCharacters } from '../rules/escape-text.js';
+import { samePerson } from '../rules/person-id.js';
 import { describeQuorum } from '../rules/quorum.js';
 import { settledInWords } from './answer-routes.js';
 import { methodNotAllowed, respond } from './http-response.js';
@@ -132,7 +133,8 @@ export class PushAnswerRoute {
     const outcome = ask?.outcome;
     if (
       outcome?.status === 'answered' &&
-      outcome.answeredBy?.recipient === by.recipient &&
+      outcome.answeredBy !== undefined &&
+      samePerson(outcome.answeredBy.recipient, by.recipient) &&
       outcome.answeredBy.channel === by.channel &&
       outcome.responses === undefined &&
       pickedOnly(outcome.answers, option.title)

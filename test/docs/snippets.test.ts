@@ -255,7 +255,7 @@ describe.concurrent('every snippet runs as written', () => {
     const stdout = await runSnippet('answered-by.ts');
     expect(stdout).toContain("{ recipient: 'alice@example.com', channel: 'email' }");
     expect(stdout).toMatch(
-      /answers: '\[redacted\]',\s+answeredBy: \{ recipient: 'u024be7lh', channel: 'slack' \}/,
+      /answers: '\[redacted\]',\s+answeredBy: \{ recipient: 'U024BE7LH', channel: 'slack' \}/,
     );
   });
 

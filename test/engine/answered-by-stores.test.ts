@@ -27,7 +27,7 @@ import { manualProvider } from './helpers.js';
 const text = (typed: string) => [
   { questionId: 'q1', response: { kind: 'freeform' as const, text: typed } },
 ];
-// Already in the canonical form of a person's id (lower case), as it is recorded.
+// Recorded as given, on every store.
 const by = { recipient: 'zoë <zoe@example.com>', channel: 'email' };
 
 const dir = mkdtempSync(join(tmpdir(), 'ask-answered-by-'));

@@ -164,14 +164,11 @@ describe('who answered', () => {
 
   it('accepts names in any script, emoji included, at exactly the length limit', async () => {
     const { service } = setup();
-    // Recorded in the canonical form of a person's id (lower case, composed).
-    for (const [recipient, recorded] of [
-      ['Zoë 文字 🚀', 'zoë 文字 🚀'],
-      ['X'.repeat(256), 'x'.repeat(256)],
-    ] as const) {
+    // Recorded as given: a chat platform's ids are case-sensitive.
+    for (const recipient of ['Zoë 文字 🚀', 'X'.repeat(256)]) {
       const handle = service.start(yesNo);
       const outcome = await service.answer(handle.id, yes, { by: { recipient } });
-      expect(outcome).toMatchObject({ answeredBy: { recipient: recorded } });
+      expect(outcome).toMatchObject({ answeredBy: { recipient } });
     }
   });
 

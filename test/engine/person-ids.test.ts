@@ -78,7 +78,7 @@ describe('a quorum of 2 and one person under two spellings of one id', () => {
     });
   }
 
-  it('still counts two real people twice, and records their ids in the canonical form', async () => {
+  it('still counts two real people twice, and records their ids as given', async () => {
     const { service, handle } = quorumOfTwo();
     await handle.stored;
     await service.respond(handle.id, approve, by('Ana'));
@@ -86,9 +86,37 @@ describe('a quorum of 2 and one person under two spellings of one id', () => {
     expect(receipt.state).toBe('answered');
     const outcome = await handle.outcome;
     expect(outcome.status === 'answered' && outcome.responses?.map((each) => each.by)).toEqual([
-      'ana',
-      'anaïs',
+      'Ana',
+      'Anaïs',
     ]);
+    await service.close();
+  });
+
+  it('records Ana as Ana, then counts ana and Аna (Cyrillic А) as the same person', async () => {
+    const { service, handle } = quorumOfTwo();
+    await handle.stored;
+    await service.respond(handle.id, approve, by('Ana'));
+    for (const spelling of ['ana', '\u0410na']) {
+      await expect(service.respond(handle.id, approve, by(spelling))).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        message: expect.stringContaining(`${spelling} has already responded`),
+      });
+    }
+    const stored = await service.get(handle.id);
+    expect(stored?.state).toBe('pending');
+    expect(stored?.quorum?.responded).toEqual(['Ana']);
+    // A chat platform's case-sensitive id, kept as the platform spells it.
+    const single = service.start({ question: 'Ship it?' });
+    await single.stored;
+    const outcome = await service.answer(
+      single.id,
+      [{ questionId: 'q1', response: { kind: 'freeform', text: 'yes' } }],
+      { by: { recipient: 'U024BE7LH', channel: 'slack' } },
+    );
+    expect(outcome).toMatchObject({ answeredBy: { recipient: 'U024BE7LH' } });
+    expect(
+      (await service.list({ answeredBy: 'u024be7lh' })).items.map(({ askId }) => askId),
+    ).toEqual([single.id]);
     await service.close();
   });
 
@@ -97,19 +125,20 @@ describe('a quorum of 2 and one person under two spellings of one id', () => {
     service.registerProvider(manualProvider());
     expect(() =>
       service.start(deploy, { quorum: { required: 2, from: ['ana', '\u0410na', 'ben'] } }),
-    ).toThrow('`quorum.from` names "ana" twice');
+    ).toThrow('`quorum.from` names one person twice, as "ana" and "\u0410na"');
     expect(() =>
       service.start(deploy, { quorum: { required: 2, from: ['ana', 'ana\u200b'] } }),
     ).toThrow('`quorum.from[1]` holds the invisible character \\u200b');
   });
 
-  it('lets a person in quorum.from respond under any spelling of their id, and finds them by any', async () => {
+  it('lets a person in quorum.from respond under any spelling of their id, recorded as they gave it, and finds them by any', async () => {
     const service = createInteractionService({ store: createMemoryAskStore() });
     service.registerProvider(manualProvider());
     const handle = service.start(deploy, { quorum: { required: 1, from: ['Zoë'] } });
     await handle.stored;
     const receipt = await service.respond(handle.id, approve, by('ZOE\u0308'));
     expect(receipt.state).toBe('answered');
+    expect(receipt.quorum?.responded).toEqual(['ZOE\u0308']);
     expect((await service.list({ answeredBy: 'zoë' })).items).toHaveLength(0); // a quorum's responses, not answeredBy
     const single = service.start({ question: 'Ship it?' });
     await single.stored;

@@ -46,8 +46,8 @@ describe('who answered', () => {
       person: () => accept({ 'q1.selection': 'option1' }),
     });
     const handle = service.start({ questions: [deploy] });
-    // The name in the canonical form of a person's id (lower case).
-    const by = { recipient: 'claude desktop', channel: 'mcp' };
+    // The name as the client gave it (ids are recorded as given, compared by their keys).
+    const by = { recipient: 'Claude Desktop', channel: 'mcp' };
     expect(await handle.outcome).toMatchObject({ status: 'answered', answeredBy: by });
     const events = [];
     for await (const event of service.history(handle.id)) events.push(event);
@@ -64,13 +64,13 @@ describe('who answered', () => {
     });
     const handle = service.start({ questions: [deploy] }, { quorum: { required: 2 } });
     await vi.waitFor(async () =>
-      expect((await service.get(handle.id))?.quorum?.responded).toEqual(['claude desktop']),
+      expect((await service.get(handle.id))?.quorum?.responded).toEqual(['Claude Desktop']),
     );
     const events = [];
     for await (const event of service.history(handle.id)) events.push(event);
     expect(events.at(-1)).toMatchObject({
       type: 'response.recorded',
-      data: { by: 'claude desktop' },
+      data: { by: 'Claude Desktop' },
     });
     // A second person, elsewhere, completes the quorum.
     const yes = [
@@ -81,7 +81,7 @@ describe('who answered', () => {
     });
     expect(receipt.outcome).toMatchObject({
       status: 'answered',
-      responses: [{ by: 'claude desktop' }, { by: 'ops' }],
+      responses: [{ by: 'Claude Desktop' }, { by: 'ops' }],
     });
   });
 

@@ -297,6 +297,29 @@ describe('createNotifyProvider', () => {
     expect(own.status === 'cancelled' && own.message).toMatch(/started with a quorum of its own/);
   });
 
+  it('tells a person a route names under two spellings of one id once, recorded as first named, and answers as them', async () => {
+    const { service, smtp, hooks } = await setUp({
+      route: () => [
+        { id: 'Ana', channel: 'email', address: 'ana@example.com' },
+        { id: '\u0430NA', channel: 'webhook', address: 'ops-hook' },
+      ],
+    });
+    const handle = service.start({ question: 'Ship release 4.2?', options: ['Ship it', 'Hold'] });
+    expect(await handle.outcome).toMatchObject({ status: 'deferred' });
+    await until(() => smtp.received.length >= 1, 'the mail');
+    const told = (await history(service, handle.id)).filter((event) => event.type === 'notified');
+    expect(told.map((event) => event.data.recipient)).toEqual(['Ana']);
+    expect(hooks.received).toEqual([]);
+    expect((await service.list({ notified: 'ana' })).items.map(({ askId }) => askId)).toEqual([
+      handle.id,
+    ]);
+    const posted = await answerThroughLink(linkIn(smtp.received[0]?.mail.text), 1);
+    expect(posted.status).toBe(200);
+    expect((await service.get(handle.id))?.outcome).toMatchObject({
+      answeredBy: { recipient: 'Ana', channel: 'email' },
+    });
+  });
+
   it('sends no reminder or escalation once the ask settled first', async () => {
     // Reminders and the escalation fall due well after the answer, which follows the deferral
     // at once: the shorter times of setUp were overtaken by a loaded machine (a reminder due

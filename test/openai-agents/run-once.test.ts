@@ -140,6 +140,37 @@ describe('a round resumed by several hosts', () => {
     await first.claim.finish();
   });
 
+  it('is never resumed again once a purge deleted its claim with the round’s first ask', async () => {
+    const store = createMemoryAskStore();
+    const first = host(store);
+    const interrupted = janitor([removes('/tmp/a', '/tmp/b')]);
+    const round = await askRunApprovals(first, await run(interrupted.agent, 'go'), {
+      runId: 'job-purged',
+    });
+    if (round.status !== 'waiting') throw new Error('expected a waiting run');
+    const [askA = '', askB = ''] = round.askIds;
+    const approve = async (askId: string) =>
+      first.answer(askId, decide({ questions: (await first.get(askId))?.questions ?? [] }, true));
+    await approve(askA);
+    const between = ((await first.get(askA))?.updatedAt ?? 0) + 1;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await approve(askB);
+    const resumer = janitor([done]);
+    const resumed = await resumeRunApprovals(host(store), resumer.agent, askB);
+    if (resumed.status !== 'decided') throw new Error('expected decisions');
+    await run(resumer.agent, resumed.state, { signal: resumed.claim.signal });
+    await resumed.claim.finish();
+
+    // The first ask settled earlier: purged, and the round's claim with it.
+    expect(await first.purge({ finalBefore: between })).toBe(1);
+    expect(await first.get(askA)).toBeUndefined();
+    const late = janitor([done]);
+    await expect(resumeRunApprovals(host(store), late.agent, askB)).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+    });
+    expect([resumer.removed, late.removed]).toEqual([['/tmp/a', '/tmp/b'], []]);
+  });
+
   it('refuses a result without interruptions and a lease shorter than 100 ms, naming them', async () => {
     const store = createMemoryAskStore();
     const service = host(store);

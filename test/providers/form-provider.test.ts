@@ -112,8 +112,8 @@ describe('createFormProvider', () => {
     expect(result.details).toMatchObject({
       status: 'answered',
       answers,
-      // The canonical form of a person's id: lower case.
-      answeredBy: { recipient: 'u024be7lh', channel: 'slack' },
+      // As the host gave it: a Slack mention needs U024BE7LH, not u024be7lh.
+      answeredBy: { recipient: 'U024BE7LH', channel: 'slack' },
     });
   });
 

@@ -1,6 +1,16 @@
-/** The canonical form of a person's id: one rule, and every entry of its look-alike table. */
+/**
+ * A person's id: checked and recorded as given (`readPersonId`), compared by its key
+ * (`personKey`, `samePerson`, `canonicalPersonId`): one rule, and every entry of its look-alike
+ * table.
+ */
 import { describe, expect, it } from 'vitest';
-import { canonicalPersonId, LOOK_ALIKE_LETTERS } from '../../src/rules/person-id.js';
+import {
+  canonicalPersonId,
+  LOOK_ALIKE_LETTERS,
+  personKey,
+  readPersonId,
+  samePerson,
+} from '../../src/rules/person-id.js';
 
 describe('canonicalPersonId', () => {
   it('maps every look-alike letter of its table to the Latin letter it looks like', () => {
@@ -23,5 +33,35 @@ describe('canonicalPersonId', () => {
         /`by\.recipient`/,
       );
     }
+  });
+});
+
+describe('readPersonId and samePerson', () => {
+  it('gives an id back as given, and compares ids by their keys', () => {
+    for (const id of ['U024BE7LH', '29:1AbC-xyz', 'Zoë 文字 🚀', 'Ana']) {
+      expect(readPersonId(id, 'by.recipient')).toBe(id);
+    }
+    expect(samePerson('Ana', 'ana')).toBe(true);
+    expect(samePerson('Ana', '\u0410na')).toBe(true);
+    expect(samePerson('zoë', 'ZOE\u0308')).toBe(true);
+    expect(samePerson('U024BE7LH', 'u024be7lh')).toBe(true);
+    expect(samePerson('ana', 'anna')).toBe(false);
+    expect(() => readPersonId('ana\u200b', 'by.recipient')).toThrow(
+      '`by.recipient` holds the invisible character \\u200b',
+    );
+  });
+
+  it('has keys that are their own keys, so ids recorded in that form before stay found', () => {
+    const letters = Object.keys(LOOK_ALIKE_LETTERS).flatMap((letter) => [
+      letter,
+      letter.toLowerCase(),
+      letter.toUpperCase(),
+    ]);
+    // U+0500 lower-cases to U+0501, a look-alike of d: mapped after lower-casing too.
+    for (const id of [...letters, 'x\u0500x', 'ÅNGSTRÖM', '\uff21na', 'ǅemal', 'ﬃ']) {
+      const key = personKey(id);
+      expect(personKey(key), `${id} -> ${key}`).toBe(key);
+    }
+    expect(personKey('x\u0500x')).toBe('xdx');
   });
 });

@@ -119,6 +119,25 @@ describe('a quorum ask over recipients’ links', () => {
     handle.cancel();
   });
 
+  it('lets a link spelling an id of from another way respond, recorded as the link spells it, and counts it once', async () => {
+    const { handle } = await web.ask(change, { quorum });
+    // Ana's id as her chat platform spells it, and once more with a Cyrillic А.
+    const [ana, cyrillic] = await Promise.all(
+      ['Ana', '\u0410na'].map((recipient) =>
+        web.server.linkFor(handle.id, { recipient, channel: 'email' }),
+      ),
+    );
+    expect((await fetch(ana!)).status).toBe(200);
+    expect((await post(ana!, 'Approve')).status).toBe(200);
+    expect((await web.service.get(handle.id))?.quorum?.responded).toEqual(['Ana']);
+    const shown = await fetch(cyrillic!);
+    expect(shown.status).toBe(409);
+    expect(await shown.text()).toContain('You have already responded');
+    expect((await post(cyrillic!, 'Approve')).status).toBe(409);
+    expect((await web.service.get(handle.id))?.quorum?.responded).toEqual(['Ana']);
+    handle.cancel();
+  });
+
   it('ends once when a veto races the last approval', async () => {
     for (let round = 0; round < 5; round++) {
       const { handle } = await web.ask(change, { quorum });
