@@ -73,7 +73,9 @@ await timeRatio(
     const result = await run(agent, 'clean up');
     const round = await askRunApprovals(service, result, { runId: `bench-${runs++}` });
     if (round.status !== 'decided') throw new Error('the approval was not decided');
-    return check((await run(agent, round.state)).finalOutput);
+    const finished = await run(agent, round.state, { signal: round.claim.signal });
+    await round.claim.finish();
+    return check(finished.finalOutput);
   },
 );
 await service.close();

@@ -118,6 +118,7 @@ export type {
 } from './stores/ask-store.js';
 export { createMemoryAskStore } from './stores/memory-store.js';
 export type { AskStorePorts } from './stores/store-ports.js';
+export type { WorkClaim, WorkClaimRequest, WorkClaimStore } from './stores/work-claims.js';
 export { prepareAskUserArguments } from './tool/prepare-arguments.js';
 export {
   type AskUserTool,

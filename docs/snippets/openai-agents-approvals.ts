@@ -47,9 +47,15 @@ await worker.answer(askId, [
 // Any host sharing the store continues the run from the state kept with its asks.
 const host = createInteractionService({ store });
 host.registerProvider(handedOn);
-const { state, decisions } = await resumeRunApprovals(host, agent, askId);
+const resumed = await resumeRunApprovals(host, agent, askId);
+if (resumed.status !== 'decided') throw new Error('another host continues the run');
+const { state, decisions, claim } = resumed;
 console.log(decisions.map((decision) => `${decision.toolName}: ${decision.applied}`).join('\n'));
-const finished = await run(agent, state);
+// The round is this host's (claimed in the store): a second host is told so, never runs it.
+const again = await resumeRunApprovals(worker, agent, askId);
+console.log(again.status); // claimed
+const finished = await run(agent, state, { signal: claim.signal }); // stops if the claim is lost
+await claim.finish(); // done: nobody resumes this round again
 console.log(finished.finalOutput);
 await worker.close();
 await host.close();

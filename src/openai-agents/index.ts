@@ -7,9 +7,11 @@
  * @module ask-engine/openai-agents
  */
 
+export type { HeldWorkClaim } from '../engine/held-claim.js';
 export type { AlwaysOption } from './approval-call.js';
 export {
   askRunApprovals,
+  type ClaimedRun,
   type DecidedRun,
   type ResumeRunOptions,
   type RunApprovalDecision,

@@ -8,6 +8,7 @@ import type { AskAttachment } from '../contracts/attachment.js';
 import type { AnsweredBy, AskOutcome } from '../contracts/outcome.js';
 import { raceAbort } from '../engine/abortable.js';
 import { askIdForKey } from '../engine/ask-ids.js';
+import type { HeldWorkClaim } from '../engine/held-claim.js';
 import type { AskOptions, InteractionService } from '../engine/service-contract.js';
 import {
   askToolApproval,
@@ -16,6 +17,7 @@ import {
   type ToolApprovalDecision,
 } from '../engine/tool-approval.js';
 import { UserInteractionError } from '../rules/errors.js';
+import type { WorkClaim } from '../stores/work-claims.js';
 import {
   type AlwaysOption,
   type AnyAgent,
@@ -24,6 +26,7 @@ import {
   type InterruptedCall,
   interruptedCall,
 } from './approval-call.js';
+import { claimRound } from './round-claim.js';
 import { checkRunOptions, checkWaitOptions } from './run-options.js';
 import {
   readSavedRun,
@@ -57,12 +60,20 @@ export interface RunApprovalOptions {
    * so every host applies the same, and reported in each decision's `sticky`.
    */
   always?: AlwaysOption;
+  /** How long the round's claim runs unless renewed (ms, default 15,000): see `ResumeRunOptions`. */
+  leaseMs?: number;
 }
 
 /** Options of `resumeRunApprovals`. */
 export interface ResumeRunOptions {
   /** Aborting it stops the wait for the asks, rejecting with its reason (the asks go on). */
   signal?: AbortSignal;
+  /**
+   * How long the round's claim runs unless renewed (ms, at least 100, default 15,000). It is
+   * renewed every third of it while the run goes on; if renewals fail for that long, the claim
+   * is lost (`claim.signal` aborts) and another host may resume the round.
+   */
+  leaseMs?: number;
 }
 
 /** How one interruption was decided and what was applied to the run. */
@@ -85,11 +96,33 @@ export interface RunApprovalDecision {
   outcome: AskOutcome;
 }
 
-/** Every interruption decided, applied to `state`: pass it to `run(agent, state)`. */
+/**
+ * Every interruption decided, applied to `state`, and the round claimed for this host: run it
+ * with `run(agent, state, { signal: claim.signal })`, then `claim.finish()`.
+ */
 export interface DecidedRun<TState> {
   status: 'decided';
   state: TState;
   decisions: RunApprovalDecision[];
+  /**
+   * This host's claim on the round, held in the store (renewed) until `finish()` or
+   * `release()`: no other host gets `decided` for it meanwhile, and none ever after `finish()`.
+   * Its `signal` aborts if the claim is lost; `release()` gives the round back undone.
+   */
+  claim: HeldWorkClaim;
+}
+
+/**
+ * Another host claimed this round: it is continuing the run (its lease runs until
+ * `claim.until`, renewed while it runs) or has (`claim.status` `done`). Nothing to do here.
+ */
+export interface ClaimedRun {
+  status: 'claimed';
+  runId: string;
+  /** The round's asks, one per interruption. */
+  askIds: string[];
+  /** The store's claim on the round: who holds it and until when, or who finished it and when. */
+  claim: Exclude<WorkClaim, { status: 'claimed' }>;
 }
 
 /** Some asks went elsewhere (a web link, a chat): any host resumes once they are settled. */
@@ -108,27 +141,34 @@ export interface WaitingRun {
  * (a web link, mail, chat), the run is `waiting`: this process may exit, and any host sharing
  * the store continues it with `resumeRunApprovals` once they are settled. Only an explicit
  * approval approves; a timeout, a cancellation or anything else rejects with the reason.
+ * A decided round is claimed in the store first (see `DecidedRun.claim`); when another host
+ * claimed it (asking about the same run), it is `claimed` and this host runs nothing.
  *
  * @example
  * let result = await run(agent, input);
  * while (result.interruptions.length > 0) {
  *   const round = await askRunApprovals(service, result, { runId: jobId });
- *   if (round.status === 'waiting') return round.askIds; // resumed elsewhere
- *   result = await run(agent, round.state);
+ *   if (round.status !== 'decided') return round; // resumed elsewhere
+ *   result = await run(agent, round.state, { signal: round.claim.signal });
+ *   await round.claim.finish();
  * }
  */
 export async function askRunApprovals<TContext, TAgent extends AnyAgent>(
   service: InteractionService,
   result: { readonly state: RunState<TContext, TAgent> },
   options: RunApprovalOptions,
-): Promise<DecidedRun<RunState<TContext, TAgent>> | WaitingRun> {
-  const { runId, allowEdits, always } = checkRunOptions(options);
+): Promise<DecidedRun<RunState<TContext, TAgent>> | WaitingRun | ClaimedRun> {
+  const { runId, allowEdits, always, leaseMs } = checkRunOptions(options);
   const state = result?.state;
   if (typeof state?.getInterruptions !== 'function') {
     throw new TypeError('Expected a run result (or an object with its `state`), got no `state`.');
   }
   const items = state.getInterruptions();
-  if (items.length === 0) return { status: 'decided', state, decisions: [] };
+  if (items.length === 0) {
+    throw new TypeError(
+      'Expected a run result that stopped for approvals, got one without interruptions: there is nothing to ask, the run is finished (read its `finalOutput`).',
+    );
+  }
   const saved: Omit<SavedRun, 'state' | 'schemaVersion'> = { runId, allowEdits, always };
   const askOptions: AskOptions = {
     attachment: runAttachment(runId, allowEdits, always, state),
@@ -140,7 +180,7 @@ export async function askRunApprovals<TContext, TAgent extends AnyAgent>(
   if (asked.some(({ decision }) => decision.outcome.status === 'deferred')) {
     return { status: 'waiting', runId, askIds: asked.map(({ askId }) => askId) };
   }
-  return { status: 'decided', state, decisions: applyAll(state, items, asked, always) };
+  return decidedOnce(service, runId, state, items, asked, always, leaseMs);
 }
 
 /**
@@ -149,21 +189,25 @@ export async function askRunApprovals<TContext, TAgent extends AnyAgent>(
  * settled, and applies the decisions to the restored state: pass it to `run(agent, state)`.
  * `agent` is the agent the run started with (the same name and tools). A state saved by an
  * SDK whose run-state schema this one cannot read is refused (`RunResumeError`). An ask of the
- * run that is missing (its host died before starting it) is started here. Call it in one place
- * per run (the worker that owns the job): two hosts that both continue the run both run its
- * approved calls.
+ * run that is missing (its host died before starting it) is started here. Any number of hosts
+ * may call it for one run: the round is claimed in the store before it is `decided`, so one
+ * host continues the run and the others get `claimed` (who holds it until when, or that it was
+ * done). Run the state with the claim's signal, then `finish()` it, or `release()` it when the
+ * run failed before it did anything another host must not do again.
  *
  * @example
- * const { state } = await resumeRunApprovals(service, agent, askId);
- * const result = await run(agent, state);
+ * const round = await resumeRunApprovals(service, agent, askId);
+ * if (round.status === 'claimed') return; // another host continues this run
+ * const result = await run(agent, round.state, { signal: round.claim.signal });
+ * await round.claim.finish();
  */
 export async function resumeRunApprovals<TAgent extends AnyAgent>(
   service: InteractionService,
   agent: TAgent,
   askId: string,
   options: ResumeRunOptions = {},
-): Promise<DecidedRun<RunState<unknown, TAgent>>> {
-  checkWaitOptions(options);
+): Promise<DecidedRun<RunState<unknown, TAgent>> | ClaimedRun> {
+  const { leaseMs } = checkWaitOptions(options);
   const ask = await service.get(askId);
   if (ask === undefined) {
     throw new UserInteractionError(
@@ -187,7 +231,26 @@ export async function resumeRunApprovals<TAgent extends AnyAgent>(
       return { ...first, decision: decideToolApproval(first.approval, outcome) };
     }),
   );
-  return { status: 'decided', state, decisions: applyAll(state, items, asked, saved.always) };
+  return decidedOnce(service, saved.runId, state, items, asked, saved.always, leaseMs);
+}
+
+/** The decided round, once claimed here; `claimed` when another host has it (or did it). */
+async function decidedOnce<TContext, TAgent extends AnyAgent>(
+  service: InteractionService,
+  runId: string,
+  state: RunState<TContext, TAgent>,
+  items: readonly RunToolApprovalItem[],
+  asked: readonly Asked[],
+  always: AlwaysOption,
+  leaseMs: number,
+): Promise<DecidedRun<RunState<TContext, TAgent>> | ClaimedRun> {
+  const round = asked.map(({ askId, call }) => ({ askId, callId: call.callId }));
+  const hold = await claimRound(service, runId, round, leaseMs);
+  if (hold.held === undefined) {
+    return { status: 'claimed', runId, askIds: round.map(({ askId }) => askId), claim: hold.claim };
+  }
+  const decisions = applyAll(state, items, asked, always);
+  return { status: 'decided', state, decisions, claim: hold.held };
 }
 
 interface Asked {

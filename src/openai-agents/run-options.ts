@@ -4,13 +4,19 @@ import { describe } from '../rules/describe.js';
 import { checkStoreText } from '../rules/store-text.js';
 import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import type { AlwaysOption } from './approval-call.js';
+import { DEFAULT_ROUND_LEASE_MS } from './round-claim.js';
 import type { ResumeRunOptions, RunApprovalOptions } from './run-approvals.js';
 
 /** The checked options, with their defaults. */
-export interface CheckedRunOptions {
+export interface CheckedRunOptions extends CheckedWaitOptions {
   runId: string;
   allowEdits: boolean;
   always: AlwaysOption;
+}
+
+/** The checked options both functions share, with their defaults. */
+export interface CheckedWaitOptions {
+  leaseMs: number;
 }
 
 /** Checks `askRunApprovals`' options; throws a `TypeError` naming the option and the value. */
@@ -38,12 +44,12 @@ export function checkRunOptions(options: RunApprovalOptions): CheckedRunOptions 
       `Expected \`sessionId\` to be a non-empty string, got ${describe(sessionId)}.`,
     );
   }
-  checkWaitOptions(options);
-  return { runId, allowEdits, always: checkAlways(always) };
+  const { leaseMs } = checkWaitOptions(options);
+  return { runId, allowEdits, always: checkAlways(always), leaseMs };
 }
 
-/** Checks the `signal` of either function. */
-export function checkWaitOptions(options: ResumeRunOptions): void {
+/** Checks the `signal` and `leaseMs` of either function. */
+export function checkWaitOptions(options: ResumeRunOptions): CheckedWaitOptions {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected options to be an object, got ${describe(options)}.`);
   }
@@ -52,6 +58,13 @@ export function checkWaitOptions(options: ResumeRunOptions): void {
       `Expected \`signal\` to be an AbortSignal, got ${describe(options.signal)}.`,
     );
   }
+  const { leaseMs = DEFAULT_ROUND_LEASE_MS } = options;
+  if (typeof leaseMs !== 'number' || !Number.isSafeInteger(leaseMs) || leaseMs < 100) {
+    throw new TypeError(
+      `Expected \`leaseMs\` to be whole milliseconds from 100 up (the round's claim is renewed every third of it), got ${describe(leaseMs)}.`,
+    );
+  }
+  return { leaseMs };
 }
 
 /** `always`: tool names, as plain lists; anything else names the field. */

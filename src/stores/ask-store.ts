@@ -13,6 +13,7 @@ import type { AskOutcome } from '../contracts/outcome.js';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { AskAuditEvent, AskState } from '../engine/audit.js';
 import type { AskListFilter, AskListPage, AskListResult } from './ask-query.js';
+import type { WorkClaimStore } from './work-claims.js';
 
 export type {
   AskListFilter,
@@ -356,15 +357,17 @@ export interface AskIndex {
    * uses): its caller waits for the outcome, which the owner must still be able to read. Such
    * an ask is deleted by a purge once its owner acknowledged the settle (`acknowledgeSettled`)
    * or its lease ran out. Returns how many were deleted: fewer than `limit` means none is left
-   * to delete. Their outbox entries are deleted with them. Each deleted ask's id is kept (a
+   * to delete. Their outbox entries are deleted with them, and the work claims that
+   * belong to them (`WorkClaimRequest.askId`). Each deleted ask's id is kept (a
    * tombstone: the id alone), so `create` never gives it to a new ask.
    */
   purge(finalBefore: number, limit: number, now: number): Promise<number>;
 }
 
 /**
- * Where asks and their audit events live, with all three ports: the ask log, the outbox and the
- * index. Services sharing one store share their asks. Memory, SQLite (`ask-engine/sqlite`) and
- * PostgreSQL (`ask-engine/postgres`) implement it.
+ * Where asks and their audit events live, with every port: the ask log, the outbox, the index
+ * and the work claims (`WorkClaimStore`, by which hosts do a piece of work once). Services
+ * sharing one store share their asks. Memory, SQLite (`ask-engine/sqlite`) and PostgreSQL
+ * (`ask-engine/postgres`) implement it.
  */
-export interface AskStore extends AskLog, AskOutbox, AskIndex {}
+export interface AskStore extends AskLog, AskOutbox, AskIndex, WorkClaimStore {}

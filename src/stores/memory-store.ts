@@ -24,6 +24,7 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 import { ChangeFanout, subscriberWriter } from './change-fanout.js';
+import { MemoryWorkClaims } from './memory-work-claims.js';
 import {
   checkOutboxClaim,
   checkOutboxRenew,
@@ -32,6 +33,7 @@ import {
   outboxRowsOf,
 } from './outbox.js';
 import { checkOwnerLease, leaseRuns } from './owner-lease.js';
+import type { WorkClaim, WorkClaimRequest } from './work-claims.js';
 
 /** An outbox entry as this store keeps it, and its place in the heap of claimable entries. */
 interface OutboxSlot extends OutboxRow, HeapSlot {
@@ -103,6 +105,8 @@ class MemoryAskStore implements AskStore {
   readonly #outboxByAsk = new Map<string, Set<string>>();
   /** Each owner's lease: until when it runs. */
   readonly #leases = new Map<string, number>();
+  /** Work claims (`claimWork`), deleted with the ask they belong to. */
+  readonly #claims = new MemoryWorkClaims();
   /**
    * Entries not done, with a due time, by when each may next be claimed (due, and its lease run
    * out): a claim reads only what is claimable, however many entries were ever written.
@@ -412,6 +416,26 @@ class MemoryAskStore implements AskStore {
     return this.#leases.get(owner);
   }
 
+  async claimWork(request: WorkClaimRequest, now: number): Promise<WorkClaim> {
+    this.#open();
+    return this.#claims.claim(request, now);
+  }
+
+  async renewWork(key: string, holder: string, until: number, now: number): Promise<boolean> {
+    this.#open();
+    return this.#claims.renew(key, holder, until, now);
+  }
+
+  async finishWork(key: string, holder: string, at: number): Promise<boolean> {
+    this.#open();
+    return this.#claims.finish(key, holder, at);
+  }
+
+  async releaseWork(key: string, holder: string): Promise<boolean> {
+    this.#open();
+    return this.#claims.release(key, holder);
+  }
+
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
     this.#open();
     return this.#fanout.subscribe(listener, subscriberWriter(options));
@@ -501,6 +525,7 @@ class MemoryAskStore implements AskStore {
   #forget(row: StoredAsk): void {
     this.#asks.delete(row.askId);
     this.#retired.add(row.askId);
+    this.#claims.forgetAsk(row.askId);
     for (const id of this.#outboxByAsk.get(row.askId) ?? []) {
       const slot = this.#outbox.get(id);
       if (slot !== undefined) this.#outboxDue.delete(slot);

@@ -147,6 +147,22 @@ const MIGRATIONS: readonly { name: string; sql: (s: string) => string }[] = [
       alter table ${s}.asks add column if not exists attachment jsonb;
     `,
   },
+  {
+    // Work claims (issue 39): one holder at a time for a piece of work (an agent run's round of
+    // approved calls), a lease until `lease_until`, done once `done_at` is set. A claim that
+    // belongs to an ask (`ask_id`) is deleted when a purge deletes that ask.
+    name: 'work claims',
+    sql: (s) => `
+      create table if not exists ${s}.ask_claims (
+        key text primary key,
+        holder text not null,
+        lease_until double precision not null,
+        done_at double precision,
+        ask_id text
+      );
+      create index if not exists ask_claims_ask on ${s}.ask_claims (ask_id) where ask_id is not null;
+    `,
+  },
 ];
 
 /**

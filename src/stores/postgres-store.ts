@@ -42,8 +42,15 @@ import {
   UPDATED_COLUMNS,
   WRITTEN_EVENT_COLUMNS,
 } from './postgres-rows.js';
+import { claimWorkIn, finishWorkIn, releaseWorkIn, renewWorkIn } from './postgres-work-claims.js';
 import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './postgres-writes.js';
 import { type Column, columnList, queryColumns, readListedPage } from './row-columns.js';
+import {
+  checkClaimKey,
+  checkWorkClaim,
+  type WorkClaim,
+  type WorkClaimRequest,
+} from './work-claims.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
 export type PostgresAskStoreConnection =
@@ -167,6 +174,7 @@ class PostgresAskStore implements AskStore {
   /** The ids of purged asks (tombstones): never given to a new ask. */
   readonly #purged: ReturnType<Sql['unsafe']>;
   readonly #leases: ReturnType<Sql['unsafe']>;
+  readonly #claims: ReturnType<Sql['unsafe']>;
   readonly #writes: PostgresWrites;
   readonly #changes: PostgresChangeFeed;
   readonly #list: ListDialect;
@@ -193,6 +201,7 @@ class PostgresAskStore implements AskStore {
     this.#outbox = sql.unsafe(`${s}.ask_outbox`);
     this.#purged = sql.unsafe(`${s}.ask_purged`);
     this.#leases = sql.unsafe(`${s}.ask_leases`);
+    this.#claims = sql.unsafe(`${s}.ask_claims`);
     this.#writes = new PostgresWrites({
       asks: `${s}.asks`,
       events: `${s}.ask_events`,
@@ -380,6 +389,8 @@ class PostgresAskStore implements AskStore {
         delete from ${this.#events} where ask_id in (select id from doomed)
       ), outbox as (
         delete from ${this.#outbox} where ask_id in (select id from doomed)
+      ), claims as (
+        delete from ${this.#claims} where ask_id in (select id from doomed)
       ), retired as (
         insert into ${this.#purged} (id) select id from doomed on conflict do nothing
       )
@@ -692,6 +703,26 @@ class PostgresAskStore implements AskStore {
       sql`select lease_until from ${this.#leases} where owner = ${owner}`.values(),
     );
     return row === undefined ? undefined : Number(row[0]);
+  }
+
+  async claimWork(request: WorkClaimRequest, now: number): Promise<WorkClaim> {
+    checkWorkClaim(request, now);
+    return claimWorkIn(await this.#open(), this.#claims, request, now);
+  }
+
+  async renewWork(key: string, holder: string, until: number, now: number): Promise<boolean> {
+    checkClaimKey(key, holder, ['until', until], ['now', now]);
+    return renewWorkIn(await this.#open(), this.#claims, key, holder, until, now);
+  }
+
+  async finishWork(key: string, holder: string, at: number): Promise<boolean> {
+    checkClaimKey(key, holder, ['at', at]);
+    return finishWorkIn(await this.#open(), this.#claims, key, holder, at);
+  }
+
+  async releaseWork(key: string, holder: string): Promise<boolean> {
+    checkClaimKey(key, holder);
+    return releaseWorkIn(await this.#open(), this.#claims, key, holder);
   }
 
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {

@@ -275,6 +275,22 @@ const migrations: readonly Migration[] = [
       ALTER TABLE asks ADD COLUMN attachment TEXT;
     `,
   },
+  {
+    // Work claims (issue 39): one holder at a time for a piece of work (an agent run's round of
+    // approved calls), a lease until `lease_until`, done once `done_at` is set. A claim that
+    // belongs to an ask (`ask_id`) is deleted when a purge deletes that ask.
+    version: 14,
+    sql: `
+      CREATE TABLE IF NOT EXISTS ask_claims (
+        "key" TEXT PRIMARY KEY NOT NULL,
+        holder TEXT NOT NULL,
+        lease_until REAL NOT NULL,
+        done_at REAL,
+        ask_id TEXT
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS ask_claims_ask ON ask_claims (ask_id) WHERE ask_id IS NOT NULL;
+    `,
+  },
 ];
 
 /**

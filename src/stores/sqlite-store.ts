@@ -89,7 +89,14 @@ import {
   migrate,
   NEXT_ASK_SEQ,
 } from './sqlite-schema.js';
+import { claimWorkHere, type WorkClaimStatements, workClaimSql } from './sqlite-work-claims.js';
 import { SqliteWorker } from './sqlite-worker.js';
+import {
+  checkClaimKey,
+  checkWorkClaim,
+  type WorkClaim,
+  type WorkClaimRequest,
+} from './work-claims.js';
 
 /**
  * A claim of this many due asks or more is written by the store's worker thread (a storm of due
@@ -214,7 +221,7 @@ export function createSqliteAskStore(
 const RETIRED = Symbol('retired');
 
 /** The statements the store runs; those a sweep's batch runs are `BatchStatements`. */
-interface Statements extends BatchStatements {
+interface Statements extends BatchStatements, WorkClaimStatements {
   byId: SqliteStatement;
   byKey: SqliteStatement;
   byInteraction: SqliteStatement;
@@ -578,6 +585,7 @@ class SqliteAskStore implements AskStore {
         for (const { seq } of doomed) {
           statements.retire.run(seq);
           statements.deleteOutbox.run(seq);
+          statements.deleteClaims.run(seq);
           statements.deleteEvents.run(seq);
           statements.deleteAsk.run(seq);
           if (seq > lastSeq) lastSeq = seq;
@@ -621,6 +629,30 @@ class SqliteAskStore implements AskStore {
     const { statements } = await this.#open();
     const row = statements.leaseUntil.get(owner) as { lease_until: number } | undefined;
     return row === undefined ? undefined : Number(row.lease_until);
+  }
+
+  async claimWork(request: WorkClaimRequest, now: number): Promise<WorkClaim> {
+    checkWorkClaim(request, now);
+    const { opened, statements } = await this.#openToWrite();
+    return this.#write(opened, () => claimWorkHere(statements, request, now));
+  }
+
+  async renewWork(key: string, holder: string, until: number, now: number): Promise<boolean> {
+    checkClaimKey(key, holder, ['until', until], ['now', now]);
+    const { statements } = await this.#openToWrite();
+    return Number(statements.renewClaim.run(until, key, holder, now).changes) > 0;
+  }
+
+  async finishWork(key: string, holder: string, at: number): Promise<boolean> {
+    checkClaimKey(key, holder, ['at', at]);
+    const { statements } = await this.#openToWrite();
+    return Number(statements.finishClaim.run(at, key, holder).changes) > 0;
+  }
+
+  async releaseWork(key: string, holder: string): Promise<boolean> {
+    checkClaimKey(key, holder);
+    const { statements } = await this.#openToWrite();
+    return Number(statements.releaseClaim.run(key, holder).changes) > 0;
   }
 
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
@@ -1112,6 +1144,7 @@ function prepare(db: SqliteDatabase): Statements {
     ),
     lists: new Map(),
     ...prepareAll(db, batchSql()),
+    ...prepareAll(db, workClaimSql()),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { describe } from '../rules/describe.js';
 import type { AskIndex, AskLog, AskOutbox, AskStore } from './ask-store.js';
+import { WORK_CLAIM_METHODS, type WorkClaimStore } from './work-claims.js';
 
 /** The methods of the ask log (`AskLog`), which every store implements. */
 export const ASK_LOG_METHODS = [
@@ -41,6 +42,7 @@ export const ASK_STORE_METHODS = [
   ...ASK_LOG_METHODS,
   ...ASK_OUTBOX_METHODS,
   ...ASK_INDEX_METHODS,
+  ...WORK_CLAIM_METHODS,
 ] as const;
 
 /** The names of `T`'s methods that `listed` leaves out: `never` when it lists them all. */
@@ -58,18 +60,23 @@ const indexListed: [Unlisted<AskIndex, typeof ASK_INDEX_METHODS>] extends [never
 void [logListed, outboxListed, indexListed];
 
 /** A store as the service takes it: the ask log, and each other port if it has that port. */
-export type AskStorePorts = AskLog & Partial<AskOutbox> & Partial<AskIndex>;
+export type AskStorePorts = AskLog &
+  Partial<AskOutbox> &
+  Partial<AskIndex> &
+  Partial<WorkClaimStore>;
 
 /** The ports of one store object, each typed, `undefined` where the store lacks the port. */
 export interface StorePorts {
   log: AskLog;
   outbox: AskOutbox | undefined;
   index: AskIndex | undefined;
+  claims: WorkClaimStore | undefined;
 }
 
 const PORTS = [
   { name: 'outbox', methods: ASK_OUTBOX_METHODS },
   { name: 'index', methods: ASK_INDEX_METHODS },
+  { name: 'work claims', methods: WORK_CLAIM_METHODS },
 ] as const;
 
 /**
@@ -107,6 +114,7 @@ export function readStorePorts(value: unknown, field = 'store'): StorePorts {
     log: store,
     outbox: isMethod(value, 'claimOutbox') ? store : undefined,
     index: isMethod(value, 'list') ? store : undefined,
+    claims: isMethod(value, 'claimWork') ? store : undefined,
   };
 }
 
@@ -114,8 +122,15 @@ export function readStorePorts(value: unknown, field = 'store'): StorePorts {
  * The error for an operation that needs a port `store` lacks: names the operation, the port, its
  * methods, and the stores that have it.
  */
-export function missingPort(operation: string, port: 'outbox' | 'index'): TypeError {
-  const methods = port === 'outbox' ? ASK_OUTBOX_METHODS : ASK_INDEX_METHODS;
+export function missingPort(
+  operation: string,
+  port: 'outbox' | 'index' | 'work claims',
+): TypeError {
+  const methods = {
+    outbox: ASK_OUTBOX_METHODS,
+    index: ASK_INDEX_METHODS,
+    'work claims': WORK_CLAIM_METHODS,
+  }[port];
   return new TypeError(
     `${operation} needs a store with the ${port} port (${methods.join(', ')}), which this store does not implement. The memory, SQLite and PostgreSQL stores implement every port.`,
   );

@@ -287,9 +287,9 @@ describe.concurrent('every snippet runs as written', () => {
     expect(await runSnippet('retention.ts')).toBe('0\n');
   });
 
-  it('openai-agents-approvals: the run waits, another host continues it once approved', async () => {
+  it('openai-agents-approvals: the run waits, one other host continues it once approved', async () => {
     expect(await runSnippet('openai-agents-approvals.ts')).toBe(
-      'waiting\nshell: approve\nCleaned the build folder.\n',
+      'waiting\nshell: approve\nclaimed\nCleaned the build folder.\n',
     );
   });
 

@@ -92,9 +92,11 @@ describe('askRunApprovals', () => {
     const first = await askRunApprovals(service, result, { runId: 'job-2' });
     const second = await askRunApprovals(service, result, { runId: 'job-2' });
     expect(provider.asked).toHaveLength(2);
-    const ids = (round: typeof first) =>
-      round.status === 'decided' ? round.decisions.map((decision) => decision.askId) : round.askIds;
-    expect(ids(second)).toEqual(ids(first));
+    if (first.status !== 'decided') throw new Error('expected decisions');
+    // The round is the first call's to run: the second is told so, with the same asks.
+    if (second.status !== 'claimed') throw new Error('expected the round claimed by the first');
+    expect(second.askIds).toEqual(first.decisions.map((decision) => decision.askId));
+    expect(second.claim).toMatchObject({ status: 'held', holder: first.claim.holder });
     expect((await service.list({})).items).toHaveLength(2);
   });
 
@@ -215,9 +217,12 @@ describe('resumeRunApprovals', () => {
       expect(ask?.attachment?.kind).toBe(RUN_STATE_KIND);
       await second.answer(askId, decide({ questions: ask?.questions ?? [] }, index === 0));
     }
-    const { state, decisions } = await resumed;
+    const round2 = await resumed;
+    if (round2.status !== 'decided') throw new Error('expected decisions');
+    const { state, decisions, claim } = round2;
     expect(decisions.map((decision) => decision.applied)).toEqual(['approve', 'reject']);
-    const finished = await run(host.agent, state);
+    const finished = await run(host.agent, state, { signal: claim.signal });
+    await claim.finish();
     expect(finished.finalOutput).toBe('done');
     expect(host.removed).toEqual(['/tmp/a']);
     expect(interrupted.removed).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * An OpenAI Agents run across processes on one SQLite file: the first process stops for two
  * approvals and exits, a person answers both on the web page (served here, on the same file),
- * and a second process, already waiting, continues the run from the state kept in the store.
+ * and of two processes already waiting, one continues the run from the state kept in the store
+ * (it claimed the round) and the other is told so: the approved call runs once.
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -63,7 +64,7 @@ afterEach(() => {
 });
 
 describe('an OpenAI Agents run on SQLite, across processes and the web page', () => {
-  it('stops for approvals in one process and continues in another once both are answered on the page', async () => {
+  it('stops for approvals in one process and continues in one of two others once both are answered on the page', async () => {
     dir = mkdtempSync(join(tmpdir(), 'ask-engine-openai-agents-'));
     const db = join(dir, 'asks.db');
     const secret = randomBytes(32).toString('hex');
@@ -76,9 +77,10 @@ describe('an OpenAI Agents run on SQLite, across processes and the web page', ()
     const links = first.links as string[];
     expect(links).toHaveLength(2);
 
-    // The second process starts before anyone answers: it waits for both asks.
-    const second = resumeProcess('resume', db, secret, round.askIds[0] as string);
-    await second.waiting;
+    // Two processes start before anyone answers (two workers woken for one job): each waits
+    // for both asks.
+    const resumers = round.askIds.map((askId) => resumeProcess('resume', db, secret, askId));
+    await Promise.all(resumers.map((each) => each.waiting));
 
     // The person, on the web page, served by a host on the same file.
     const store = createSqliteAskStore({ path: db });
@@ -115,7 +117,18 @@ describe('an OpenAI Agents run on SQLite, across processes and the web page', ()
       await store.close();
     }
 
-    const resumed = await second.result;
+    const results = await Promise.all(resumers.map((each) => each.result));
+    const resumed = results.find((each) => each.finalOutput !== undefined);
+    const other = results.find((each) => each !== resumed);
+    if (resumed === undefined || other === undefined) {
+      throw new Error(`expected one process to continue the run, got ${JSON.stringify(results)}`);
+    }
+    // The other was told who holds the round (or, if it came later, who finished it), and ran
+    // nothing.
+    const claimed = other.claimed as { status: string; holder: string };
+    expect(['held', 'done']).toContain(claimed.status);
+    expect(claimed.holder).toBe(resumed.holder);
+    expect(other.removed).toEqual([]);
     expect(resumed.finalOutput).toBe('done');
     expect(resumed.removed).toEqual(['/tmp/a']);
     expect(
@@ -124,7 +137,8 @@ describe('an OpenAI Agents run on SQLite, across processes and the web page', ()
       ),
     ).toEqual(['approve', 'reject']);
     expect(JSON.stringify(resumed.decisions)).toContain('Still in use.');
-    // Nobody was asked again: the second process attached to the settled asks.
+    // Nobody was asked again: both processes attached to the settled asks.
     expect(resumed.links).toEqual([]);
+    expect(other.links).toEqual([]);
   }, 90_000);
 });

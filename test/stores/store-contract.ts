@@ -39,6 +39,7 @@ import {
   timeoutWrite,
   waitUntil,
 } from './ask-rows.js';
+import { describeWorkClaims } from './store-contract-claims.js';
 import { describeAskIds } from './store-contract-ids.js';
 import { describeOwnerLeases } from './store-contract-leases.js';
 import { describeOutbox } from './store-contract-outbox.js';
@@ -146,6 +147,13 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
     });
 
     describeOwnerLeases({
+      store: () => store,
+      started,
+      applied,
+      connect: target.connect === undefined ? undefined : connect,
+    });
+
+    describeWorkClaims({
       store: () => store,
       started,
       applied,

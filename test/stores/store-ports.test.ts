@@ -23,6 +23,7 @@ import {
   ASK_STORE_METHODS,
   readStorePorts,
 } from '../../src/stores/store-ports.js';
+import { WORK_CLAIM_METHODS } from '../../src/stores/work-claims.js';
 import { manualProvider, tick, yesNo } from '../engine/helpers.js';
 
 const dirs: string[] = [];
@@ -57,7 +58,12 @@ const yes = [{ questionId: 'q1', response: { kind: 'selection' as const, selecti
 
 describe('the port lists', () => {
   it('split the store methods into three disjoint ports', () => {
-    const all = [...ASK_LOG_METHODS, ...ASK_OUTBOX_METHODS, ...ASK_INDEX_METHODS];
+    const all = [
+      ...ASK_LOG_METHODS,
+      ...ASK_OUTBOX_METHODS,
+      ...ASK_INDEX_METHODS,
+      ...WORK_CLAIM_METHODS,
+    ];
     expect(new Set(all).size).toBe(all.length);
     expect([...ASK_STORE_METHODS].sort()).toEqual([...all].sort());
   });
@@ -69,6 +75,7 @@ describe('the port lists', () => {
     expect(ports.log).toBe(store);
     expect(ports.outbox).toBe(store);
     expect(ports.index).toBe(store);
+    expect(ports.claims).toBe(store);
   });
 });
 
@@ -77,7 +84,13 @@ describe.each(stores())('a store with only the ask log (%s underneath)', (_name,
     const full = makeStore();
     closers.push(() => full.close());
     const store = logOnly(full);
-    expect(readStorePorts(store)).toEqual({ log: store, outbox: undefined, index: undefined });
+    const ports = readStorePorts(store);
+    expect([ports.log, ports.outbox, ports.index, ports.claims]).toEqual([
+      store,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     const a = createInteractionService({ store, sweepIntervalMs: 10 });
     const b = createInteractionService({ store, sweepIntervalMs: 10 });
     closers.push(

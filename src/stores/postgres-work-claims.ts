@@ -1,0 +1,87 @@
+/**
+ * The PostgreSQL store's work claims (migration "work claims"): each call one statement. A
+ * claim is one upsert that takes the row only when `claimable` (the same rule, in SQL) and
+ * otherwise leaves it as it is, returning the row either way: concurrent claims on one key
+ * queue on its row lock, so exactly one takes it and the others read who has it.
+ */
+import type { Sql } from 'postgres';
+import { type WorkClaim, type WorkClaimRequest, workClaimOf } from './work-claims.js';
+
+type Table = ReturnType<Sql['unsafe']>;
+
+/** `claimWork` on `claims` (the schema's `ask_claims`). */
+export async function claimWorkIn(
+  sql: Sql,
+  claims: Table,
+  request: WorkClaimRequest,
+  now: number,
+): Promise<WorkClaim> {
+  const { key, holder, until, askId } = request;
+  // `claimable`: not done, and the lease ran out or is the requester's own.
+  const take = () =>
+    sql`c.done_at is null and (c.lease_until <= ${now} or c.holder = excluded.holder)`;
+  const [row] = await sql`
+    insert into ${claims} as c (key, holder, lease_until, ask_id)
+    values (${key}, ${holder}, ${until}, ${askId ?? null})
+    on conflict (key) do update set
+      holder = case when ${take()} then excluded.holder else c.holder end,
+      lease_until = case when ${take()} then excluded.lease_until else c.lease_until end,
+      done_at = case when ${take()} then null else c.done_at end,
+      ask_id = case when ${take()} then excluded.ask_id else c.ask_id end
+    returning holder, lease_until, done_at
+  `.values();
+  const [storedHolder, leaseUntil, doneAt] = row as [string, number, number | null];
+  return workClaimOf(
+    key,
+    {
+      holder: storedHolder,
+      leaseUntil: Number(leaseUntil),
+      doneAt: doneAt === null ? undefined : Number(doneAt),
+    },
+    holder,
+  );
+}
+
+/** `renewWork`: extends the lease while it is `holder`'s, not done and not run out at `now`. */
+export async function renewWorkIn(
+  sql: Sql,
+  claims: Table,
+  key: string,
+  holder: string,
+  until: number,
+  now: number,
+): Promise<boolean> {
+  const { count } = await sql`
+    update ${claims} set lease_until = greatest(lease_until, ${until})
+    where key = ${key} and holder = ${holder} and done_at is null and lease_until > ${now}
+  `;
+  return count > 0;
+}
+
+/** `finishWork`: marks the claim done while it is `holder`'s. */
+export async function finishWorkIn(
+  sql: Sql,
+  claims: Table,
+  key: string,
+  holder: string,
+  at: number,
+): Promise<boolean> {
+  const { count } = await sql`
+    update ${claims} set done_at = ${at}
+    where key = ${key} and holder = ${holder} and done_at is null
+  `;
+  return count > 0;
+}
+
+/** `releaseWork`: deletes the claim while it is `holder`'s and not done. */
+export async function releaseWorkIn(
+  sql: Sql,
+  claims: Table,
+  key: string,
+  holder: string,
+): Promise<boolean> {
+  const { count } = await sql`
+    delete from ${claims} where key = ${key} and holder = ${holder} and done_at is null
+  `;
+  return count > 0;
+}

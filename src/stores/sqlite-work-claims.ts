@@ -1,0 +1,58 @@
+/**
+ * The SQLite store's work claims (migration 14): the statements, and a claim as one write
+ * transaction of the store's (read the claim, take it if `claimable`), so two processes on the
+ * file never both take it.
+ */
+import type { SqliteStatement } from './sqlite-database.js';
+import {
+  claimable,
+  type WorkClaim,
+  type WorkClaimRequest,
+  type WorkClaimRow,
+  workClaimOf,
+} from './work-claims.js';
+
+/** The statements' SQL, prepared with the store's others. */
+export function workClaimSql() {
+  return {
+    claimRow: 'SELECT holder, lease_until, done_at FROM ask_claims WHERE "key" = ?',
+    takeClaim: `INSERT INTO ask_claims ("key", holder, lease_until, ask_id) VALUES (?, ?, ?, ?)
+       ON CONFLICT ("key") DO UPDATE SET holder = excluded.holder,
+         lease_until = excluded.lease_until, ask_id = excluded.ask_id, done_at = NULL`,
+    renewClaim: `UPDATE ask_claims SET lease_until = MAX(lease_until, ?)
+       WHERE "key" = ? AND holder = ? AND done_at IS NULL AND lease_until > ?`,
+    finishClaim: `UPDATE ask_claims SET done_at = ?
+       WHERE "key" = ? AND holder = ? AND done_at IS NULL`,
+    releaseClaim: 'DELETE FROM ask_claims WHERE "key" = ? AND holder = ? AND done_at IS NULL',
+    // A purged ask's claims go with it (`ask_claims_ask`).
+    deleteClaims: 'DELETE FROM ask_claims WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
+  } as const;
+}
+
+/** The prepared statements of `workClaimSql`. */
+export type WorkClaimStatements = Record<keyof ReturnType<typeof workClaimSql>, SqliteStatement>;
+
+/** `claimWork`, inside the store's write transaction. */
+export function claimWorkHere(
+  statements: WorkClaimStatements,
+  request: WorkClaimRequest,
+  now: number,
+): WorkClaim {
+  const { key, holder, until, askId } = request;
+  const found = statements.claimRow.get(key) as
+    | { holder: string; lease_until: number; done_at: number | null }
+    | undefined;
+  let row: WorkClaimRow | undefined =
+    found === undefined
+      ? undefined
+      : {
+          holder: found.holder,
+          leaseUntil: Number(found.lease_until),
+          doneAt: found.done_at === null ? undefined : Number(found.done_at),
+        };
+  if (claimable(row, holder, now)) {
+    statements.takeClaim.run(key, holder, until, askId ?? null);
+    row = { holder, leaseUntil: until, doneAt: undefined };
+  }
+  return workClaimOf(key, row as WorkClaimRow, holder);
+}
