@@ -17,6 +17,8 @@ let stage: string;
 /** The tarball `npm pack` wrote, and a fresh project it was installed into. */
 let tarball: string;
 let project: string;
+/** A fresh project with the tarball alone, where no optional peer can be found. */
+let engineOnly: string;
 
 /** The commands of the README's Install section, comments dropped. */
 async function readmeInstallCommands(): Promise<string[]> {
@@ -31,7 +33,7 @@ async function readmeInstallCommands(): Promise<string[]> {
 
 describe('the built package', () => {
   beforeAll(async () => {
-    ({ stage, tarball, project } = await packedPackage());
+    ({ stage, tarball, project, engineOnly } = await packedPackage());
   }, 180_000);
 
   it('installs from a clone as the README says: npm pack, then npm install of the tarball it wrote', async () => {
@@ -247,6 +249,33 @@ describe('the built package', () => {
     // Served from the file `npm run build` wrote, so a user needs no bundler at run time.
     const built = await readFile(`${stage}/dist/src/web/assets/answer-page.js`, 'utf8');
     expect(built.length).toBe(result.bytes);
+  });
+
+  it('imports the notify entry without web-push, and a Web Push send names the missing peer', async () => {
+    const script = `
+      const { generateKeyPairSync, randomBytes } = await import('node:crypto');
+      const { createWebPushChannel } = await import('ask-engine/notify');
+      const key = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+      const point = (jwk) => Buffer.concat([Buffer.of(4), Buffer.from(jwk.x, 'base64url'), Buffer.from(jwk.y, 'base64url')]).toString('base64url');
+      const server = key();
+      const browser = key();
+      const channel = createWebPushChannel({
+        vapid: { subject: 'mailto:ops@example.com', publicKey: point(server), privateKey: server.d },
+      });
+      const address = JSON.stringify({
+        endpoint: 'https://push.example.net/v2/abc',
+        keys: { p256dh: point(browser), auth: randomBytes(16).toString('base64url') },
+      });
+      const question = { id: 'q1', question: 'Ship?', header: 'Q1', options: [], allowMultiple: false, allowFreeform: true, allowComment: false };
+      const notification = { kind: 'created', askId: 'ask-1', at: Date.now(), questions: [question], recipient: { id: 'alice', channel: 'web-push', address } };
+      const error = await channel.send(notification, new AbortController().signal).catch((e) => e);
+      console.log(error.message);`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: engineOnly,
+    });
+    expect(stdout).toBe(
+      'createWebPushChannel needs the web-push package, an optional peer dependency of ask-engine: install web-push@^3.6.7.\n',
+    );
   });
 
   it('runs the ask-engine bin from dist', async () => {

@@ -10,7 +10,7 @@ const server = await createWebAnswerServer({ service, secret: randomBytes(32) })
 const ntfy = createNtfyChannel({
   server: process.env.NTFY_URL ?? 'https://ntfy.sh',
   answers: server, // its signed one-tap URLs become the message's buttons
-  ...(process.env.NTFY_TOKEN === undefined ? {} : { token: process.env.NTFY_TOKEN }),
+  token: process.env.NTFY_TOKEN, // an access token (tk_…) for a protected topic, if it needs one
 });
 // Make the keys once (`npx web-push generate-vapid-keys`) and keep them: browsers subscribe
 // with the public one. Fresh ones here only so that the example runs as it is.

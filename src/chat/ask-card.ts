@@ -35,26 +35,35 @@ export interface CardFit {
   why?: string;
 }
 
-/** The card posted to a recipient for an open ask. */
+/**
+ * The card posted to a recipient for an open ask. Their signed web link answers as them, so it
+ * is on the card only where the card is theirs alone (`personal`: a direct message); a card in a
+ * shared channel has none, and an ask it cannot take says where to send it instead.
+ */
 export function openAskCard(
   notification: OpenNotification,
   platform: ChatPlatform,
   reference: string,
+  personal: boolean,
 ): CardElement {
-  const { questions, link } = notification;
+  const { questions } = notification;
+  const link = personal ? notification.link : undefined;
+  // Our own words go through the platform's escaping too: one rule for every text block.
+  const say = (text: string, style?: 'muted') =>
+    Text(platform.escapeText(text), style === undefined ? {} : { style });
   const children: CardChild[] = [];
   const lead = LEADS[notification.kind];
-  if (lead !== undefined) children.push(Text(lead, { style: 'muted' }));
+  if (lead !== undefined) children.push(say(lead, 'muted'));
   const shown = shownText(questions, platform);
   children.push(...shown.blocks);
   if (notification.deadline !== undefined) {
-    children.push(Text(`Open until ${timeOf(notification.deadline)}.`, { style: 'muted' }));
+    children.push(say(`Open until ${timeOf(notification.deadline)}.`, 'muted'));
   }
   const fit: CardFit =
     shown.why === undefined
       ? cardFit(questions, platform, reference, link !== undefined)
       : { form: false, why: shown.why };
-  if (fit.why !== undefined) children.push(Text(fit.why));
+  if (fit.why !== undefined) children.push(say(personal ? fit.why : `${fit.why} ${SHARED}`));
   const actions: (ButtonElement | LinkButtonElement)[] = [];
   fit.buttons?.options.forEach((option, index) => {
     actions.push(
@@ -90,9 +99,13 @@ export function settledAskCard(
   platform: ChatPlatform,
 ): CardElement {
   const shown = shownText(questions, platform);
-  const children: CardChild[] = [...shown.blocks, Text(endingOf(outcome, platform))];
+  const children: CardChild[] = [...shown.blocks, Text(platform.escapeText(endingOf(outcome)))];
   return Card({ children });
 }
+
+/** Why a card in a shared channel has no web link, and what to do instead. */
+const SHARED =
+  'A web link answers as the person it was made for, so a card in a shared channel has none: send this ask to direct messages (dm:<user id>) instead.';
 
 const LEADS: Record<OpenNotification['kind'], string | undefined> = {
   created: undefined,
@@ -217,15 +230,15 @@ function shownText(
   return { blocks };
 }
 
-/** How the ask ended, in the card's words; the person's id escaped for the platform. */
-function endingOf(outcome: SettledSummary, platform: ChatPlatform): string {
+/** How the ask ended, in the card's words (escaped with them by the caller). */
+function endingOf(outcome: SettledSummary): string {
   const when = timeOf(outcome.at);
   switch (outcome.status) {
     case 'answered': {
       const by = outcome.answeredBy;
       return by === undefined
         ? `Answered at ${when}.`
-        : `Answered by ${platform.escapeText(by.recipient)}${by.channel === undefined ? '' : ` (${platform.escapeText(by.channel)})`} at ${when}.`;
+        : `Answered by ${by.recipient}${by.channel === undefined ? '' : ` (${by.channel})`} at ${when}.`;
     }
     case 'cancelled':
       return `Cancelled (${outcome.reason}) at ${when}.`;

@@ -28,7 +28,7 @@ export type WhoMayAnswer = 'recipients' | 'anyone';
 
 /** What the handlers need: the service to respond through and the store to find asks in. */
 export interface ChatAnswerContext {
-  service: Pick<InteractionService, 'respond' | 'history'>;
+  service: Pick<InteractionService, 'respond' | 'history' | 'get'>;
   store: Pick<AskLog, 'findByInteractionId'>;
   platforms: ReadonlyMap<string, ChatPlatform>;
   whoMayAnswer: WhoMayAnswer;
@@ -39,8 +39,14 @@ export interface ChatAnswerContext {
 
 /** Registers the handlers of ask-engine's buttons and modal on `chat`. */
 export function handleChatAnswers(chat: Chat, context: ChatAnswerContext): void {
-  chat.onAction(CHAT_ACTION_ID, (event) => onClick(event, context));
-  chat.onModalSubmit(CHAT_ACTION_ID, (event) => onFormSubmit(event, context));
+  // A failure here (the store unreachable) is reported to the host, not left to the SDK's log.
+  chat.onAction(CHAT_ACTION_ID, (event) => onClick(event, context).catch(context.onError));
+  chat.onModalSubmit(CHAT_ACTION_ID, (event) =>
+    onFormSubmit(event, context).catch((error): ModalResponse => {
+      context.onError(error);
+      return { action: 'errors', errors: { [Object.keys(event.values)[0] ?? '']: WORDS.failed } };
+    }),
+  );
 }
 
 async function onClick(event: ActionEvent, context: ChatAnswerContext): Promise<void> {
@@ -139,9 +145,11 @@ async function respond(
 
 /**
  * Whether `person` may answer `ask` from a card on `platform`: with `whoMayAnswer` `anyone`,
- * whoever the platform lets see the card; by default only a recipient the ask was sent to on
- * this platform (its audit trail says so: the first card, a reminder or an escalation), whose
- * id is this platform user id.
+ * whoever the platform lets see the card; by default a recipient the ask was sent to on this
+ * platform (its audit trail says so: the first card, a reminder or an escalation), whose id is
+ * this platform user id, or, for a quorum ask that names who decides (`quorum.from`), anyone:
+ * the engine then counts only those it names and refuses (and audits) anyone else. So one card
+ * in a team's channel can be decided by the people `from` names.
  */
 async function mayAnswer(
   context: ChatAnswerContext,
@@ -163,7 +171,7 @@ async function mayAnswer(
       (event.type === 'notified' && event.data.kind === 'created');
     if (told && event.data.channel === platform.name && event.data.recipient === id) return true;
   }
-  return false;
+  return (await context.service.get(ask.askId))?.quorum?.from !== undefined;
 }
 
 /** What a person is told when their click changed nothing: short, and never model text. */

@@ -29,10 +29,9 @@ interface PostedCard {
  */
 export function createChatChannel(chat: Chat, platform: ChatPlatform): NotifyChannel {
   const { name } = platform;
-  let ready: Promise<void> | undefined;
+  // The SDK initializes once (and again after a failed try); later calls return at once.
   const adapter = async (): Promise<Adapter> => {
-    ready ??= chat.initialize();
-    await ready;
+    await chat.initialize();
     return chat.getAdapter(name);
   };
   return {
@@ -51,13 +50,25 @@ export function createChatChannel(chat: Chat, platform: ChatPlatform): NotifyCha
       const posted = (notification.receipts ?? []).map(readReceipt);
       if (notification.kind === 'settled') {
         const card = settledAskCard(notification.questions, notification.outcome, platform);
-        for (const { threadId, messageId } of posted) {
-          signal.throwIfAborted();
-          await chatAdapter.editMessage(threadId, messageId, card);
-        }
+        // Every card is edited even when one edit fails (a deleted message); a failure is then
+        // thrown so the outbox tries again, and editing a card twice shows the same.
+        const edits = await Promise.allSettled(
+          posted.map(({ threadId, messageId }) =>
+            chatAdapter.editMessage(threadId, messageId, card),
+          ),
+        );
+        const failed = edits.find((edit) => edit.status === 'rejected');
+        if (failed !== undefined) throw failed.reason;
         return undefined;
       }
-      const card = openAskCard(notification, platform, cardReferenceFor(notification.askId));
+      const { address } = notification.recipient;
+      const personal = address.startsWith(DM_PREFIX) || (chatAdapter.isDM?.(address) ?? false);
+      const card = openAskCard(
+        notification,
+        platform,
+        cardReferenceFor(notification.askId),
+        personal,
+      );
       const [first] = posted;
       // A reminder or escalation to someone already sent a card replies in that card's thread.
       const message =

@@ -31,16 +31,18 @@ export interface ChatProviderOptions extends Omit<NotifyProviderOptions, 'channe
   /**
    * Who may answer from a card. `recipients` (default): only people the route named on this
    * platform, whose recipient `id` is their platform user id (`U0123ABC` on Slack, the numeric
-   * id on Telegram), and only once their card was sent. `anyone`: whoever the platform lets see
-   * and click the card (everyone in the channel), each recorded under their own platform user
-   * id; opt in only where the channel's membership is who should decide.
+   * id on Telegram), and only once their card was sent; for a quorum ask whose `from` names who
+   * decides, those people (the engine refuses and audits anyone else), so one card in a team's
+   * channel serves them all. `anyone`: whoever the platform lets see and click the card
+   * (everyone in the channel), each recorded under their own platform user id; opt in only
+   * where the channel's membership is who should decide.
    */
   whoMayAnswer?: WhoMayAnswer;
   /**
    * The interaction service that records the answers. Default: `server.service` (a web answer
    * server over `createInteractionService`).
    */
-  service?: Pick<InteractionService, 'respond' | 'history'>;
+  service?: Pick<InteractionService, 'respond' | 'history' | 'get'>;
 }
 
 /** The chat provider: a notify provider whose channels post cards, answered by a click. */
@@ -79,7 +81,14 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
       `Expected chat provider options { chat, server, route, ... }, got ${describe(options)}.`,
     );
   }
-  const { chat, platforms = [], whoMayAnswer = 'recipients', channels = [], ...notify } = options;
+  const {
+    chat,
+    platforms = [],
+    whoMayAnswer = 'recipients',
+    channels = [],
+    service: givenService,
+    ...notify
+  } = options;
   const webhooks = (chat as { webhooks?: unknown } | undefined)?.webhooks;
   if (
     typeof webhooks !== 'object' ||
@@ -97,7 +106,20 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
     );
   }
   const known = new Map<string, ChatPlatform>(CHAT_PLATFORMS.map((p) => [p.name, p]));
-  for (const platform of platforms) known.set(platform.name, platform);
+  for (const platform of Array.isArray(platforms) ? platforms : [platforms]) {
+    if (
+      typeof platform?.name !== 'string' ||
+      typeof platform.escapeText !== 'function' ||
+      typeof platform.plainText !== 'function' ||
+      typeof platform.fitsButton !== 'function' ||
+      typeof platform.limits !== 'object'
+    ) {
+      throw new TypeError(
+        `Expected \`platforms\` to be an array of ChatPlatform ({ name, limits, fitsButton, hasModals, escapeText, plainText }), got ${describe(platform)}.`,
+      );
+    }
+    known.set(platform.name, platform);
+  }
   const used = new Map<string, ChatPlatform>();
   for (const name of Object.keys(webhooks)) {
     const platform = known.get(name);
@@ -108,10 +130,11 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
     }
     used.set(name, platform);
   }
-  const service = options.service ?? (options.server as { service?: unknown }).service;
+  const service = givenService ?? (options.server as { service?: unknown } | undefined)?.service;
   if (
     typeof (service as { respond?: unknown } | undefined)?.respond !== 'function' ||
-    typeof (service as { history?: unknown }).history !== 'function'
+    typeof (service as { history?: unknown }).history !== 'function' ||
+    typeof (service as { get?: unknown }).get !== 'function'
   ) {
     throw new TypeError(
       `Expected \`service\` (the interaction service recording answers), or a \`server\` made by createWebAnswerServer over one; got ${describe(service)}.`,
@@ -133,7 +156,7 @@ export function createChatProvider(options: ChatProviderOptions): ChatProvider {
   });
   let open = true;
   handleChatAnswers(chat, {
-    service: service as Pick<InteractionService, 'respond' | 'history'>,
+    service: service as Pick<InteractionService, 'respond' | 'history' | 'get'>,
     store,
     platforms: used,
     whoMayAnswer,

@@ -7,13 +7,28 @@
  * @module ask-engine/chat
  */
 
+export type { AnsweredBy } from '../contracts/outcome.js';
+export type { NotifyChannel, NotifyReceipt } from '../notify/channel.js';
+export type {
+  Notification,
+  NotificationRecipient,
+  SettledSummary,
+} from '../notify/notification.js';
+export type {
+  NotifyDeliveryOptions,
+  NotifyEscalationStep,
+  NotifyReminders,
+  NotifyRoute,
+  NotifyRouteResult,
+} from '../notify/notify-options.js';
+export type { NotifyProvider } from '../notify/notify-provider.js';
 export type { WhoMayAnswer } from './chat-answers.js';
 export {
   type ChatProvider,
   type ChatProviderOptions,
   createChatProvider,
 } from './chat-provider.js';
-export type { ChatCardLimits, ChatPlatform } from './platform.js';
+export type { ChatCardLimits, ChatModalLimits, ChatPlatform } from './platform.js';
 export { discordPlatform, escapeDiscordMarkdown } from './platforms/discord.js';
 export {
   DISCORD_MAX_AGE_SECONDS,

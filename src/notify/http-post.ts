@@ -1,4 +1,6 @@
 /** One HTTP POST of a channel (webhook, ntfy, Web Push), and what its answer means for a retry. */
+import { describe, messageOf } from '../rules/describe.js';
+import { NotificationDeliveryError } from './delivery-error.js';
 
 /**
  * Whether a later try of the same request may succeed: a 5xx, 408 (timeout) or 429 (rate
@@ -6,6 +8,51 @@
  */
 export function isRetryableStatus(status: number): boolean {
   return status >= 500 || status === 408 || status === 429;
+}
+
+/** How long one POST of a channel may take unless its `timeoutMs` says otherwise (ms). */
+export const DEFAULT_HTTP_TIMEOUT_MS = 10_000;
+
+/**
+ * The transport options every HTTP channel takes, checked: `timeoutMs` (a whole number of
+ * milliseconds from 1, default 10 s) and `fetch` (default the global one).
+ */
+export function readHttpTransport(options: { timeoutMs?: unknown; fetch?: unknown }): {
+  timeoutMs: number;
+  fetch: typeof globalThis.fetch;
+} {
+  const { timeoutMs = DEFAULT_HTTP_TIMEOUT_MS, fetch = globalThis.fetch } = options;
+  if (!Number.isSafeInteger(timeoutMs) || (timeoutMs as number) < 1) {
+    throw new TypeError(
+      `Expected \`timeoutMs\` to be a whole number of milliseconds from 1 and up, got ${describe(timeoutMs)}.`,
+    );
+  }
+  if (typeof fetch !== 'function') {
+    throw new TypeError(`Expected \`fetch\` to be a function, got ${describe(fetch)}.`);
+  }
+  return { timeoutMs: timeoutMs as number, fetch: fetch as typeof globalThis.fetch };
+}
+
+/**
+ * An http or https URL given as `field` (a string or a `URL`), without a user name or password:
+ * refused naming `field`, an example (`like`), and what authenticates instead (`credentials`).
+ */
+export function readHttpUrl(value: unknown, field: string, like: string, credentials: string): URL {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' || value instanceof URL ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new TypeError(
+      `Expected \`${field}\` to be ${like}, got ${describe(value instanceof URL ? value.href : value)}.`,
+    );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new TypeError(`Expected \`${field}\` without a user name or password: ${credentials}.`);
+  }
+  return url;
 }
 
 export interface PostRequest {
@@ -72,6 +119,32 @@ export async function postOnce(request: PostRequest): Promise<PostFailure | unde
     ...(said === undefined ? {} : { said }),
     ...(retryAfter === null ? {} : { retryAfter }),
   };
+}
+
+/**
+ * A one-try channel's error for a failed POST: `what` was not delivered, the receiver's status
+ * and words (or why there was no answer), and `hint(status)` where the sender can fix it
+ * (otherwise, for a permanent failure, that the same request would fail again).
+ */
+export function postDeliveryError(
+  failure: PostFailure,
+  delivery: { channel: string; deliveryId: string; what: string },
+  hint: (status: number) => string | undefined = () => undefined,
+): NotificationDeliveryError {
+  const { status, said, retryable, cause } = failure;
+  const { channel, deliveryId, what } = delivery;
+  let why: string;
+  if (status === undefined) why = messageOf(cause);
+  else {
+    const advice =
+      hint(status) ?? (retryable ? '' : ' (not retried: the same request would fail again)');
+    why = `HTTP ${status}${said === undefined ? '' : ` ${said}`}${advice}`;
+  }
+  return new NotificationDeliveryError(
+    `${what} was not delivered: ${why}.`,
+    { channel, deliveryId, attempts: 1, retryable, ...(status === undefined ? {} : { status }) },
+    { cause },
+  );
 }
 
 /** The `error` of a JSON body (ntfy's, a push service's) or the first line of a text one. */

@@ -1,13 +1,11 @@
 /** ntfy notifications: a JSON publish per notification, with one-tap answer buttons where they fit. */
-import { messageOf } from '../rules/describe.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { escapeControlCharacters } from '../rules/escape-text.js';
 import type { PushAction } from '../web/push-answer-route.js';
 import type { NotifyChannel } from './channel.js';
 import { readChannelInput } from './channel-input.js';
-import { NotificationDeliveryError } from './delivery-error.js';
 import { renderPlainText, renderSubject } from './email-content.js';
-import { postOnce } from './http-post.js';
+import { postDeliveryError, postOnce } from './http-post.js';
 import type { Notification } from './notification.js';
 import {
   type NtfyChannelOptions,
@@ -86,21 +84,15 @@ export function createNtfyChannel(options: NtfyChannelOptions): NotifyChannel {
         signal,
       });
       if (failure === undefined) return;
-      const { status, said, retryable, cause } = failure;
-      const what =
-        status === undefined
-          ? messageOf(cause)
-          : `HTTP ${status}${said === undefined ? '' : ` ${said}`}${retryable ? '' : status === 401 || status === 403 ? ' (check `token` and the topic’s access)' : ' (not retried: the same message would fail again)'}`;
-      throw new NotificationDeliveryError(
-        `ntfy message ${deliveryId} to topic ${topic} on ${resolved.publishUrl.origin} was not published: ${what}.`,
+      throw postDeliveryError(
+        failure,
         {
           channel: name,
           deliveryId,
-          attempts: 1,
-          retryable,
-          ...(status === undefined ? {} : { status }),
+          what: `ntfy message ${deliveryId} to topic ${topic} on ${resolved.publishUrl.origin}`,
         },
-        { cause },
+        (status) =>
+          status === 401 || status === 403 ? ' (check `token` and the topic’s access)' : undefined,
       );
     },
   };

@@ -2,6 +2,7 @@
 import { describe } from '../rules/describe.js';
 import type { AnswerAppLinks } from '../web/answer-app.js';
 import { readChannelName } from './channel-input.js';
+import { readHttpTransport, readHttpUrl } from './http-post.js';
 
 /** Options of `createNtfyChannel`: the ntfy server, its access token and the answer app. */
 export interface NtfyChannelOptions {
@@ -14,7 +15,7 @@ export interface NtfyChannelOptions {
    */
   answers?: Pick<AnswerAppLinks, 'pushActionsFor'>;
   /** An ntfy access token (`tk_…`), sent as `Authorization: Bearer`, for protected topics. */
-  token?: string;
+  token?: string | undefined;
   /** The channel name recipients refer to; `'ntfy'` unless given. */
   name?: string;
   /** ntfy priority (1 min to 5 max) of messages that ask for an answer; default 4 (high). */
@@ -58,7 +59,8 @@ export function resolveNtfyOptions(options: NtfyChannelOptions): ResolvedNtfyOpt
       `Expected ntfy channel options { server, answers? }, got ${describe(options)}.`,
     );
   }
-  const { answers, token, priority = 4, timeoutMs = 10_000, fetch = globalThis.fetch } = options;
+  const { answers, token, priority = 4 } = options;
+  const { timeoutMs, fetch } = readHttpTransport(options);
   if (answers !== undefined && typeof answers?.pushActionsFor !== 'function') {
     throw new TypeError(
       `Expected \`answers\` to be the answer app or web answer server (it has pushActionsFor), got ${describe(answers)}.`,
@@ -73,14 +75,6 @@ export function resolveNtfyOptions(options: NtfyChannelOptions): ResolvedNtfyOpt
   if (![1, 2, 3, 4, 5].includes(priority)) {
     throw new TypeError(`Expected \`priority\` to be 1, 2, 3, 4 or 5, got ${describe(priority)}.`);
   }
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
-    throw new TypeError(
-      `Expected \`timeoutMs\` to be a whole number of milliseconds from 1 and up, got ${describe(timeoutMs)}.`,
-    );
-  }
-  if (typeof fetch !== 'function') {
-    throw new TypeError(`Expected \`fetch\` to be a function, got ${describe(fetch)}.`);
-  }
   return {
     publishUrl: readServer(options.server),
     answers,
@@ -93,25 +87,11 @@ export function resolveNtfyOptions(options: NtfyChannelOptions): ResolvedNtfyOpt
 }
 
 function readServer(server: unknown): URL {
-  let url: URL | undefined;
-  try {
-    url = typeof server === 'string' || server instanceof URL ? new URL(server) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (
-    url === undefined ||
-    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
-    url.search !== '' ||
-    url.hash !== ''
-  ) {
+  const like = "the ntfy server's http(s) base URL like 'https://ntfy.sh'";
+  const url = readHttpUrl(server, 'server', like, 'give an access token as `token`');
+  if (url.search !== '' || url.hash !== '') {
     throw new TypeError(
-      `Expected \`server\` to be the ntfy server's http(s) base URL like 'https://ntfy.sh', got ${describe(server instanceof URL ? server.href : server)}.`,
-    );
-  }
-  if (url.username !== '' || url.password !== '') {
-    throw new TypeError(
-      'Expected `server` without a user name or password: give an access token as `token`.',
+      `Expected \`server\` to be ${like}, got ${describe(server instanceof URL ? server.href : server)}.`,
     );
   }
   // JSON messages are published to the server's root (below any path prefix it is served at).

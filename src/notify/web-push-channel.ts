@@ -1,10 +1,9 @@
 /** Web Push notifications (RFC 8030/8291/8292): the payload encrypted by `web-push`, VAPID-signed. */
-import { describe, messageOf } from '../rules/describe.js';
+import { describe } from '../rules/describe.js';
 import type { NotifyChannel } from './channel.js';
 import { readChannelInput, readChannelName } from './channel-input.js';
-import { NotificationDeliveryError } from './delivery-error.js';
 import { deliveryIdFor } from './delivery-id.js';
-import { postOnce } from './http-post.js';
+import { postDeliveryError, postOnce, readHttpTransport } from './http-post.js';
 import type { Notification } from './notification.js';
 import { webPushPayloadOf } from './web-push-payload.js';
 import { readWebPushSubscription } from './web-push-subscription.js';
@@ -60,17 +59,9 @@ export function createWebPushChannel(options: WebPushChannelOptions): NotifyChan
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected web push channel options { vapid }, got ${describe(options)}.`);
   }
-  const { timeoutMs = 10_000, fetch = globalThis.fetch } = options;
   const vapid = readVapid(options.vapid);
   const name = readChannelName(options.name ?? 'web-push');
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
-    throw new TypeError(
-      `Expected \`timeoutMs\` to be a whole number of milliseconds from 1 and up, got ${describe(timeoutMs)}.`,
-    );
-  }
-  if (typeof fetch !== 'function') {
-    throw new TypeError(`Expected \`fetch\` to be a function, got ${describe(fetch)}.`);
-  }
+  const { timeoutMs, fetch } = readHttpTransport(options);
   return {
     name,
     checkAddress: readWebPushSubscription,
@@ -101,29 +92,17 @@ export function createWebPushChannel(options: WebPushChannelOptions): NotifyChan
         signal,
       });
       if (failure === undefined) return;
-      const { status, said, retryable, cause } = failure;
-      const why =
-        status === 404 || status === 410
-          ? ": the subscription is gone (the browser unsubscribed or it expired); remove it from the recipient's addresses"
-          : status === 401 || status === 403
+      throw postDeliveryError(
+        failure,
+        { channel: name, deliveryId, what: `Web push ${deliveryId} to ${endpoint.origin}` },
+        (status) => {
+          if (status === 404 || status === 410) {
+            return ": the subscription is gone (the browser unsubscribed or it expired); remove it from the recipient's addresses";
+          }
+          return status === 401 || status === 403
             ? ': the push service refused the VAPID signature; check `vapid` and that the browser subscribed with its public key'
-            : retryable
-              ? ''
-              : ' (not retried: the same push would fail again)';
-      const what =
-        status === undefined
-          ? messageOf(cause)
-          : `HTTP ${status}${said === undefined ? '' : ` ${said}`}${why}`;
-      throw new NotificationDeliveryError(
-        `Web push ${deliveryId} to ${endpoint.origin} was not delivered: ${what}.`,
-        {
-          channel: name,
-          deliveryId,
-          attempts: 1,
-          retryable,
-          ...(status === undefined ? {} : { status }),
+            : undefined;
         },
-        { cause },
       );
     },
   };

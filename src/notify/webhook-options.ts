@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { type Clock, systemClock } from '../engine/clock.js';
 import { describe } from '../rules/describe.js';
 import { readChannelName } from './channel-input.js';
+import { readHttpTransport, readHttpUrl } from './http-post.js';
 
 /** Options of `createWebhookChannel`: where to POST, the signing secret, retries and timeouts. */
 export interface WebhookChannelOptions {
@@ -36,7 +37,6 @@ export interface ResolvedWebhookOptions {
 }
 
 export const DEFAULT_RETRIES = 4;
-export const DEFAULT_TIMEOUT_MS = 10_000;
 const MIN_SECRET_BYTES = 24;
 const MAX_SECRET_BYTES = 64;
 
@@ -50,13 +50,7 @@ export function resolveWebhookOptions(options: WebhookChannelOptions): ResolvedW
       `Expected webhook channel options { url, secret }, got ${describe(options)}.`,
     );
   }
-  const {
-    retries = DEFAULT_RETRIES,
-    backoff = defaultBackoff,
-    timeoutMs = DEFAULT_TIMEOUT_MS,
-    fetch = globalThis.fetch,
-    clock = systemClock,
-  } = options;
+  const { retries = DEFAULT_RETRIES, backoff = defaultBackoff, clock = systemClock } = options;
   if (!Number.isSafeInteger(retries) || retries < 0) {
     throw new TypeError(
       `Expected \`retries\` to be an integer from 0 and up, got ${describe(retries)}.`,
@@ -67,21 +61,19 @@ export function resolveWebhookOptions(options: WebhookChannelOptions): ResolvedW
       `Expected \`backoff\` to be a function from the retry number to milliseconds, got ${describe(backoff)}.`,
     );
   }
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
-    throw new TypeError(
-      `Expected \`timeoutMs\` to be a whole number of milliseconds from 1 and up, got ${describe(timeoutMs)}.`,
-    );
-  }
-  if (typeof fetch !== 'function') {
-    throw new TypeError(`Expected \`fetch\` to be a function, got ${describe(fetch)}.`);
-  }
+  const { timeoutMs, fetch } = readHttpTransport(options);
   if (typeof clock?.now !== 'function' || typeof clock.setTimeout !== 'function') {
     throw new TypeError(
       `Expected \`clock\` to have now, setTimeout and clearTimeout (like systemClock), got ${describe(clock)}.`,
     );
   }
   return {
-    url: readUrl(options.url),
+    url: readHttpUrl(
+      options.url,
+      'url',
+      "an http or https URL like 'https://hooks.example.com/ask'",
+      'the signature authenticates each request',
+    ),
     webhook: new Webhook(readSecret(options.secret)),
     name: readChannelName(options.name ?? 'webhook'),
     retries,
@@ -90,26 +82,6 @@ export function resolveWebhookOptions(options: WebhookChannelOptions): ResolvedW
     fetch,
     clock,
   };
-}
-
-function readUrl(url: unknown): URL {
-  let parsed: URL | undefined;
-  try {
-    parsed = typeof url === 'string' || url instanceof URL ? new URL(url) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')) {
-    throw new TypeError(
-      `Expected \`url\` to be an http or https URL like 'https://hooks.example.com/ask', got ${describe(url instanceof URL ? url.href : url)}.`,
-    );
-  }
-  if (parsed.username !== '' || parsed.password !== '') {
-    throw new TypeError(
-      'Expected `url` without a user name or password: the signature authenticates each request.',
-    );
-  }
-  return parsed;
 }
 
 function readSecret(secret: unknown): string {

@@ -1,7 +1,7 @@
 /**
  * The answer app: a Hono app (`fetch(Request): Promise<Response>`) with each ask's page at a
- * signed link, the form POST, each recipient's inbox at a signed link, the pages' assets and the
- * operator view. It mounts under any path prefix of a Node server (Hono through
+ * signed link, the form POST, push buttons' one-tap POSTs, each recipient's inbox at a signed
+ * link, the pages' assets and the operator view. It mounts under any path prefix of a Node server (Hono through
  * `@hono/node-server`, Express, Fastify, a bare `node:http` server). It is Node only: its link
  * tokens are HMACs from `node:crypto` and its page scripts are read from disk (`node:fs`), so it
  * does not run in edge workers. Where a Node host parsed the body first

@@ -8,6 +8,7 @@ import type { AskUserOption, AskUserQuestion } from '../contracts/question.js';
 import type { Clock } from '../engine/clock.js';
 import type { AskInfo, ResponseReceipt } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
+import { escapeControlCharacters } from '../rules/escape-text.js';
 import { describeQuorum } from '../rules/quorum.js';
 import { settledInWords } from './answer-routes.js';
 import { methodNotAllowed, respond } from './http-response.js';
@@ -156,6 +157,7 @@ function pickedOnly(answers: readonly AskUserQuestionAnswer[], title: string): b
   );
 }
 
+/** Plain text; option titles and names with their control characters shown as escapes. */
 function text(status: number, body: string): Response {
-  return respond(status, 'text/plain; charset=utf-8', `${body}\n`);
+  return respond(status, 'text/plain; charset=utf-8', `${escapeControlCharacters(body)}\n`);
 }

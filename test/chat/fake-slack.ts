@@ -18,6 +18,8 @@ export interface FakeSlack {
   /** The adapter's `apiUrl`. */
   apiUrl: string;
   calls: SlackCall[];
+  /** Methods to fail, each with the Slack error to answer for the arguments it refuses. */
+  failing: Map<string, (args: Record<string, unknown>) => string | undefined>;
   /** The calls of one method, in order. */
   callsOf(method: string): SlackCall[];
   close(): Promise<void>;
@@ -25,11 +27,14 @@ export interface FakeSlack {
 
 export async function startFakeSlack(): Promise<FakeSlack> {
   const calls: SlackCall[] = [];
+  const failing: FakeSlack['failing'] = new Map();
   let ts = 1_700_000_000;
   const server = createServer(async (request, response) => {
     const method = (request.url ?? '').replace(/^\/api\//, '').split('?')[0] as string;
     const args = await readArgs(request);
-    const result = reply(method, args, () => `${ts++}.000100`);
+    const error = failing.get(method)?.(args);
+    const result =
+      error === undefined ? reply(method, args, () => `${ts++}.000100`) : { ok: false, error };
     calls.push({ method, args, result });
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify(result));
@@ -39,6 +44,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
   return {
     apiUrl: `http://127.0.0.1:${port}/api/`,
     calls,
+    failing,
     callsOf: (method) => calls.filter((call) => call.method === method),
     close: () =>
       new Promise((resolve) => {

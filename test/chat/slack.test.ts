@@ -337,7 +337,7 @@ describe('the chat provider on Slack', () => {
 
   it('refuses a click after the ask was answered on the web page, with every card edited', async () => {
     const { slack, service, click } = await setUp(() => [
-      { id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' },
+      { id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' },
     ]);
     const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
     const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the card');
@@ -358,7 +358,7 @@ describe('the chat provider on Slack', () => {
     const update = await until(() => slack.callsOf('chat.update')[0], 'the card edited');
     expect(textOf(update.args.blocks)).toContain('Answered by u0alice');
     await click(
-      blockAction('U0ALICE', 'C0DEPLOY', post.result.ts as string, buttonsOf(slack)[0]!.value),
+      blockAction('U0ALICE', 'DU0ALICE', post.result.ts as string, buttonsOf(slack)[0]!.value),
     );
     const told = await until(() => slack.callsOf('chat.postEphemeral')[0], 'the refusal');
     expect(textOf(told.args.blocks)).toContain('already decided');
@@ -440,7 +440,7 @@ describe('the chat provider on Slack', () => {
 
   it('sends an ask neither a card nor a modal can hold to the web page, and says why', async () => {
     const { slack, service } = await setUp(() => [
-      { id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' },
+      { id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' },
     ]);
     service.start({
       questions: [{ question: 'Which regions?', options: ['eu', 'us', 'ap'], allowMultiple: true }],
@@ -459,6 +459,23 @@ describe('the chat provider on Slack', () => {
       expect(buttonsOf(slack, index)).toEqual([]);
       expect(card).toContain('Answer on the web page');
     }
+  });
+
+  it('keeps the personal web link off a card in a shared channel, and says where to send what it cannot take', async () => {
+    const { slack, service } = await setUp(() => [
+      { id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' },
+    ]);
+    service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    service.start({
+      questions: [{ question: 'Which regions?', options: ['eu', 'us', 'ap'], allowMultiple: true }],
+    });
+    await until(() => slack.callsOf('chat.postMessage').length === 2, 'two cards');
+    const posts = slack.callsOf('chat.postMessage');
+    for (const post of posts) expect(textOf(post.args.blocks)).not.toMatch(/"url":/);
+    expect(buttonsOf(slack, 0).map((b) => b.label)).toEqual(['Yes', 'No']);
+    expect(textOf(posts[1]?.args.blocks)).toContain(
+      'a card in a shared channel has none: send this ask to direct messages (dm:&lt;user id&gt;) instead.',
+    );
   });
 
   it('answers a wizard, or more options than a card holds, in a modal built from the generic form', async () => {
@@ -580,6 +597,7 @@ describe('the chat provider on Slack', () => {
         // The service, slowed down until the test lets it go: Slack waits 3 seconds at most.
         service: {
           history: (askId) => inner.history(askId),
+          get: (askId) => inner.get(askId),
           respond: async (...args) => {
             await gate;
             return inner.respond(...args);
@@ -611,9 +629,9 @@ describe('the chat provider on Slack', () => {
     const { slack, service, click } = await setUp(
       () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
       () => ({
-        reminders: { afterMs: 150 },
+        reminders: { afterMs: 600 },
         escalation: [
-          { afterMs: 300, route: () => [{ id: 'U0LEAD', channel: 'slack', address: 'dm:U0LEAD' }] },
+          { afterMs: 900, route: () => [{ id: 'U0LEAD', channel: 'slack', address: 'dm:U0LEAD' }] },
         ],
       }),
     );
@@ -648,5 +666,147 @@ describe('the chat provider on Slack', () => {
         ['DU0LEAD', escalated?.result.ts],
       ]),
     );
+  });
+
+  it("takes anyone's click when whoMayAnswer is 'anyone', recorded under their own platform id", async () => {
+    const { slack, service, click } = await setUp(
+      () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
+      () => ({ whoMayAnswer: 'anyone' }),
+    );
+    const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the card');
+    await click(
+      blockAction('U0DAVE', 'C0DEPLOY', post.result.ts as string, buttonsOf(slack)[0]!.value),
+    );
+    expect(await service.outcome(handle.id)).toMatchObject({
+      answeredBy: { recipient: 'u0dave', channel: 'slack' },
+    });
+  });
+
+  it('refuses whoMayAnswer values it does not know, naming them', async () => {
+    await expect(
+      setUp(
+        () => [],
+        () => ({ whoMayAnswer: 'channel-members' as 'anyone' }),
+      ),
+    ).rejects.toThrow(
+      "Expected `whoMayAnswer` to be 'recipients' or 'anyone', got \"channel-members\".",
+    );
+  });
+
+  it("edits a recipient's other cards when one cannot be edited (deleted), and reports it", async () => {
+    const errors: unknown[] = [];
+    const { slack, service, click } = await setUp(
+      () => [{ id: 'U0ALICE', channel: 'slack', address: 'slack:C0DEPLOY' }],
+      () => ({
+        reminders: { afterMs: 600 },
+        delivery: { pollMs: 50, maxAttempts: 1 },
+        onError: (error) => errors.push(error),
+      }),
+    );
+    const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    await until(
+      async () => (await history(service, handle.id)).some((e) => e.type === 'reminded'),
+      'the card and its reminder recorded',
+    );
+    const [first, reminder] = slack.callsOf('chat.postMessage');
+    slack.failing.set('chat.update', (args) =>
+      args.ts === first?.result.ts ? 'message_not_found' : undefined,
+    );
+    await click(
+      blockAction(
+        'U0ALICE',
+        'C0DEPLOY',
+        reminder?.result.ts as string,
+        buttonsOf(slack, 1)[0]!.value,
+      ),
+    );
+    await service.outcome(handle.id);
+    await until(() => errors.length > 0, 'the failed edit reported');
+    const edited = slack.callsOf('chat.update').filter((call) => call.result.ok);
+    expect(edited.map((call) => call.args.ts)).toEqual([reminder?.result.ts]);
+    expect(String(errors[0])).toContain('message_not_found');
+  });
+
+  it("lets the people a quorum's from names decide one card in a team channel, and refuses anyone else", async () => {
+    const { slack, service, click } = await setUp(() => ({
+      recipients: [{ id: 'deploys', channel: 'slack', address: 'slack:C0DEPLOY' }],
+      quorum: { required: 2, from: ['U0ALICE', 'U0BOB', 'U0CAROL'] },
+    }));
+    const handle = service.start({
+      questions: [{ question: 'Deploy 4.2?', options: ['Deploy', 'Hold'] }],
+    });
+    const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the one card');
+    const deploy = buttonsOf(slack)[0]!.value;
+    const press = (user: string) =>
+      click(blockAction(user, 'C0DEPLOY', post.result.ts as string, deploy));
+    await press('U0MALLORY');
+    const told = await until(() => slack.callsOf('chat.postEphemeral')[0], 'the refusal');
+    expect(told.args.user).toBe('U0MALLORY');
+    expect(textOf(told.args.blocks)).toContain(
+      'Only the people this question was sent to can answer it.',
+    );
+    await press('U0ALICE');
+    await press('U0BOB');
+    expect(await service.outcome(handle.id)).toMatchObject({
+      status: 'answered',
+      responses: [{ by: 'u0alice' }, { by: 'u0bob' }],
+    });
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    const refused = (await history(service, handle.id)).filter(
+      (e) => e.type === 'response.refused',
+    );
+    expect(refused).toHaveLength(1);
+    expect(refused[0]?.data).toMatchObject({ reason: 'not-allowed' });
+  });
+
+  it('edits the card when the ask times out or is cancelled, saying so', async () => {
+    const { slack, service } = await setUp(() => [
+      { id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' },
+    ]);
+    const timed = service.start(
+      { questions: [{ question: 'Ship before the window closes?', options: ['Yes', 'No'] }] },
+      { timeoutMs: 1_000 },
+    );
+    const cancelled = service.start({
+      questions: [{ question: 'Ship later?', options: ['Yes', 'No'] }],
+    });
+    await until(
+      async () =>
+        (await history(service, timed.id)).some((e) => e.type === 'notified') &&
+        (await history(service, cancelled.id)).some((e) => e.type === 'notified'),
+      'both cards recorded',
+    );
+    await service.cancel(cancelled.id);
+    expect((await service.outcome(timed.id)).status).toBe('timedOut');
+    await until(() => slack.callsOf('chat.update').length === 2, 'both cards edited');
+    const edits = slack.callsOf('chat.update').map((call) => textOf(call.args.blocks));
+    expect(edits.find((text) => text.includes('Ship before'))).toContain('Timed out at');
+    expect(edits.find((text) => text.includes('Ship later'))).toContain('Cancelled (user) at');
+  });
+
+  it('reports a store failure met while handling a click to onError', async () => {
+    const errors: unknown[] = [];
+    const { slack, service, click } = await setUp(
+      () => [{ id: 'U0ALICE', channel: 'slack', address: 'dm:U0ALICE' }],
+      (_inner, store) => ({
+        // The store, except that finding an ask by its cards' reference fails.
+        store: new Proxy(store, {
+          get(target, key) {
+            if (key === 'findByInteractionId') return () => Promise.reject(new Error('store down'));
+            const value = Reflect.get(target, key);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        }),
+        onError: (error) => errors.push(error),
+      }),
+    );
+    const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    const post = await until(() => slack.callsOf('chat.postMessage')[0], 'the card');
+    await click(
+      blockAction('U0ALICE', 'DU0ALICE', post.result.ts as string, buttonsOf(slack)[0]!.value),
+    );
+    expect(errors.map(String)).toEqual(['Error: store down']);
+    expect((await service.get(handle.id))?.state).toBe('deferred');
   });
 });

@@ -34,7 +34,7 @@ async function until<T>(read: () => T | Promise<T>, what: string, ms = 10_000) {
   }
 }
 
-async function setUp() {
+async function setUp(address = `telegram:${GROUP}`) {
   const telegram = await startFakeTelegram();
   cleanups.push(() => telegram.close());
   const service = createInteractionService();
@@ -53,7 +53,7 @@ async function setUp() {
   const provider = createChatProvider({
     chat,
     server,
-    route: () => [{ id: String(ALICE), channel: 'telegram', address: `telegram:${GROUP}` }],
+    route: () => [{ id: String(ALICE), channel: 'telegram', address }],
     delivery: { pollMs: 50 },
   });
   cleanups.push(() => provider.close());
@@ -66,7 +66,7 @@ async function setUp() {
       telegramRequest(callbackUpdate(user, GROUP, card.message_id, data), secret ?? undefined),
     );
   };
-  return { telegram, service, press };
+  return { telegram, service, press, chat };
 }
 
 async function sent(service: ReturnType<typeof createInteractionService>, askId: string) {
@@ -99,11 +99,8 @@ describe('the chat provider on Telegram', () => {
     await until(() => telegram.callsOf('sendMessage')[0], 'the card');
     await until(() => sent(service, handle.id), 'the card recorded as sent');
     const keyboard = keyboardOf(telegram);
-    expect(keyboard.map((button) => button.text)).toEqual([
-      'Restart',
-      'Leave it',
-      'Open in browser',
-    ]);
+    // A group's card has no personal web link.
+    expect(keyboard.map((button) => button.text)).toEqual(['Restart', 'Leave it']);
     for (const button of keyboard.filter((b) => b.callback_data !== undefined)) {
       expect(Buffer.byteLength(button.callback_data as string)).toBeLessThanOrEqual(64);
       expect(button.callback_data).not.toContain(handle.id);
@@ -171,5 +168,42 @@ describe('the chat provider on Telegram', () => {
     );
     expect((await service.get(handle.id))?.state).toBe('deferred');
     expect((await history(service, handle.id)).some((e) => e.type === 'answer')).toBe(false);
+  });
+
+  it('settles once when Telegram delivers the same update twice', async () => {
+    const { telegram, service, chat } = await setUp();
+    const handle = service.start({ questions: [{ question: 'Ship?', options: ['Yes', 'No'] }] });
+    await until(() => sent(service, handle.id), 'the card recorded as sent');
+    const card = telegram.callsOf('sendMessage')[0]?.result as { message_id: number };
+    const update = callbackUpdate(
+      ALICE,
+      GROUP,
+      card.message_id,
+      keyboardOf(telegram)[1]?.callback_data as string,
+    );
+    await Promise.all([
+      deliver(chat, 'telegram', telegramRequest(update, SECRET_TOKEN)),
+      deliver(chat, 'telegram', telegramRequest(update, SECRET_TOKEN)),
+    ]);
+    expect(await service.outcome(handle.id)).toMatchObject({
+      answers: [{ response: { selections: ['No'] } }],
+    });
+    expect((await history(service, handle.id)).filter((e) => e.type === 'answer')).toHaveLength(1);
+    expect(telegram.callsOf('answerCallbackQuery')).toHaveLength(1);
+  });
+
+  it('sends a typed answer to the web page, since Telegram has no modal, and says why', async () => {
+    const { telegram, service } = await setUp(`telegram:${ALICE}`);
+    service.start({ questions: [{ question: 'What went wrong?' }] });
+    const post = await until(() => telegram.callsOf('sendMessage')[0], 'the card');
+    expect(String(post.args.text)).toContain(
+      'This question wants a typed answer, which telegram cards cannot take',
+    );
+    expect(keyboardOf(telegram)).toEqual([
+      {
+        text: 'Answer on the web page',
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/a\//),
+      },
+    ]);
   });
 });

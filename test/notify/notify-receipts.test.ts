@@ -40,7 +40,9 @@ async function setUp(receiptOf: (sent: number) => unknown) {
     server,
     channels: [channel],
     route: () => [{ id: 'ana', channel: 'log', address: 'ana-log' }],
-    reminders: { afterMs: 150 },
+    // Far enough after the first message for its receipt to be recorded on a loaded machine:
+    // a reminder that goes out before it carries none (and a chat posts it as a new thread).
+    reminders: { afterMs: 600 },
     delivery: { pollMs: 20 },
     onError: (error) => errors.push(error),
   });

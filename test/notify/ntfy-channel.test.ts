@@ -174,6 +174,13 @@ describe('createNtfyChannel', () => {
     await ntfy.arrived(1);
     const message = published(ntfy, 0);
     expect(message.actions).toBeUndefined();
+    // With buttons, a tap's answer shows the option's title escaped too.
+    service.start({ questions: [{ question: 'Go?', options: ['Go\u001b[2J', 'Stop'] }] });
+    await ntfy.arrived(2);
+    const button = published(ntfy, 1).actions![0]!;
+    expect(button.label).toBe('Go\\x1b[2J');
+    const tapped = await fetch(button.url, { method: 'POST' });
+    expect(await tapped.text()).toBe('Recorded: alice answered “Go\\x1b[2J”.\n');
     expect(message.message).toContain(
       'Deploy?\\x1b[2J <b>now</b> [x](https://evil.example) \\u202eevil',
     );
