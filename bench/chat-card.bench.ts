@@ -5,12 +5,13 @@
  * - subject: `service.start` through `createChatProvider` (the card goes out through the outbox
  *   and is recorded as sent), a click signed with Ed25519 as Discord signs it delivered to
  *   `chat.webhooks.discord`, the ask answered as that Discord user, the card edited to say so;
- * - floor: the Chat SDK posting the same card (`chat.channel(...).post`), the same signed click
- *   delivered to its webhook, an `onAction` handler editing the card to the same settled text.
+ * - floor: the Chat SDK posting the same card (`chat.channel(...).post`; a card in a shared
+ *   channel carries no web link), the same signed click delivered to its webhook, an `onAction`
+ *   handler editing the card to the same settled text.
  * Both verify the signature with `verifyDiscordRequests`. Goal <= 1.5x.
  */
 import { createDiscordAdapter } from '@chat-adapter/discord';
-import { Actions, Button, Card, CardText, type Chat, ConsoleLogger, LinkButton } from 'chat';
+import { Actions, Button, Card, CardText, type Chat, ConsoleLogger } from 'chat';
 import { createChatProvider } from '../src/chat/chat-provider.js';
 import { verifyDiscordRequests } from '../src/chat/platforms/discord-request.js';
 import { createInteractionService } from '../src/engine/service.js';
@@ -98,26 +99,26 @@ floorChat.onAction('ask-engine', async (event) => {
     event.messageId,
     Card({
       children: [
-        CardText('**Deploy**'),
-        CardText('Deploy v2 to production?'),
-        CardText(`Answered by ${event.user.userId} (discord) at ${new Date().toISOString()}.`),
+        CardText('Deploy', { style: 'bold' }),
+        CardText('Deploy v2 to production\\?'),
+        CardText(
+          `Answered by ${event.user.userId} \\(discord\\) at ${new Date().toISOString()}\\.`,
+        ),
       ],
     }),
   );
 });
 await floorChat.initialize();
-const link = `${server.url}/a/ask-00000000-0000-0000-0000-000000000000-0?t=${'x'.repeat(96)}`;
 
 async function floor(): Promise<void> {
   await floorChat.channel(ADDRESS).post(
     Card({
       children: [
         CardText('Deploy', { style: 'bold' }),
-        CardText('Deploy v2 to production?'),
+        CardText('Deploy v2 to production\\?'),
         Actions([
           Button({ id: 'ask-engine', label: 'Ship', value: 'AAAAAAAAAAAAAAAA.o1' }),
           Button({ id: 'ask-engine', label: 'Hold', value: 'AAAAAAAAAAAAAAAA.o2' }),
-          LinkButton({ url: link, label: 'Open in browser' }),
         ]),
       ],
     }),

@@ -89,7 +89,12 @@ async function payloadsOf(driver: PlatformDriver): Promise<Record<string, unknow
           .replaceAll(handle.id, 'ask-id')
           .replaceAll(cardReferenceFor(handle.id), 'REFERENCE_16CHAR')
           .replace(/\?t=[^"\\]+/g, '?t=TOKEN')
-          .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, '2026-12-05 16:30 UTC')
+          // The time, however the platform escapes its punctuation (`2026\\-12\\-05` in Markdown).
+          .replace(
+            /\d{4}((?:\\\\)?-)\d{2}((?:\\\\)?-)\d{2} \d{2}((?:\\\\)?:)\d{2} UTC/g,
+            (_, dash1: string, dash2: string, colon: string) =>
+              `2026${dash1}12${dash2}05 16${colon}30 UTC`,
+          )
           .replace(/card-\d+-[a-z0-9]+/g, 'card-id'),
       ) as unknown;
     return {

@@ -31,7 +31,26 @@ export interface ShownButton {
 export interface ShownCard {
   call: RecordedCall;
   text: string;
+  /** The card's text as a person reads it: its blocks, the platform's escaping undone. */
+  read: string;
   buttons: ShownButton[];
+}
+
+/** Text escaped with backslashes before ASCII punctuation (Discord, Teams' Markdown), as read. */
+function withoutBackslashes(text: string): string {
+  return text
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/&#32;/g, ' ')
+    .replace(/&#9;/g, '\t');
+}
+
+/** Google Chat's HTML-subset text, as read. */
+function withoutEntities(text: string): string {
+  return text
+    .replace(/\u2060/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** One platform, faked, with the real adapter talking to the fake. */
@@ -61,12 +80,13 @@ export async function startDiscordDriver(): Promise<PlatformDriver> {
   const other = await startFakeDiscordApi();
   const shown = (call: RecordedCall): ShownCard => {
     const body = call.body as {
-      embeds?: unknown[];
+      embeds?: { description?: string }[];
       components?: { components: { label: string; custom_id?: string; url?: string }[] }[];
     };
     return {
       call,
       text: JSON.stringify(body.embeds ?? []),
+      read: withoutBackslashes((body.embeds ?? []).map((embed) => embed.description).join('\n')),
       buttons: (body.components ?? [])
         .flatMap((row) => row.components)
         .map((button) => ({
@@ -125,7 +145,7 @@ export async function startTeamsDriver(): Promise<PlatformDriver> {
     const body = call.body as {
       attachments?: {
         content?: {
-          body?: unknown[];
+          body?: { text?: string }[];
           actions?: { type: string; title: string; data?: { value?: string }; url?: string }[];
         };
       }[];
@@ -134,6 +154,7 @@ export async function startTeamsDriver(): Promise<PlatformDriver> {
     return {
       call,
       text: JSON.stringify(card?.body ?? []),
+      read: withoutBackslashes((card?.body ?? []).map((block) => block.text).join('\n')),
       buttons: (card?.actions ?? []).map((action) => ({
         label: action.title,
         ...(action.data?.value === undefined ? {} : { value: action.data.value }),
@@ -189,6 +210,7 @@ export async function startGoogleChatDriver(): Promise<PlatformDriver> {
         card: {
           sections?: {
             widgets?: {
+              textParagraph?: { text: string };
               buttonList?: {
                 buttons: {
                   text: string;
@@ -208,6 +230,7 @@ export async function startGoogleChatDriver(): Promise<PlatformDriver> {
     return {
       call,
       text: JSON.stringify(widgets.filter((widget) => widget.buttonList === undefined)),
+      read: withoutEntities(widgets.map((widget) => widget.textParagraph?.text).join('\n')),
       buttons: widgets
         .flatMap((widget) => widget.buttonList?.buttons ?? [])
         .map((button) => {
