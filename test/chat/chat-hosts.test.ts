@@ -98,7 +98,7 @@ async function postOnceAndSettleFromTheOtherHost(stores: [AskStore, AskStore]) {
   expect(await a.service.outcome(handle.id)).toMatchObject({
     status: 'answered',
     answers: [{ response: { selections: ['Promote'] } }],
-    answeredBy: { recipient: 'u0alice', channel: 'slack' },
+    answeredBy: { recipient: 'U0ALICE', channel: 'slack' },
   });
   await until(() => slack.callsOf('chat.update')[0], 'the card edited');
   await new Promise((resolve) => setTimeout(resolve, 300));

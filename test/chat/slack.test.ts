@@ -135,11 +135,11 @@ describe('the chat provider on Slack', () => {
     expect(outcome).toMatchObject({
       status: 'answered',
       answers: [{ questionId: 'q1', response: { kind: 'selection', selections: ['Ship'] } }],
-      answeredBy: { recipient: 'u0alice', channel: 'slack' },
+      answeredBy: { recipient: 'U0ALICE', channel: 'slack' },
     });
     const update = await until(() => slack.callsOf('chat.update')[0], 'the card edited');
     expect(update.args).toMatchObject({ channel: 'C0DEPLOY', ts: post.result.ts });
-    expect(textOf(update.args.blocks)).toContain('Answered by u0alice (slack)');
+    expect(textOf(update.args.blocks)).toContain('Answered by U0ALICE (slack)');
     expect(textOf(update.args.blocks)).not.toContain('"actions"');
   });
 
@@ -297,8 +297,8 @@ describe('the chat provider on Slack', () => {
     const outcome = await service.outcome(handle.id);
     expect(outcome).toMatchObject({ status: 'answered' });
     expect((outcome as { responses?: { by: string }[] }).responses?.map((r) => r.by)).toEqual([
-      'u0alice',
-      'u0bob',
+      'U0ALICE',
+      'U0BOB',
     ]);
     await until(() => slack.callsOf('chat.update').length === 3, 'every card edited');
     await press('U0CAROL', 'Keep');
@@ -332,7 +332,7 @@ describe('the chat provider on Slack', () => {
     const card = slack.callsOf('chat.postMessage')[index]!;
     const stop = buttonsOf(slack, index).find((b) => b.label === 'Stop')!;
     await click(blockAction('U0CAROL', 'DU0CAROL', card.result.ts as string, stop.value));
-    expect(await service.outcome(handle.id)).toMatchObject({ vetoedBy: 'u0carol' });
+    expect(await service.outcome(handle.id)).toMatchObject({ vetoedBy: 'U0CAROL' });
   });
 
   it('refuses a click after the ask was answered on the web page, with every card edited', async () => {
@@ -353,10 +353,10 @@ describe('the chat provider on Slack', () => {
     expect(page.status).toBe(200);
     expect(await service.outcome(handle.id)).toMatchObject({
       status: 'answered',
-      answeredBy: { recipient: 'u0alice', channel: 'slack' },
+      answeredBy: { recipient: 'U0ALICE', channel: 'slack' },
     });
     const update = await until(() => slack.callsOf('chat.update')[0], 'the card edited');
-    expect(textOf(update.args.blocks)).toContain('Answered by u0alice');
+    expect(textOf(update.args.blocks)).toContain('Answered by U0ALICE');
     await click(
       blockAction('U0ALICE', 'DU0ALICE', post.result.ts as string, buttonsOf(slack)[0]!.value),
     );
@@ -434,7 +434,7 @@ describe('the chat provider on Slack', () => {
     expect(await service.outcome(handle.id)).toMatchObject({
       status: 'answered',
       answers: [{ response: { kind: 'freeform', text: 'The <!channel> error rate doubled' } }],
-      answeredBy: { recipient: 'u0alice', channel: 'slack' },
+      answeredBy: { recipient: 'U0ALICE', channel: 'slack' },
     });
   });
 
@@ -557,7 +557,7 @@ describe('the chat provider on Slack', () => {
     await submit(manyView, select('q1.selection', 'option30'));
     expect(await service.outcome(many.id)).toMatchObject({
       answers: [{ response: { kind: 'selection', selections: ['Region 30'] } }],
-      answeredBy: { recipient: 'u0alice', channel: 'slack' },
+      answeredBy: { recipient: 'U0ALICE', channel: 'slack' },
     });
 
     const wizardView = await open(wizard.id);
@@ -656,7 +656,7 @@ describe('the chat provider on Slack', () => {
     const page = buttonsOf(slack, 2).find((button) => button.label === 'Page')!;
     await click(blockAction('U0LEAD', 'DU0LEAD', escalated?.result.ts as string, page.value));
     expect(await service.outcome(handle.id)).toMatchObject({
-      answeredBy: { recipient: 'u0lead', channel: 'slack' },
+      answeredBy: { recipient: 'U0LEAD', channel: 'slack' },
     });
     await until(() => slack.callsOf('chat.update').length === 3, 'every card edited');
     expect(slack.callsOf('chat.update').map((call) => [call.args.channel, call.args.ts])).toEqual(
@@ -679,7 +679,7 @@ describe('the chat provider on Slack', () => {
       blockAction('U0DAVE', 'C0DEPLOY', post.result.ts as string, buttonsOf(slack)[0]!.value),
     );
     expect(await service.outcome(handle.id)).toMatchObject({
-      answeredBy: { recipient: 'u0dave', channel: 'slack' },
+      answeredBy: { recipient: 'U0DAVE', channel: 'slack' },
     });
   });
 
@@ -750,7 +750,7 @@ describe('the chat provider on Slack', () => {
     await press('U0BOB');
     expect(await service.outcome(handle.id)).toMatchObject({
       status: 'answered',
-      responses: [{ by: 'u0alice' }, { by: 'u0bob' }],
+      responses: [{ by: 'U0ALICE' }, { by: 'U0BOB' }],
     });
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
     const refused = (await history(service, handle.id)).filter(
