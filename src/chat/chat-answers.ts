@@ -61,7 +61,8 @@ async function onClick(event: ActionEvent, context: ChatAnswerContext): Promise<
   if (button === undefined) return tell(WORDS.unknown);
   const ask = await context.store.findByInteractionId(interactionIdFor(button.reference));
   if (ask === undefined) return tell(WORDS.unknown);
-  const person = event.user.userId;
+  const person = signedPerson(event.user.userId);
+  if (person === undefined) return tell(WORDS.noIdentity);
   if (!(await mayAnswer(context, ask, platform, person))) return tell(WORDS.notAsked);
   if (button.choice.kind === 'form') {
     if (ask.final) return tell(WORDS.settled);
@@ -94,7 +95,8 @@ async function onFormSubmit(
   const errors = (text: string, field = Object.keys(event.values)[0]): ModalResponse =>
     field === undefined ? { action: 'close' } : { action: 'errors', errors: { [field]: text } };
   if (ask === undefined) return errors(WORDS.unknown);
-  const person = event.user.userId;
+  const person = signedPerson(event.user.userId);
+  if (person === undefined) return errors(WORDS.noIdentity);
   if (!(await mayAnswer(context, ask, platform, person))) return errors(WORDS.notAsked);
   let answers: AskUserQuestionAnswer[];
   try {
@@ -176,8 +178,18 @@ async function mayAnswer(
   return (await context.service.get(ask.askId))?.quorum?.from !== undefined;
 }
 
+/**
+ * The platform user id of a verified request, or `undefined` when it names nobody: empty, or
+ * the placeholder an adapter puts in place of a missing user (the Google Chat adapter's
+ * `"unknown"` for a click without one), which would otherwise be recorded as a person.
+ */
+function signedPerson(userId: unknown): string | undefined {
+  return typeof userId === 'string' && userId !== '' && userId !== 'unknown' ? userId : undefined;
+}
+
 /** What a person is told when their click changed nothing: short, and never model text. */
 const WORDS = {
+  noIdentity: 'This click did not say who made it, so it cannot answer.',
   unknown: 'This button does not belong to an open question.',
   settled: 'This question was already decided; your click changed nothing.',
   notAsked: 'Only the people this question was sent to can answer it.',
