@@ -5,7 +5,9 @@
  * (`platforms/slack.ts`, ...) fills this in, and the provider reads nothing platform-specific
  * anywhere else.
  */
+
 import type { ActionEvent, CardElement } from 'chat';
+import { escapeControlCharacters } from '../rules/escape-text.js';
 
 /** The limits of a card on a platform, each as the platform counts it. */
 export interface ChatCardLimits {
@@ -96,6 +98,22 @@ const EMOJI_PLACEHOLDER = /\{\{(?=emoji:)/g;
  */
 export function breakEmojiPlaceholders(text: string): string {
   return text.replace(EMOJI_PLACEHOLDER, '{\u2060{');
+}
+
+/**
+ * Escapes text for a platform whose card markup reads `&`, `<` and `>` as HTML entities (Slack's
+ * mrkdwn, Google Chat's HTML subset): those three as entities, so no mention, ping, link or tag
+ * takes effect; `**` (which the Chat SDK's adapters rewrite to emphasis) and the emoji
+ * placeholder broken with an invisible word joiner; control characters shown as escapes. Line
+ * breaks stay.
+ */
+export function escapeEntityMarkup(text: string): string {
+  const escaped = escapeControlCharacters(text, true)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\*(?=\*)/g, '*\u2060');
+  return breakEmojiPlaceholders(escaped);
 }
 
 /** The default of `ChatPlatform.tellClicker`: an ephemeral message in the card's thread. */

@@ -1,6 +1,6 @@
 /** Google Chat as the chat provider sees it: a Cards v2 card with a button list. */
 import { escapeControlCharacters } from '../../rules/escape-text.js';
-import { breakEmojiPlaceholders, type ChatPlatform } from '../platform.js';
+import { breakEmojiPlaceholders, type ChatPlatform, escapeEntityMarkup } from '../platform.js';
 
 /**
  * Google Chat (`@chat-adapter/gchat`, adapter name `gchat`), as its adapter renders a card: a
@@ -36,10 +36,5 @@ export const gchatPlatform: ChatPlatform = {
  * escapeGoogleChatText('<a href="https://x.example">ok</a>') // '&lt;a href="https://x.example"&gt;ok&lt;/a&gt;'
  */
 export function escapeGoogleChatText(text: string): string {
-  const escaped = escapeControlCharacters(text, true)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\*(?=\*)/g, '*\u2060');
-  return breakEmojiPlaceholders(escaped);
+  return escapeEntityMarkup(text);
 }

@@ -1,6 +1,6 @@
 /** Slack as the chat provider sees it: Block Kit limits, mrkdwn escaping, modals. */
 import { escapeControlCharacters } from '../../rules/escape-text.js';
-import { breakEmojiPlaceholders, type ChatPlatform } from '../platform.js';
+import { breakEmojiPlaceholders, type ChatPlatform, escapeEntityMarkup } from '../platform.js';
 
 /**
  * Slack (`@chat-adapter/slack`, adapter name `slack`). Limits are Block Kit's: 25 elements in an
@@ -37,10 +37,5 @@ export const slackPlatform: ChatPlatform = {
  * escapeSlackMrkdwn('<!channel> ship & tell') // '&lt;!channel&gt; ship &amp; tell'
  */
 export function escapeSlackMrkdwn(text: string): string {
-  const escaped = escapeControlCharacters(text, true)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\*(?=\*)/g, '*\u2060');
-  return breakEmojiPlaceholders(escaped);
+  return escapeEntityMarkup(text);
 }
