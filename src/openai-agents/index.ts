@@ -9,14 +9,13 @@
 
 export type { HeldWorkClaim } from '../engine/held-claim.js';
 export type { AlwaysOption } from './approval-call.js';
-export {
-  askRunApprovals,
-  type ClaimedRun,
-  type DecidedRun,
-  type ResumeRunOptions,
-  type RunApprovalDecision,
-  type RunApprovalOptions,
-  resumeRunApprovals,
-  type WaitingRun,
-} from './run-approvals.js';
+export { askRunApprovals, resumeRunApprovals } from './run-approvals.js';
 export { RUN_STATE_KIND, RunResumeError } from './run-state-attachment.js';
+export type {
+  ClaimedRun,
+  DecidedRun,
+  ResumeRunOptions,
+  RunApprovalDecision,
+  RunApprovalOptions,
+  WaitingRun,
+} from './run-types.js';

@@ -5,7 +5,7 @@ import { checkStoreText } from '../rules/store-text.js';
 import { isTimeoutMs, MIN_TIMEOUT_MS } from '../rules/timeout.js';
 import type { AlwaysOption } from './approval-call.js';
 import { DEFAULT_ROUND_LEASE_MS } from './round-claim.js';
-import type { ResumeRunOptions, RunApprovalOptions } from './run-approvals.js';
+import type { ResumeRunOptions, RunApprovalOptions } from './run-types.js';
 
 /** The checked options, with their defaults. */
 export interface CheckedRunOptions extends CheckedWaitOptions {
