@@ -203,8 +203,18 @@ type SplitResult =
  */
 function splitDeferral(open: OpenAsk, result: unknown): SplitResult {
   if (typeof result !== 'object' || result === null) return { ok: true, outcome: result };
-  const { outbox, quorum, ...outcome } = result as ProviderDeferral;
-  if (outbox === undefined && quorum === undefined) return { ok: true, outcome: result };
+  let outbox: ProviderDeferral['outbox'];
+  let quorum: ProviderDeferral['quorum'];
+  let outcome: unknown;
+  try {
+    ({ outbox, quorum } = result as ProviderDeferral);
+    if (outbox === undefined && quorum === undefined) return { ok: true, outcome: result };
+    const { outbox: _outbox, quorum: _quorum, ...rest } = result as ProviderDeferral;
+    outcome = rest;
+  } catch {
+    // A getter that throws: reading the result as it is reports it (provider-error, named).
+    return { ok: true, outcome: result };
+  }
   try {
     const status = (outcome as { status?: unknown }).status;
     if (status !== 'deferred') {

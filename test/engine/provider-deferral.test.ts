@@ -82,6 +82,19 @@ describe('a deferral with its writes', () => {
     });
   }
 
+  it('ends the ask provider-error when reading `outbox` throws, as for any hostile getter', async () => {
+    const { service } = serviceWith((askId) => ({
+      status: 'deferred',
+      interactionId: `t-${askId}`,
+      get outbox(): never {
+        throw new Error('no outbox today');
+      },
+    }));
+    const outcome = await service.ask(yesNo);
+    expect(outcome).toMatchObject({ status: 'cancelled', reason: 'provider-error' });
+    expect(outcome.status === 'cancelled' && outcome.message).toMatch(/no outbox today/);
+  });
+
   it('refuses a quorum for an ask started with its own', async () => {
     const { service } = serviceWith((askId) => ({
       status: 'deferred',
