@@ -117,12 +117,30 @@ export function askModal(
     }
   }
   return Modal({
-    callbackId: CHAT_ACTION_ID,
+    callbackId: modalCallbackId(reference),
     title: 'Your answer',
     submitLabel: 'Send',
     privateMetadata: reference,
     children,
   });
+}
+
+/**
+ * The callback id of the modal of the ask `reference` names: the action id and the reference.
+ * The reference rides in it as well as in the private metadata, since a platform's adapter may
+ * drop the metadata on submit (the Teams adapter's dialog submit does) but keeps the callback id.
+ */
+export function modalCallbackId(reference: string): string {
+  return `${CHAT_ACTION_ID}:${reference}`;
+}
+
+/** The reference of the ask a submitted modal answers, or `undefined` when it is not ours. */
+export function referenceOfModal(callbackId: string, privateMetadata: string | undefined) {
+  if (callbackId.startsWith(`${CHAT_ACTION_ID}:`)) {
+    return callbackId.slice(CHAT_ACTION_ID.length + 1);
+  }
+  // A modal opened before the reference rode in the callback id.
+  return callbackId === CHAT_ACTION_ID ? privateMetadata : undefined;
 }
 
 /**

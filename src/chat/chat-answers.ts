@@ -19,7 +19,7 @@ import type { InteractionService } from '../engine/service-contract.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { readPersonId, samePerson } from '../rules/person-id.js';
 import type { AskLog, StoredAsk } from '../stores/ask-store.js';
-import { answersOfModal, askModal, modalFit } from './ask-modal.js';
+import { answersOfModal, askModal, modalFit, referenceOfModal } from './ask-modal.js';
 import { CHAT_ACTION_ID, interactionIdFor, readButtonValue } from './card-reference.js';
 import { type ChatPlatform, tellClickerEphemerally } from './platform.js';
 
@@ -41,7 +41,8 @@ export interface ChatAnswerContext {
 export function handleChatAnswers(chat: Chat, context: ChatAnswerContext): void {
   // A failure here (the store unreachable) is reported to the host, not left to the SDK's log.
   chat.onAction(CHAT_ACTION_ID, (event) => onClick(event, context).catch(context.onError));
-  chat.onModalSubmit(CHAT_ACTION_ID, (event) =>
+  // Every submit is looked at: the callback id carries the ask's reference (see modalCallbackId).
+  chat.onModalSubmit((event) =>
     onFormSubmit(event, context).catch((error): ModalResponse => {
       context.onError(error);
       return { action: 'errors', errors: { [Object.keys(event.values)[0] ?? '']: WORDS.failed } };
@@ -85,12 +86,12 @@ async function onFormSubmit(
   event: ModalSubmitEvent,
   context: ChatAnswerContext,
 ): Promise<ModalResponse | undefined> {
+  const reference = referenceOfModal(event.callbackId, event.privateMetadata);
+  // Another part of the host's bot owns this modal: its own handler answers it.
+  if (reference === undefined) return undefined;
   const platform = context.platforms.get(event.adapter.name);
   if (platform === undefined || !context.isOpen()) return undefined;
-  const ask =
-    event.privateMetadata === undefined
-      ? undefined
-      : await context.store.findByInteractionId(interactionIdFor(event.privateMetadata));
+  const ask = await context.store.findByInteractionId(interactionIdFor(reference));
   // A modal's errors sit next to a field: the first one, unless the codec named another.
   const errors = (text: string, field = Object.keys(event.values)[0]): ModalResponse =>
     field === undefined ? { action: 'close' } : { action: 'errors', errors: { [field]: text } };

@@ -38,6 +38,12 @@ export interface FakeTeamsApi extends FakeChatApi {
   inboundToken(claims?: Record<string, unknown>): string;
   /** An `Action.Submit` click on `activityId` by `userId`, as the request Teams would POST. */
   click(options: TeamsClick): Request;
+  /**
+   * A dialog invoke by `userId`, as Teams POSTs it: `task/fetch` when a button that opens a
+   * dialog is pressed (`data` is the button's), `task/submit` when the dialog is sent (`data` is
+   * the dialog's inputs and its submit action's data).
+   */
+  dialog(options: TeamsClick & { name: 'task/fetch' | 'task/submit' }): Request;
 }
 
 /** What a Teams card click carries. */
@@ -99,6 +105,27 @@ export async function startFakeTeamsApi(appId = 'test-teams-app'): Promise<FakeT
     sent: () => api.callsTo('POST', ACTIVITIES),
     updated: () => api.callsTo('PUT', ACTIVITY),
     inboundToken,
+    dialog: (invoke) => {
+      const activity = {
+        type: 'invoke',
+        name: invoke.name,
+        id: `invoke-${invoke.activityId}-${invoke.userId}-${++sequence}`,
+        channelId: 'msteams',
+        serviceUrl,
+        timestamp: new Date().toISOString(),
+        from: { id: invoke.userId, aadObjectId: invoke.aadObjectId, name: invoke.userId },
+        recipient: { id: `28:${appId}` },
+        conversation: { id: invoke.conversationId, conversationType: 'channel' },
+        replyToId: invoke.activityId,
+        value: { data: invoke.data },
+        channelData: {},
+      };
+      return new Request('http://127.0.0.1/webhooks/teams', {
+        method: 'POST',
+        body: JSON.stringify(activity),
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${inboundToken()}` },
+      });
+    },
     click: (click) => {
       const activity = {
         type: 'message',

@@ -52,6 +52,8 @@ async function setUp(
   service.registerProvider(provider);
   /** Delivers a click and waits for what the adapter ran after acknowledging it. */
   const deliver = async (request: Request) => (await deliverTo(chat, driver.name, request)).status;
+  /** Delivers a request and hands back the adapter's whole response (a Teams invoke's body). */
+  const exchange = (request: Request) => deliverTo(chat, driver.name, request);
   const history = async (askId: string) => {
     const events: AskAuditEvent[] = [];
     for await (const event of service.history(askId)) events.push(event);
@@ -67,7 +69,19 @@ async function setUp(
     );
     return { handle, cards: driver.cards() };
   };
-  return { driver, service, deliver, history, askOnCard };
+  return { driver, service, deliver, exchange, history, askOnCard };
+}
+
+/** The JSON body of what the adapter answered a request (a Teams invoke's response). */
+// biome-ignore lint/suspicious/noExplicitAny: the Teams task module response, read loosely in a test
+async function chatResponse(
+  exchange: (request: Request) => Promise<Response>,
+  request: Request,
+): Promise<any> {
+  const response = await exchange(request);
+  expect(response.status).toBe(200);
+  const text = await response.text();
+  return text === '' ? undefined : JSON.parse(text);
 }
 
 function buttonValueOf(card: ShownCard, label: string): string {
@@ -195,16 +209,44 @@ describe.each(PLATFORM_DRIVERS)('the chat provider on %s', (name, start) => {
 });
 
 describe('an ask a card cannot hold', () => {
-  it('is not put on a Teams card when its options exceed the six actions a card shows, and the card says so', async () => {
-    const { driver, askOnCard } = await setUp(PLATFORM_DRIVERS[1][1], (d) => () => [
-      d.recipient(d.users[0]),
-    ]);
+  it('answers in a Teams dialog what a card cannot hold: seven options, past the six actions a card shows', async () => {
+    const { driver, service, exchange, askOnCard } = await setUp(
+      PLATFORM_DRIVERS[1][1],
+      (d) => () => [d.recipient(d.users[0])],
+    );
     const options = ['One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven'];
-    const { cards } = await askOnCard('Which region?', options);
+    const { handle, cards } = await askOnCard('Which region?', options);
     const card = cards[0] as ShownCard;
     expect(driver.name).toBe('teams');
-    expect(card.buttons.filter((button) => button.value !== undefined)).toEqual([]);
-    expect(card.read).toContain('more than the buttons a teams card holds (6 in all)');
+    // No option buttons: one button opens the dialog.
+    const [form, ...others] = card.buttons.filter((button) => button.value !== undefined);
+    expect(others).toEqual([]);
+    expect(form?.label).toBe('Answer in a form');
+    const [alice] = driver.users;
+    const dialog = driver.dialog as NonNullable<PlatformDriver['dialog']>;
+    const opened = await chatResponse(
+      exchange,
+      dialog(alice, card, 'task/fetch', { actionId: 'ask-engine', value: form?.value }),
+    );
+    const inputs = opened.task.value.card.content.body.filter(
+      (block: { type: string }) => block.type === 'Input.ChoiceSet',
+    );
+    expect(inputs).toHaveLength(1);
+    const choices = inputs[0].choices.map((choice: { title: string }) => choice.title);
+    expect(choices).toEqual(options);
+    const submit = opened.task.value.card.content.actions[0].data;
+    await chatResponse(
+      exchange,
+      dialog(alice, card, 'task/submit', {
+        ...submit,
+        [inputs[0].id]: inputs[0].choices[6].value,
+      }),
+    );
+    await expect(service.outcome(handle.id)).resolves.toMatchObject({
+      status: 'answered',
+      answers: [{ response: { kind: 'selection', selections: ['Seven'] } }],
+      answeredBy: { recipient: alice, channel: 'teams' },
+    });
   });
 
   it('is not put on a Discord card when an option is longer than the 80 characters a button shows, and the card says so', async () => {

@@ -72,6 +72,13 @@ export interface PlatformDriver {
   privateNotices(userId: string): string[];
   /** `userId` clicking the button with `value` on `card`, as a signed request; `forged` signs wrong. */
   click(userId: string, card: ShownCard, value: string, forged?: boolean): Request;
+  /** Teams only: `userId` opening (`task/fetch`) or sending (`task/submit`) a dialog of `card`. */
+  dialog?(
+    userId: string,
+    card: ShownCard,
+    name: 'task/fetch' | 'task/submit',
+    data: Record<string, unknown>,
+  ): Request;
   close(): Promise<void>;
 }
 
@@ -195,6 +202,14 @@ export async function startTeamsDriver(): Promise<PlatformDriver> {
         activityId: answered(card.call, 'id'),
         data: { actionId: 'ask-engine', value },
         ...(forged ? { authorization: `Bearer ${fake.inboundToken({ aud: 'another-app' })}` } : {}),
+      }),
+    dialog: (userId, card, name, data) =>
+      fake.dialog({
+        name,
+        userId,
+        conversationId: conversation,
+        activityId: answered(card.call, 'id'),
+        data,
       }),
     close: () => fake.close(),
   };
