@@ -72,16 +72,29 @@ async function setUp(
   return { driver, service, deliver, exchange, history, askOnCard };
 }
 
+/** The part of a Teams task module response (a dialog) the test reads. */
+interface TeamsDialog {
+  task: {
+    value: {
+      card: {
+        content: {
+          body: { type: string; id: string; choices: { title: string; value: string }[] }[];
+          actions: { data: Record<string, unknown> }[];
+        };
+      };
+    };
+  };
+}
+
 /** The JSON body of what the adapter answered a request (a Teams invoke's response). */
-// biome-ignore lint/suspicious/noExplicitAny: the Teams task module response, read loosely in a test
 async function chatResponse(
   exchange: (request: Request) => Promise<Response>,
   request: Request,
-): Promise<any> {
+): Promise<TeamsDialog> {
   const response = await exchange(request);
   expect(response.status).toBe(200);
   const text = await response.text();
-  return text === '' ? undefined : JSON.parse(text);
+  return (text === '' ? {} : JSON.parse(text)) as TeamsDialog;
 }
 
 function buttonValueOf(card: ShownCard, label: string): string {
@@ -229,17 +242,17 @@ describe('an ask a card cannot hold', () => {
       dialog(alice, card, 'task/fetch', { actionId: 'ask-engine', value: form?.value }),
     );
     const inputs = opened.task.value.card.content.body.filter(
-      (block: { type: string }) => block.type === 'Input.ChoiceSet',
+      (block) => block.type === 'Input.ChoiceSet',
     );
     expect(inputs).toHaveLength(1);
-    const choices = inputs[0].choices.map((choice: { title: string }) => choice.title);
-    expect(choices).toEqual(options);
-    const submit = opened.task.value.card.content.actions[0].data;
+    const [input] = inputs as [TeamsDialog['task']['value']['card']['content']['body'][number]];
+    expect(input.choices.map((choice) => choice.title)).toEqual(options);
+    const submit = opened.task.value.card.content.actions[0]?.data;
     await chatResponse(
       exchange,
       dialog(alice, card, 'task/submit', {
         ...submit,
-        [inputs[0].id]: inputs[0].choices[6].value,
+        [input.id]: input.choices[6]?.value,
       }),
     );
     await expect(service.outcome(handle.id)).resolves.toMatchObject({
