@@ -16,6 +16,7 @@ import {
 } from 'chat';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
 import type { InteractionService } from '../engine/service-contract.js';
+import { openAskMessageOf } from '../notify/open-ask-message.js';
 import { isUserInteractionError } from '../rules/errors.js';
 import { readPersonId, samePerson } from '../rules/person-id.js';
 import type { AskLog, StoredAsk } from '../stores/ask-store.js';
@@ -168,13 +169,8 @@ async function mayAnswer(
     return false;
   }
   for await (const event of context.service.history(ask.askId)) {
-    const told =
-      event.type === 'reminded' ||
-      event.type === 'escalated' ||
-      (event.type === 'notified' && event.data.kind === 'created');
-    if (told && event.data.channel === platform.name && samePerson(event.data.recipient, id)) {
-      return true;
-    }
+    const told = openAskMessageOf(event);
+    if (told?.channel === platform.name && samePerson(told.recipient, id)) return true;
   }
   return (await context.service.get(ask.askId))?.quorum?.from !== undefined;
 }

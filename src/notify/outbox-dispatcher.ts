@@ -21,6 +21,7 @@ import {
   type SettledSummary,
 } from './notification.js';
 import type { ResolvedNotifyOptions } from './notify-options.js';
+import { openAskMessageOf } from './open-ask-message.js';
 import { holdLease } from './outbox-lease.js';
 import type { NotifyPayload } from './outbox-plan.js';
 
@@ -242,13 +243,10 @@ export class OutboxDispatcher {
     let told = false;
     const receipts: string[] = [];
     for await (const event of this.#options.store.history(askId)) {
-      const isTold =
-        event.type === 'reminded' ||
-        event.type === 'escalated' ||
-        (event.type === 'notified' && event.data.kind === 'created');
-      if (!isTold || typeof id !== 'string' || !samePerson(event.data.recipient, id)) continue;
+      const sent = openAskMessageOf(event);
+      if (sent === undefined || typeof id !== 'string' || !samePerson(sent.recipient, id)) continue;
       told = true;
-      if (event.data.receipt !== undefined) receipts.push(event.data.receipt);
+      if (sent.receipt !== undefined) receipts.push(sent.receipt);
     }
     return { told, receipts };
   }
