@@ -77,7 +77,8 @@ export const LOOK_ALIKE_LETTERS: Readonly<Record<string, string>> = Object.freez
   υ: 'u',
 });
 
-const PLAIN_ASCII = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+/** Printable ASCII with single spaces between words: an id whose key is its lower case. */
+export const PLAIN_ASCII_ID = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 const LOOK_ALIKE = new RegExp(`[${Object.keys(LOOK_ALIKE_LETTERS).join('')}]`, 'gu');
 
 /**
@@ -87,7 +88,7 @@ const LOOK_ALIKE = new RegExp(`[${Object.keys(LOOK_ALIKE_LETTERS).join('')}]`, '
  * before are their own keys.
  */
 export function personKey(id: string): string {
-  if (PLAIN_ASCII.test(id)) return id.toLowerCase();
+  if (PLAIN_ASCII_ID.test(id)) return id.toLowerCase();
   return latin(latin(id.normalize('NFKD')).toLowerCase()).normalize('NFC');
 }
 

@@ -6,7 +6,12 @@
  * under two spellings of one id counts once: ids that differ only invisibly are refused here,
  * and ids that differ in case, Unicode composition or look-alike letters have one key.
  */
-import { LOOK_ALIKE_LETTERS, personKey, samePerson } from '../../machines/person-key.js';
+import {
+  LOOK_ALIKE_LETTERS,
+  PLAIN_ASCII_ID,
+  personKey,
+  samePerson,
+} from '../../machines/person-key.js';
 import { describe } from './describe.js';
 import { UserInteractionError } from './errors.js';
 import { escapeControlCharacters, isEscapedCharacter } from './escape-text.js';
@@ -14,8 +19,6 @@ import { MAX_ANSWERED_BY_LENGTH } from './limits.js';
 
 export { LOOK_ALIKE_LETTERS, personKey, samePerson };
 
-// Printable ASCII with single spaces between words: nothing invisible in it.
-const PLAIN_ASCII = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
 // White space a reader cannot tell from a space (or from nothing): only U+0020 is allowed.
 const OTHER_SPACE = /[^\S ]/u;
@@ -34,7 +37,7 @@ const OTHER_SPACE = /[^\S ]/u;
  */
 export function readPersonId(value: unknown, field: string): string {
   const text = readPersonText(value, field);
-  if (PLAIN_ASCII.test(text)) return text;
+  if (PLAIN_ASCII_ID.test(text)) return text;
   for (let i = 0; i < text.length; i++) {
     const char = String.fromCodePoint(text.codePointAt(i) as number);
     const blank = char === ' ' && (i === 0 || i === text.length - 1 || text[i + 1] === ' ');
