@@ -4,6 +4,7 @@
  * once the ask settles. What a card cannot hold within the platform's limits is never cut: the
  * card says why, and the signed link takes the answer instead.
  */
+
 import {
   Actions,
   Button,
@@ -17,6 +18,7 @@ import {
 } from 'chat';
 import type { AskUserQuestion } from '../contracts/question.js';
 import type { Notification, SettledSummary } from '../notify/notification.js';
+import { formatTime } from '../web/shown-time.js';
 import { modalFit } from './ask-modal.js';
 import { buttonValue, CHAT_ACTION_ID } from './card-reference.js';
 import type { ChatPlatform } from './platform.js';
@@ -57,7 +59,7 @@ export function openAskCard(
   const shown = shownText(questions, platform);
   children.push(...shown.blocks);
   if (notification.deadline !== undefined) {
-    children.push(say(`Open until ${timeOf(notification.deadline)}.`, 'muted'));
+    children.push(say(`Open until ${formatTime(notification.deadline)}.`, 'muted'));
   }
   const fit: CardFit =
     shown.why === undefined
@@ -232,7 +234,7 @@ function shownText(
 
 /** How the ask ended, in the card's words (escaped with them by the caller). */
 function endingOf(outcome: SettledSummary): string {
-  const when = timeOf(outcome.at);
+  const when = formatTime(outcome.at);
   switch (outcome.status) {
     case 'answered': {
       const by = outcome.answeredBy;
@@ -247,9 +249,4 @@ function endingOf(outcome: SettledSummary): string {
     case 'aborted':
       return `Closed at ${when}: the agent stopped waiting.`;
   }
-}
-
-/** A time as people read it in any time zone: `2026-12-05 16:30 UTC`. */
-function timeOf(at: number): string {
-  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
