@@ -70,7 +70,6 @@ const provider = createChatProvider({
   chat: subjectChat,
   server,
   route: () => [{ id: ALICE, channel: 'discord', address: ADDRESS }],
-  delivery: { pollMs: 3_600_000 },
 });
 service.registerProvider(provider);
 const question = {
