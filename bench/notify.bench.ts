@@ -32,7 +32,7 @@ import { createNotifyProvider } from '../src/notify/notify-provider.js';
 import { createWebhookChannel } from '../src/notify/webhook-channel.js';
 import { webhookBodyOf } from '../src/notify/webhook-event.js';
 import type { OutboxEntry } from '../src/stores/ask-store.js';
-import { createSqliteAskStore } from '../src/stores/sqlite-store.js';
+import { createSqliteAskStore } from '../src/stores/sqlite/store.js';
 import { yesNoRequest } from './fixtures.js';
 import { timeRatio } from './ratio.js';
 

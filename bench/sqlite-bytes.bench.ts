@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createInteractionService } from '../src/engine/service.js';
-import { createSqliteAskStore } from '../src/stores/sqlite-store.js';
+import { createSqliteAskStore } from '../src/stores/sqlite/store.js';
 import { yesAnswer, yesNoRequest } from './fixtures.js';
 import { record } from './record.js';
 

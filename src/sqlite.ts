@@ -4,9 +4,9 @@
  *
  * @module ask-engine/sqlite
  */
-export type { SqliteDatabase, SqliteStatement } from './stores/sqlite-database.js';
+export type { SqliteDatabase, SqliteStatement } from './stores/sqlite/database.js';
 export {
   createSqliteAskStore,
   type SqliteAskStoreOptions,
   type SqliteAskStoreSource,
-} from './stores/sqlite-store.js';
+} from './stores/sqlite/store.js';

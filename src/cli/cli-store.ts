@@ -23,7 +23,7 @@ export interface CliStore {
   close(): Promise<void>;
 }
 
-// The table the SQLite store's first migration creates (src/stores/sqlite-schema.ts): a file
+// The table the SQLite store's first migration creates (src/stores/sqlite/schema.ts): a file
 // without it is a SQLite database of something else, which a reading command must not migrate.
 const SQLITE_SCHEMA_TABLE = 'ask_schema_version';
 
@@ -99,7 +99,7 @@ async function openStore(path: string, access: StoreAccess): Promise<CliStore> {
         : `${where} cannot be read: ${oneLineMessage(error)}.`,
     );
   }
-  const { createSqliteAskStore } = await import('../stores/sqlite-store.js');
+  const { createSqliteAskStore } = await import('../stores/sqlite/store.js');
   const store = createSqliteAskStore({ database: db });
   const close = async () => {
     await store.close();

@@ -29,7 +29,7 @@ import {
   readTime,
   updatedColumns,
 } from './row-columns.js';
-import type { SqliteValue } from './sqlite-database.js';
+import type { SqliteValue } from './sqlite/database.js';
 
 const STORE = 'SQLite';
 

@@ -10,7 +10,7 @@ import { createInteractionService } from 'ask-engine';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite-schema.js';
+import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite/schema.js';
 import { collect } from './ask-rows.js';
 
 const golden = (name: string) =>

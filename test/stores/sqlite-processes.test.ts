@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { createSqliteAskStore } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite-schema.js';
+import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite/schema.js';
 import { bundleProgram } from '../support/program-bundle.js';
 import { collect } from './ask-rows.js';
 

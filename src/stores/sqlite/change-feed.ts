@@ -8,10 +8,10 @@
  * Neither ids nor row numbers ever go back, even past a purge (migrations 8 and 10). Nothing is
  * read per write: the poll tells its own events and asks apart by their ids and row numbers.
  */
-import type { AskStoreChange } from './ask-store.js';
-import { ChangeFanout } from './change-fanout.js';
-import type { SqliteDatabase, SqliteStatement } from './sqlite-database.js';
-import { LAST_EVENT_ID_SQL } from './sqlite-schema.js';
+import type { AskStoreChange } from '../ask-store.js';
+import { ChangeFanout } from '../change-fanout.js';
+import type { SqliteDatabase, SqliteStatement } from './database.js';
+import { LAST_EVENT_ID_SQL } from './schema.js';
 
 /** Rows read per query while catching up, so a long absence does not load all at once. */
 const PAGE = 1_000;

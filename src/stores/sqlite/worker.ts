@@ -16,7 +16,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { applyBatchPlan, type BatchPlan, type BatchResult, batchSql } from './sqlite-batch.js';
+import { applyBatchPlan, type BatchPlan, type BatchResult, batchSql } from './batch.js';
 
 /**
  * The worker's program (CommonJS, as `eval` workers run). A transaction is a run of messages

@@ -1,7 +1,7 @@
 /** The embedded durable store: asks and their histories in one SQLite file, shared by processes. */
-import { type AskAuditEvent, startDataOf } from '../engine/audit.js';
-import { afterEventLoopTurn, eventLoopTurn } from '../engine/event-loop.js';
-import { checkStoreText } from '../rules/store-text.js';
+import { type AskAuditEvent, startDataOf } from '../../engine/audit.js';
+import { afterEventLoopTurn, eventLoopTurn } from '../../engine/event-loop.js';
+import { checkStoreText } from '../../rules/store-text.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -9,7 +9,7 @@ import {
   checkPurge,
   pageOf,
   readAskQuery,
-} from './ask-query.js';
+} from '../ask-query.js';
 import type {
   AskCreateResult,
   AskStore,
@@ -21,12 +21,12 @@ import type {
   ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
-} from './ask-store.js';
-import { subscriberWriter } from './change-fanout.js';
-import { WRITES_CLAIMS_BESIDE } from './claim-lanes.js';
-import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from './outbox.js';
-import { checkOwnerLease } from './owner-lease.js';
+} from '../ask-store.js';
+import { subscriberWriter } from '../change-fanout.js';
+import { WRITES_CLAIMS_BESIDE } from '../claim-lanes.js';
+import { type ListDialect, listStatement } from '../list-sql.js';
+import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from '../outbox.js';
+import { checkOwnerLease } from '../owner-lease.js';
 import {
   CorruptAskRowError,
   columnList,
@@ -34,37 +34,7 @@ import {
   queryColumns,
   readListedPage,
   selectList,
-} from './row-columns.js';
-import {
-  applyBatchPlan,
-  type BatchPlan,
-  type BatchResult,
-  type BatchStatements,
-  batchSql,
-  outboxParams,
-  planBatch,
-  type SettledRow,
-} from './sqlite-batch.js';
-import { SqliteChangeFeed } from './sqlite-change-feed.js';
-import {
-  configureConnection,
-  keyedHere,
-  type OpenedDatabase,
-  openSqliteFile,
-  readTransaction,
-  type SqliteDatabase,
-  type SqliteStatement,
-  type SqliteValue,
-  unsyncedWriteTransaction,
-  writeTransaction,
-} from './sqlite-database.js';
-import {
-  describe,
-  readOptions,
-  type Settings,
-  type SqliteAskStoreOptions,
-  type SqliteAskStoreSource,
-} from './sqlite-options.js';
+} from '../row-columns.js';
 import {
   ASK_COLUMNS,
   type AskRow,
@@ -81,22 +51,52 @@ import {
   startStandsFor,
   UPDATED_COLUMNS,
   updateParams,
-} from './sqlite-rows.js';
+} from '../sqlite-rows.js';
+import {
+  checkClaimKey,
+  checkWorkClaim,
+  type WorkClaim,
+  type WorkClaimRequest,
+} from '../work-claims.js';
+import {
+  applyBatchPlan,
+  type BatchPlan,
+  type BatchResult,
+  type BatchStatements,
+  batchSql,
+  outboxParams,
+  planBatch,
+  type SettledRow,
+} from './batch.js';
+import { SqliteChangeFeed } from './change-feed.js';
+import {
+  configureConnection,
+  keyedHere,
+  type OpenedDatabase,
+  openSqliteFile,
+  readTransaction,
+  type SqliteDatabase,
+  type SqliteStatement,
+  type SqliteValue,
+  unsyncedWriteTransaction,
+  writeTransaction,
+} from './database.js';
+import {
+  describe,
+  readOptions,
+  type Settings,
+  type SqliteAskStoreOptions,
+  type SqliteAskStoreSource,
+} from './options.js';
 import {
   EVENT_ID_HOLDER,
   LAST_EVENT_ID,
   LAST_EVENT_ID_SQL,
   migrate,
   NEXT_ASK_SEQ,
-} from './sqlite-schema.js';
-import { claimWorkHere, type WorkClaimStatements, workClaimSql } from './sqlite-work-claims.js';
-import { SqliteWorker } from './sqlite-worker.js';
-import {
-  checkClaimKey,
-  checkWorkClaim,
-  type WorkClaim,
-  type WorkClaimRequest,
-} from './work-claims.js';
+} from './schema.js';
+import { claimWorkHere, type WorkClaimStatements, workClaimSql } from './work-claims.js';
+import { SqliteWorker } from './worker.js';
 
 /**
  * A claim of this many due asks or more is written by the store's worker thread (a storm of due
@@ -169,7 +169,7 @@ function fartherPosition(a: SqliteValue[], b: SqliteValue[] | undefined): Sqlite
   return deadlineB > deadlineA || (deadlineB === deadlineA && seqB > seqA) ? b : a;
 }
 
-export type { SqliteAskStoreOptions, SqliteAskStoreSource } from './sqlite-options.js';
+export type { SqliteAskStoreOptions, SqliteAskStoreSource } from './options.js';
 
 /**
  * An `AskStore` in SQLite, safe for several processes on one file: WAL journal, writes and

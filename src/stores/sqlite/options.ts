@@ -1,5 +1,5 @@
 /** The SQLite store's options: documented defaults, each checked up front with the value received. */
-import type { SqliteDatabase } from './sqlite-database.js';
+import type { SqliteDatabase } from './database.js';
 
 /** Where the asks live: a file (opened with better-sqlite3) or a handle you opened. */
 export type SqliteAskStoreSource = { path: string } | { database: SqliteDatabase };

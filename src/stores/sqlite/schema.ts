@@ -3,7 +3,7 @@
  * one write transaction with its row in `ask_schema_version`, so several processes opening the
  * same file at once migrate it exactly once. Append new migrations; never edit a shipped one.
  */
-import { type SqliteDatabase, writeTransaction } from './sqlite-database.js';
+import { type SqliteDatabase, writeTransaction } from './database.js';
 
 interface Migration {
   version: number;

@@ -1,14 +1,14 @@
 /**
  * A sweep's batch of writes as plain data (`BatchPlan`), the SQL that applies it, and the one
  * function that runs that SQL inside a write transaction (`applyBatchPlan`). The store's own
- * connection runs it, and so does the store's worker thread (sqlite-worker.ts), which is
+ * connection runs it, and so does the store's worker thread (worker.ts), which is
  * handed this function's source: it uses nothing but its arguments.
  */
-import type { AskWrite } from './ask-store.js';
-import { type OutboxRow, outboxRowsOf } from './outbox.js';
-import { columnList } from './row-columns.js';
-import type { SqliteStatement, SqliteValue } from './sqlite-database.js';
-import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from './sqlite-rows.js';
+import type { AskWrite } from '../ask-store.js';
+import { type OutboxRow, outboxRowsOf } from '../outbox.js';
+import { columnList } from '../row-columns.js';
+import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from '../sqlite-rows.js';
+import type { SqliteStatement, SqliteValue } from './database.js';
 
 /** A due row `settle` wrote anew: its row number, the version it was read at, the write. */
 export interface SettledRow {

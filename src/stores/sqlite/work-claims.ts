@@ -3,14 +3,15 @@
  * transaction of the store's (read the claim, take it if `claimable`), so two processes on the
  * file never both take it.
  */
-import type { SqliteStatement } from './sqlite-database.js';
+
 import {
   claimable,
   type WorkClaim,
   type WorkClaimRequest,
   type WorkClaimRow,
   workClaimOf,
-} from './work-claims.js';
+} from '../work-claims.js';
+import type { SqliteStatement } from './database.js';
 
 /** The statements' SQL, prepared with the store's others. */
 export function workClaimSql() {
