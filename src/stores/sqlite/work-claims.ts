@@ -5,12 +5,15 @@
  */
 
 import {
+  checkClaimKey,
+  checkWorkClaim,
   claimable,
   type WorkClaim,
   type WorkClaimRequest,
   type WorkClaimRow,
   workClaimOf,
 } from '../work-claims.js';
+import type { StoreConnection } from './connection.js';
 import type { SqliteStatement } from './database.js';
 
 /** The statements' SQL, prepared with the store's others. */
@@ -34,7 +37,7 @@ export function workClaimSql() {
 export type WorkClaimStatements = Record<keyof ReturnType<typeof workClaimSql>, SqliteStatement>;
 
 /** `claimWork`, inside the store's write transaction. */
-export function claimWorkHere(
+function claimWorkHere(
   statements: WorkClaimStatements,
   request: WorkClaimRequest,
   now: number,
@@ -56,4 +59,51 @@ export function claimWorkHere(
     row = { holder, leaseUntil: until, doneAt: undefined };
   }
   return workClaimOf(key, row as WorkClaimRow, holder);
+}
+
+/** `claimWork`: `request`'s claim, taken when `claimable`, in one write transaction. */
+export async function claimWork(
+  connection: StoreConnection,
+  request: WorkClaimRequest,
+  now: number,
+): Promise<WorkClaim> {
+  checkWorkClaim(request, now);
+  const { opened, statements } = await connection.openToWrite();
+  return connection.write(opened, () => claimWorkHere(statements, request, now));
+}
+
+/** `renewWork`: extends the lease while it is `holder`'s, not done and not run out at `now`. */
+export async function renewWork(
+  connection: StoreConnection,
+  key: string,
+  holder: string,
+  until: number,
+  now: number,
+): Promise<boolean> {
+  checkClaimKey(key, holder, ['until', until], ['now', now]);
+  const { statements } = await connection.openToWrite();
+  return Number(statements.renewClaim.run(until, key, holder, now).changes) > 0;
+}
+
+/** `finishWork`: the claim is done, while it is `holder`'s. */
+export async function finishWork(
+  connection: StoreConnection,
+  key: string,
+  holder: string,
+  at: number,
+): Promise<boolean> {
+  checkClaimKey(key, holder, ['at', at]);
+  const { statements } = await connection.openToWrite();
+  return Number(statements.finishClaim.run(at, key, holder).changes) > 0;
+}
+
+/** `releaseWork`: deletes the claim while it is `holder`'s and not done. */
+export async function releaseWork(
+  connection: StoreConnection,
+  key: string,
+  holder: string,
+): Promise<boolean> {
+  checkClaimKey(key, holder);
+  const { statements } = await connection.openToWrite();
+  return Number(statements.releaseClaim.run(key, holder).changes) > 0;
 }
