@@ -1311,12 +1311,13 @@ describe('the SQLite store', () => {
       expect(offered).toBe(0);
       const statements = storeStatements(prepared);
       const due = dueStatement(statements);
-      expect(bound.get(due)).toEqual([5, -Number.MAX_VALUE, -Number.MAX_VALUE, 0, 5, 32]);
+      // [...cursor (deadline, deadline, row number), now, now, limit].
+      expect(bound.get(due)).toEqual([-Number.MAX_VALUE, -Number.MAX_VALUE, 0, 5, 5, 32]);
       // Nothing due, everything due, and a cursor half-way (past rows a sweep declined).
       for (const values of [
-        [5, -Number.MAX_VALUE, -Number.MAX_VALUE, 0, 5, 32],
-        [20_000_000, -Number.MAX_VALUE, -Number.MAX_VALUE, 0, 20_000_000, 32],
-        [20_000_000, 5_000_000, 5_000_000, 500_000, 20_000_000, 32],
+        [-Number.MAX_VALUE, -Number.MAX_VALUE, 0, 5, 5, 32],
+        [-Number.MAX_VALUE, -Number.MAX_VALUE, 0, 20_000_000, 20_000_000, 32],
+        [5_000_000, 5_000_000, 500_000, 20_000_000, 20_000_000, 32],
       ]) {
         const plan = planOf(db, due, values);
         expect(plan, `${values}`).toMatch(

@@ -135,7 +135,7 @@ export class DueSweep {
     const batch: SettledRow[] = [];
     while (batch.length < limit) {
       const wanted = limit - batch.length;
-      const rows = statements.due.all(now, ...cursor.after, now, wanted) as (AskRow & {
+      const rows = statements.due.all(...cursor.after, now, now, wanted) as (AskRow & {
         seq: number;
       })[];
       for (const row of rows) {

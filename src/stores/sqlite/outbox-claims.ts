@@ -24,12 +24,12 @@ export async function claimOutbox(
   const { opened, statements } = await connection.openToWrite();
   const wanted = JSON.stringify(channels);
   // Most looks find nothing due: they read, and take the write lock only when there is work.
-  if (statements.outboxAnyDue.get(now, now, wanted, now) === undefined) return [];
+  if (statements.outboxAnyDue.get(wanted, now, now, now) === undefined) return [];
   // Read and leased under the write lock: a process claiming at the same moment waits, then
   // finds these entries leased.
   const corrupt: unknown[] = [];
   const claimed = connection.write(opened, () => {
-    const rows = statements.outboxDue.all(now, now, wanted, now, limit) as ClaimedRow[];
+    const rows = statements.outboxDue.all(wanted, now, now, now, limit) as ClaimedRow[];
     for (const row of rows) statements.outboxLease.run(now + leaseMs, row.delivery_id);
     // Read in the claim, so `attempts` counts this claim too.
     return claimedEntries(rows, 1, corrupt);

@@ -6,6 +6,13 @@
 import type { ListDialect } from '../list-sql.js';
 import { columnList, placeholderList, queryColumns, selectList } from '../row-columns.js';
 import {
+  claimableEntrySql,
+  dueAskSql,
+  purgeableSql,
+  type RuleDialect,
+  type RuleTables,
+} from '../rules-sql.js';
+import {
   ASK_COLUMNS,
   CLAIMED_ASK_COLUMNS,
   EVENT_COLUMNS,
@@ -67,13 +74,16 @@ export const LIST_DIALECT: ListDialect = {
   rewrittenOnly: true,
 };
 
-/**
- * True for a row of `asks` that names no owner, or one whose lease does not run past the
- * parameter (`now`): the one rule by which `claimDue` leaves a pending ask to its live owner
- * and `purge` a final one its live owner has not heard settle (migration 11's leases).
- */
-const NO_LIVE_OWNER = `(owner IS NULL OR NOT EXISTS
-           (SELECT 1 FROM ask_leases l WHERE l.owner = asks.owner AND l.lease_until > ?))`;
+/** How the stores' rules (`rules-sql.ts`) read this schema: flags are 1 or 0. */
+const RULES: RuleDialect = {
+  isSet: (column) => `${column} = 1`,
+  isUnset: (column) => `${column} = 0`,
+};
+
+const TABLES: RuleTables = { asks: 'asks', leases: 'ask_leases', outbox: 'ask_outbox' };
+
+/** A bound value, each time it appears. */
+const bind = () => '?';
 
 /** Prepares every statement of the store on `db`; `list` statements are prepared on first use. */
 export function prepare(db: SqliteDatabase): Statements {
@@ -112,21 +122,21 @@ export function prepare(db: SqliteDatabase): Statements {
     history: db.prepare(
       `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
     ),
-    // One range of `asks_due`, from the cursor to `now`, in index order (deadline, then row
-    // number): a batch reads only the rows it returns, wherever the cursor stands. An ask whose
-    // owner's lease runs past `now` is its owner's to time out (migration 11).
+    // [...cursor, now, now, limit]: the due asks (`dueAskSql`) in one range of `asks_due`, from
+    // the cursor (deadline, deadline, row number) to `now`, in index order (deadline, then row
+    // number): a batch reads only the rows it returns, wherever the cursor stands.
     due: keyedHere(
       db.prepare(
         `SELECT seq, ${selected} FROM asks
-       WHERE final = 0 AND deadline_at <= ? AND deadline_at >= ? AND (deadline_at > ? OR seq > ?)
-         AND ${NO_LIVE_OWNER}
+       WHERE deadline_at >= ? AND (deadline_at > ? OR seq > ?)
+         AND ${dueAskSql(RULES, TABLES, bind)}
        ORDER BY deadline_at, seq LIMIT ?`,
       ),
     ),
-    // Oldest first along `asks_settled`; an ask whose live owner has not heard of its settle
-    // (the row still names it) is read past and left.
+    // [final before, now, limit]: the asks a purge may delete (`purgeableSql`), oldest first
+    // along `asks_settled`.
     settled: db.prepare(
-      `SELECT seq FROM asks WHERE final = 1 AND updated_at < ? AND ${NO_LIVE_OWNER}
+      `SELECT seq FROM asks WHERE ${purgeableSql(RULES, TABLES, bind, bind)}
        ORDER BY updated_at LIMIT ?`,
     ),
     // The owner heard of the settle: not a transition (same version, no event, so no news).
@@ -157,17 +167,19 @@ export function prepare(db: SqliteDatabase): Statements {
       `DELETE FROM ask_outbox
        WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL AND claimed_until <= ?`,
     ),
+    // [channels as JSON, now, now, now]: whether any entry is claimable (`claimableEntrySql`).
     outboxAnyDue: db.prepare(
       `SELECT 1 FROM ask_outbox o
-       WHERE o.done_at IS NULL AND o.due_at IS NOT NULL AND o.due_at <= ? AND o.claimed_until <= ?
-         AND o.channel IN (SELECT value FROM json_each(?)) AND ${NOT_HELD_BACK}
+       WHERE o.channel IN (SELECT value FROM json_each(?))
+         AND ${claimableEntrySql(RULES, TABLES, 'o', bind)}
        LIMIT 1`,
     ),
-    // With what the sender needs of each entry's ask, so it reads nothing more.
+    // [channels as JSON, now, now, now, limit]: the claimable entries, with what the sender
+    // needs of each entry's ask, so it reads nothing more.
     outboxDue: db.prepare(
       `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
-       WHERE o.done_at IS NULL AND o.due_at IS NOT NULL AND o.due_at <= ? AND o.claimed_until <= ?
-         AND o.channel IN (SELECT value FROM json_each(?)) AND ${NOT_HELD_BACK}
+       WHERE o.channel IN (SELECT value FROM json_each(?))
+         AND ${claimableEntrySql(RULES, TABLES, 'o', bind)}
        ORDER BY o.due_at LIMIT ?`,
     ),
     // Entries this sender wrote leased to itself (`takeOutbox`), with their ask.
@@ -218,11 +230,3 @@ function prepareAll<Names extends string>(
   for (const name of Object.keys(sql) as Names[]) statements[name] = db.prepare(sql[name]);
   return statements;
 }
-
-/**
- * An outbox entry `o` that is about the open ask, or whose ask has no such entry being sent
- * (leased at the claim's time, its last parameter): see `OutboxEntry.whileOpen`.
- */
-const NOT_HELD_BACK = `(o.while_open = 1 OR NOT EXISTS (
-  SELECT 1 FROM ask_outbox w
-  WHERE w.ask_id = o.ask_id AND w.while_open = 1 AND w.done_at IS NULL AND w.claimed_until > ?))`;

@@ -1,0 +1,82 @@
+/**
+ * The stores' rules about asks and outbox entries that a SQL store tests in its statements,
+ * written once for SQLite and PostgreSQL (as `list-sql.ts` writes `list`): which asks are due to
+ * time out, which a purge may delete, which outbox entries a sender may claim. The memory store
+ * keeps the same rules in code (`leaseRuns`, its heaps and `#heldBack`).
+ *
+ * A dialect says how a flag column is tested; each bound value is a placeholder function, called
+ * once per occurrence in the text's order (SQLite binds `?` each time, PostgreSQL may bind `$n`).
+ */
+
+/** How a dialect tests a flag column (SQLite keeps 1 and 0, PostgreSQL booleans). */
+export interface RuleDialect {
+  /** The condition that `column` is set: `column = 1` in SQLite, `column` in PostgreSQL. */
+  isSet(column: string): string;
+  /** The condition that `column` is not set: `column = 0`, `not column`. */
+  isUnset(column: string): string;
+}
+
+/** The placeholder of a bound value, called once for each place the value appears. */
+export type Bind = () => string;
+
+/** Where the rules read: the asks, the owner leases and the outbox, as a statement names them. */
+export interface RuleTables {
+  /** The asks table, or its alias in the statement (qualifies the asks' columns). */
+  asks: string;
+  /** The owner leases table (`owner`, `lease_until`), keyed as the asks' rows name their owner. */
+  leases: string;
+  /** The outbox table. */
+  outbox: string;
+}
+
+/**
+ * True for an ask that names no owner, or one whose owner's lease does not run past `now`: the
+ * one rule by which `claimDue` leaves a pending ask to its live owner and `purge` a final one its
+ * live owner has not heard settle (`leaseRuns` in code).
+ */
+export function noLiveOwnerSql(tables: RuleTables, now: Bind): string {
+  const { asks, leases } = tables;
+  return `(${asks}.owner IS NULL OR NOT EXISTS
+           (SELECT 1 FROM ${leases} l WHERE l.owner = ${asks}.owner AND l.lease_until > ${now()}))`;
+}
+
+/** A due ask, to time out at `now`: open, its deadline reached, and no live owner to do it. */
+export function dueAskSql(dialect: RuleDialect, tables: RuleTables, now: Bind): string {
+  const { asks } = tables;
+  return `${dialect.isUnset(`${asks}.final`)} AND ${asks}.deadline_at <= ${now()}
+         AND ${noLiveOwnerSql(tables, now)}`;
+}
+
+/**
+ * An ask a purge at `now` may delete: final since before `finalBefore`, and no live owner that
+ * has not heard it settle (the row still names an owner until it acknowledges the settle).
+ */
+export function purgeableSql(
+  dialect: RuleDialect,
+  tables: RuleTables,
+  finalBefore: Bind,
+  now: Bind,
+): string {
+  const { asks } = tables;
+  return `${dialect.isSet(`${asks}.final`)} AND ${asks}.updated_at < ${finalBefore()}
+         AND ${noLiveOwnerSql(tables, now)}`;
+}
+
+/**
+ * An outbox entry (alias `entry`) a sender may claim at `now`: not done, due, not leased, and
+ * not held back. An entry about how the ask ended is held back while one about the open ask
+ * (`whileOpen`) is being sent (leased past `now`), so the two never arrive out of order.
+ */
+export function claimableEntrySql(
+  dialect: RuleDialect,
+  tables: RuleTables,
+  entry: string,
+  now: Bind,
+): string {
+  return `${entry}.done_at IS NULL AND ${entry}.due_at IS NOT NULL AND ${entry}.due_at <= ${now()}
+         AND ${entry}.claimed_until <= ${now()}
+         AND (${dialect.isSet(`${entry}.while_open`)} OR NOT EXISTS (
+           SELECT 1 FROM ${tables.outbox} w
+           WHERE w.ask_id = ${entry}.ask_id AND ${dialect.isSet('w.while_open')}
+             AND w.done_at IS NULL AND w.claimed_until > ${now()}))`;
+}
