@@ -45,6 +45,26 @@ export function outboxRowsOf(write: AskWrite): OutboxRow[] {
   return rows;
 }
 
+/** How an outbox entry's tries and lease are stored when it is written (`storedLeaseOf`). */
+export interface StoredLease {
+  /** Tries counted so far. */
+  attempts: number;
+  /** The lease's end, 0 for an entry leased to no one. */
+  claimedUntil: number;
+  /** The sender it is leased to, as written (`takeOutbox`); undefined otherwise. */
+  claimedBy: string | undefined;
+}
+
+/**
+ * An entry written leased (`OutboxEntry.lease`) is its first try, its sender's until the lease
+ * ends, so no claim takes it meanwhile; any other entry is written untried and leased to no one.
+ */
+export function storedLeaseOf(lease: OutboxLease | undefined): StoredLease {
+  return lease === undefined
+    ? { attempts: 0, claimedUntil: 0, claimedBy: undefined }
+    : { attempts: 1, claimedUntil: lease.until, claimedBy: lease.sender };
+}
+
 function checkOutboxEntry(entry: OutboxEntry, ask: StoredAsk): void {
   if (typeof entry?.deliveryId !== 'string' || entry.deliveryId === '') {
     throw new TypeError(

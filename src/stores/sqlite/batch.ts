@@ -5,7 +5,7 @@
  * handed this function's source: it uses nothing but its arguments.
  */
 import type { AskWrite } from '../ask-store.js';
-import { type OutboxRow, outboxRowsOf } from '../outbox.js';
+import { type OutboxRow, outboxRowsOf, storedLeaseOf } from '../outbox.js';
 import { columnList } from '../row-columns.js';
 import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from '../sqlite-rows.js';
 import type { SqliteStatement, SqliteValue } from './database.js';
@@ -76,6 +76,7 @@ export function batchSql() {
 
 /** `insertOutbox`'s parameters for one entry. */
 export function outboxParams(row: OutboxRow): SqliteValue[] {
+  const { attempts, claimedUntil, claimedBy } = storedLeaseOf(row.lease);
   return [
     row.deliveryId,
     row.askId,
@@ -83,9 +84,9 @@ export function outboxParams(row: OutboxRow): SqliteValue[] {
     row.dueAt ?? null,
     row.whileOpen ? 1 : 0,
     JSON.stringify(row.payload),
-    row.lease === undefined ? 0 : 1,
-    row.lease?.until ?? 0,
-    row.lease?.sender ?? null,
+    attempts,
+    claimedUntil,
+    claimedBy ?? null,
   ];
 }
 
