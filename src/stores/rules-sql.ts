@@ -80,3 +80,39 @@ export function claimableEntrySql(
            WHERE w.ask_id = ${entry}.ask_id AND ${dialect.isSet('w.while_open')}
              AND w.done_at IS NULL AND w.claimed_until > ${now()}))`;
 }
+
+/**
+ * An outbox entry (alias `entry`) waiting for its ask to settle (`due: 'settled'`): when the ask
+ * settles, it becomes due at the settle's time.
+ */
+export function awaitingSettleSql(entry: string): string {
+  return `${entry}.due_at IS NULL AND ${entry}.done_at IS NULL`;
+}
+
+/**
+ * An outbox entry (alias `entry`) that an ask's settle at `settledAt` drops: one about the open
+ * ask (`whileOpen`), not sent, and not being sent then; one being sent (leased past the settle)
+ * stays, to be marked done or dropped by a later claim.
+ */
+export function droppedAtSettleSql(dialect: RuleDialect, entry: string, settledAt: Bind): string {
+  return `${dialect.isSet(`${entry}.while_open`)} AND ${entry}.done_at IS NULL
+         AND ${entry}.claimed_until <= ${settledAt()}`;
+}
+
+/**
+ * An outbox entry (alias `entry`) still leased for its try `attempts`: not done, not released,
+ * and not claimed again since (a new claim counts a new try), so its lease may be renewed.
+ */
+export function leasedForTrySql(entry: string, attempts: Bind): string {
+  return `${entry}.attempts = ${attempts()} AND ${entry}.done_at IS NULL
+         AND ${entry}.claimed_until > 0`;
+}
+
+/**
+ * An outbox entry (alias `entry`) that `sender` wrote leased to itself and may still send at
+ * `now`: not done, and its lease runs past `now` (no claim took it meanwhile).
+ */
+export function takenBySql(entry: string, sender: Bind, now: Bind): string {
+  return `${entry}.claimed_by = ${sender()} AND ${entry}.done_at IS NULL
+         AND ${entry}.claimed_until > ${now()}`;
+}

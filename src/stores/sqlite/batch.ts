@@ -7,8 +7,10 @@
 import type { AskWrite } from '../ask-store.js';
 import { type OutboxRow, outboxRowsOf, storedLeaseOf } from '../outbox.js';
 import { columnList } from '../row-columns.js';
+import { awaitingSettleSql, droppedAtSettleSql } from '../rules-sql.js';
 import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from '../sqlite-rows.js';
 import type { SqliteStatement, SqliteValue } from './database.js';
+import { SQLITE_RULES } from './rules.js';
 
 /** A due row `settle` wrote anew: its row number, the version it was read at, the write. */
 export interface SettledRow {
@@ -60,14 +62,17 @@ export function batchSql() {
        VALUES (${['ask', ...EVENT_COLUMNS].map(() => '?').join(', ')}) RETURNING id`,
     // Each element: [row number, ask id, settled at].
     outboxSettledBatch: `UPDATE ask_outbox SET due_at = b.value ->> 2 FROM json_each(?) AS b
-       WHERE ask_outbox.ask_id = b.value ->> 1 AND due_at IS NULL AND done_at IS NULL`,
-    // Its parameter is the settled list, given twice; those being sent (leased at the
-    // settle) stay, as in a single write.
+       WHERE ask_outbox.ask_id = b.value ->> 1 AND ${awaitingSettleSql('ask_outbox')}`,
+    // Its parameter is the settled list, given twice; the settle drops what a single write's
+    // does (`droppedAtSettleSql`), at each ask's own settle time.
     outboxDropOpenBatch: `DELETE FROM ask_outbox
        WHERE ask_id IN (SELECT value ->> 1 FROM json_each(?))
-         AND while_open = 1 AND done_at IS NULL
-         AND claimed_until <= (SELECT b.value ->> 2 FROM json_each(?) AS b
+         AND ${droppedAtSettleSql(
+           SQLITE_RULES,
+           'ask_outbox',
+           () => `(SELECT b.value ->> 2 FROM json_each(?) AS b
                                WHERE b.value ->> 1 = ask_outbox.ask_id)`,
+         )}`,
     insertOutbox: `INSERT INTO ask_outbox
          (delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,

@@ -6,11 +6,13 @@
 import type { ListDialect } from '../list-sql.js';
 import { columnList, placeholderList, queryColumns, selectList } from '../row-columns.js';
 import {
+  awaitingSettleSql,
   claimableEntrySql,
+  droppedAtSettleSql,
   dueAskSql,
+  leasedForTrySql,
   purgeableSql,
-  type RuleDialect,
-  type RuleTables,
+  takenBySql,
 } from '../rules-sql.js';
 import {
   ASK_COLUMNS,
@@ -21,6 +23,7 @@ import {
 } from '../sqlite-rows.js';
 import { type BatchStatements, batchSql } from './batch.js';
 import { keyedHere, type SqliteDatabase, type SqliteStatement } from './database.js';
+import { bind, SQLITE_RULES, SQLITE_TABLES } from './rules.js';
 import { EVENT_ID_HOLDER, LAST_EVENT_ID, LAST_EVENT_ID_SQL, NEXT_ASK_SEQ } from './schema.js';
 import { type WorkClaimStatements, workClaimSql } from './work-claims.js';
 
@@ -74,17 +77,6 @@ export const LIST_DIALECT: ListDialect = {
   rewrittenOnly: true,
 };
 
-/** How the stores' rules (`rules-sql.ts`) read this schema: flags are 1 or 0. */
-const RULES: RuleDialect = {
-  isSet: (column) => `${column} = 1`,
-  isUnset: (column) => `${column} = 0`,
-};
-
-const TABLES: RuleTables = { asks: 'asks', leases: 'ask_leases', outbox: 'ask_outbox' };
-
-/** A bound value, each time it appears. */
-const bind = () => '?';
-
 /** Prepares every statement of the store on `db`; `list` statements are prepared on first use. */
 export function prepare(db: SqliteDatabase): Statements {
   const columns = columnList(ASK_COLUMNS);
@@ -129,14 +121,14 @@ export function prepare(db: SqliteDatabase): Statements {
       db.prepare(
         `SELECT seq, ${selected} FROM asks
        WHERE deadline_at >= ? AND (deadline_at > ? OR seq > ?)
-         AND ${dueAskSql(RULES, TABLES, bind)}
+         AND ${dueAskSql(SQLITE_RULES, SQLITE_TABLES, bind)}
        ORDER BY deadline_at, seq LIMIT ?`,
       ),
     ),
     // [final before, now, limit]: the asks a purge may delete (`purgeableSql`), oldest first
     // along `asks_settled`.
     settled: db.prepare(
-      `SELECT seq FROM asks WHERE ${purgeableSql(RULES, TABLES, bind, bind)}
+      `SELECT seq FROM asks WHERE ${purgeableSql(SQLITE_RULES, SQLITE_TABLES, bind, bind)}
        ORDER BY updated_at LIMIT ?`,
     ),
     // The owner heard of the settle: not a transition (same version, no event, so no news).
@@ -159,19 +151,20 @@ export function prepare(db: SqliteDatabase): Statements {
       `DELETE FROM ask_events WHERE ask = ${EVENT_ID_HOLDER} AND id < ?`,
     ),
     deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
+    // [settled at, ask id]: the ask's entries waiting for its settle are due (`awaitingSettleSql`).
     outboxSettled: db.prepare(
-      'UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND due_at IS NULL AND done_at IS NULL',
+      `UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND ${awaitingSettleSql('ask_outbox')}`,
     ),
-    // Those being sent (leased) stay, to be marked done or dropped by a later claim.
+    // [ask id, settled at]: its entries about the open ask go (`droppedAtSettleSql`).
     outboxDropOpen: db.prepare(
       `DELETE FROM ask_outbox
-       WHERE ask_id = ? AND while_open = 1 AND done_at IS NULL AND claimed_until <= ?`,
+       WHERE ask_id = ? AND ${droppedAtSettleSql(SQLITE_RULES, 'ask_outbox', bind)}`,
     ),
     // [channels as JSON, now, now, now]: whether any entry is claimable (`claimableEntrySql`).
     outboxAnyDue: db.prepare(
       `SELECT 1 FROM ask_outbox o
        WHERE o.channel IN (SELECT value FROM json_each(?))
-         AND ${claimableEntrySql(RULES, TABLES, 'o', bind)}
+         AND ${claimableEntrySql(SQLITE_RULES, SQLITE_TABLES, 'o', bind)}
        LIMIT 1`,
     ),
     // [channels as JSON, now, now, now, limit]: the claimable entries, with what the sender
@@ -179,14 +172,14 @@ export function prepare(db: SqliteDatabase): Statements {
     outboxDue: db.prepare(
       `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
        WHERE o.channel IN (SELECT value FROM json_each(?))
-         AND ${claimableEntrySql(RULES, TABLES, 'o', bind)}
+         AND ${claimableEntrySql(SQLITE_RULES, SQLITE_TABLES, 'o', bind)}
        ORDER BY o.due_at LIMIT ?`,
     ),
     // Entries this sender wrote leased to itself (`takeOutbox`), with their ask.
     outboxLeased: db.prepare(
       `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
-       WHERE o.delivery_id IN (SELECT value FROM json_each(?)) AND o.claimed_by = ?
-         AND o.done_at IS NULL AND o.claimed_until > ?
+       WHERE o.delivery_id IN (SELECT value FROM json_each(?))
+         AND ${takenBySql('o', bind, bind)}
        ORDER BY o.due_at`,
     ),
     outboxLease: db.prepare(
@@ -201,7 +194,7 @@ export function prepare(db: SqliteDatabase): Statements {
     // Still this try's lease (not done, not released, not claimed again): extended.
     outboxRenew: db.prepare(
       `UPDATE ask_outbox SET claimed_until = MAX(claimed_until, ?)
-       WHERE delivery_id = ? AND attempts = ? AND done_at IS NULL AND claimed_until > 0`,
+       WHERE delivery_id = ? AND ${leasedForTrySql('ask_outbox', bind)}`,
     ),
     deleteOutbox: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
