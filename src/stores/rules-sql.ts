@@ -116,3 +116,34 @@ export function takenBySql(entry: string, sender: Bind, now: Bind): string {
   return `${entry}.claimed_by = ${sender()} AND ${entry}.done_at IS NULL
          AND ${entry}.claimed_until > ${now()}`;
 }
+
+/**
+ * The order in which `findByInteractionId` meets an interaction id's asks: the open one first
+ * (there is at most one), then the one written last; `tie` (a column) breaks equal times, newest
+ * first.
+ */
+export function byInteractionOrderSql(asks: string, tie?: string): string {
+  const last = tie === undefined ? '' : `, ${asks}.${tie} DESC`;
+  return `${asks}.final ASC, ${asks}.updated_at DESC${last}`;
+}
+
+/**
+ * An ask whose owner `owner` hears that it settled (`acknowledgeSettled`): final, and still
+ * naming that owner. A purge may delete it from then on (`purgeableSql`).
+ */
+export function settleHeardSql(dialect: RuleDialect, asks: string, owner: Bind): string {
+  return `${dialect.isSet(`${asks}.final`)} AND ${asks}.owner = ${owner()}`;
+}
+
+/**
+ * A work claim (alias `claim`) that `holder` holds: not done, so it may finish or release it
+ * (`claimable` says who may take one).
+ */
+export function heldWorkSql(claim: string, holder: Bind): string {
+  return `${claim}.holder = ${holder()} AND ${claim}.done_at IS NULL`;
+}
+
+/** A work claim `holder` holds whose lease runs past `now`: it may renew it. */
+export function renewableWorkSql(claim: string, holder: Bind, now: Bind): string {
+  return `${heldWorkSql(claim, holder)} AND ${claim}.lease_until > ${now()}`;
+}

@@ -7,11 +7,13 @@ import type { ListDialect } from '../list-sql.js';
 import { columnList, placeholderList, queryColumns, selectList } from '../row-columns.js';
 import {
   awaitingSettleSql,
+  byInteractionOrderSql,
   claimableEntrySql,
   droppedAtSettleSql,
   dueAskSql,
   leasedForTrySql,
   purgeableSql,
+  settleHeardSql,
   takenBySql,
 } from '../rules-sql.js';
 import {
@@ -92,7 +94,7 @@ export function prepare(db: SqliteDatabase): Statements {
     byId: db.prepare(`SELECT ${selected} FROM asks WHERE id = ?`),
     byKey: db.prepare(`SELECT ${selected} FROM asks WHERE "key" = ?`),
     byInteraction: db.prepare(
-      `SELECT ${selected} FROM asks WHERE interaction_id = ? ORDER BY final ASC, updated_at DESC, seq DESC LIMIT 1`,
+      `SELECT ${selected} FROM asks WHERE interaction_id = ? ORDER BY ${byInteractionOrderSql('asks', 'seq')} LIMIT 1`,
     ),
     openHolder: db.prepare(
       'SELECT id FROM asks WHERE interaction_id = ? AND final = 0 AND id <> ? LIMIT 1',
@@ -132,9 +134,10 @@ export function prepare(db: SqliteDatabase): Statements {
        ORDER BY updated_at LIMIT ?`,
     ),
     // The owner heard of the settle: not a transition (same version, no event, so no news).
+    // [ask id, owner name]: the row names its owner by number.
     acknowledgeSettled: db.prepare(
       `UPDATE asks SET owner = NULL
-       WHERE id = ? AND final = 1 AND owner = (SELECT id FROM ask_owners WHERE name = ?)`,
+       WHERE id = ? AND ${settleHeardSql(SQLITE_RULES, 'asks', () => '(SELECT id FROM ask_owners WHERE name = ?)')}`,
     ),
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     lastEventId: db.prepare(LAST_EVENT_ID_SQL),
