@@ -2,6 +2,7 @@
 import type {
   AskWrite,
   ClaimedOutboxAsk,
+  ClaimedOutboxEntry,
   OutboxEntry,
   OutboxLease,
   StoredAsk,
@@ -63,6 +64,38 @@ export function storedLeaseOf(lease: OutboxLease | undefined): StoredLease {
   return lease === undefined
     ? { attempts: 0, claimedUntil: 0, claimedBy: undefined }
     : { attempts: 1, claimedUntil: lease.until, claimedBy: lease.sender };
+}
+
+/** A claimed entry's own fields, as a store reads them from its row. */
+export interface ClaimedOutboxFields {
+  deliveryId: string;
+  askId: string;
+  channel: string;
+  dueAt: number;
+  whileOpen: boolean;
+  payload: unknown;
+  /** Claims so far, this one included. */
+  attempts: number;
+}
+
+/**
+ * A claimed (or taken) entry as its sender gets it: `whileOpen` only where it is set, and its
+ * ask as the claim read it.
+ */
+export function claimedEntryOf(
+  fields: ClaimedOutboxFields,
+  ask: ClaimedOutboxAsk,
+): ClaimedOutboxEntry {
+  return {
+    deliveryId: fields.deliveryId,
+    askId: fields.askId,
+    channel: fields.channel,
+    dueAt: fields.dueAt,
+    ...(fields.whileOpen ? { whileOpen: true } : {}),
+    payload: fields.payload,
+    attempts: fields.attempts,
+    ask,
+  };
 }
 
 function checkOutboxEntry(entry: OutboxEntry, ask: StoredAsk): void {

@@ -5,7 +5,13 @@
  */
 import type { AskAuditEvent } from '../../engine/audit.js';
 import type { AskWrite, ClaimedOutboxAsk, ClaimedOutboxEntry } from '../ask-store.js';
-import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from '../outbox.js';
+import {
+  checkOutboxClaim,
+  checkOutboxRenew,
+  checkOutboxTake,
+  claimedEntryOf,
+  outboxRowsOf,
+} from '../outbox.js';
 import { CorruptAskRowError } from '../row-columns.js';
 import { type AskRow, eventParams, readClaimedAsk } from '../sqlite-rows.js';
 import { outboxParams } from './batch.js';
@@ -144,16 +150,16 @@ function claimedEntries(
       corrupt.push(error);
       continue;
     }
-    entries.push({
+    const fields = {
       deliveryId: row.delivery_id,
       askId: row.ask_id,
       channel: row.channel,
       dueAt: Number(row.due_at),
-      ...(Number(row.while_open) === 1 ? { whileOpen: true } : {}),
+      whileOpen: Number(row.while_open) === 1,
       payload: JSON.parse(row.payload) as unknown,
       attempts: Number(row.attempts) + added,
-      ask,
-    });
+    };
+    entries.push(claimedEntryOf(fields, ask));
   }
   return entries;
 }
