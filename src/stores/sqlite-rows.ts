@@ -5,28 +5,21 @@
  * `packed` says what was left out, so the row reads back exactly as written. A column that does
  * not parse is refused with an error naming the ask and the column.
  */
-import {
-  type AskAuditEvent,
-  INITIAL_ASK_STATE,
-  isAskState,
-  isAuditEventType,
-  startDataOf,
-} from '../engine/audit.js';
-import { notifiedRecipientOf, QUERY_VALUES } from './ask-query.js';
+import { type AskAuditEvent, INITIAL_ASK_STATE, startDataOf } from '../engine/audit.js';
+import { notifiedRecipientOf } from './ask-query.js';
+import { ASK_COPIES, ASK_ROW, EVENT_COPIES, EVENT_ROW } from './ask-row.js';
 import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
 import { claimedAskColumns } from './outbox.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
+  describedColumns,
   listedColumns,
   readJson,
-  readOptionalText,
-  readOptionalTime,
-  readPositiveInteger,
   readRow,
-  readText,
   readTime,
+  type SqlDialect,
   updatedColumns,
 } from './row-columns.js';
 import type { SqliteValue } from './sqlite-database.js';
@@ -152,145 +145,53 @@ function unpack(ask: StoredAsk, bits: number): void {
   ask.snapshot = snapshot;
 }
 
+/** How SQLite keeps each kind of value: flags and times as integers, JSON as text. */
+export const SQLITE_DIALECT: SqlDialect = {
+  store: STORE,
+  types: {
+    text: 'TEXT',
+    state: 'TEXT',
+    version: 'INTEGER',
+    time: 'INTEGER',
+    flag: 'INTEGER',
+    object: 'TEXT',
+    array: 'TEXT',
+    'event-type': 'TEXT',
+    'from-state': 'TEXT',
+  },
+  jsonAsText: true,
+  quote: (column) => (column === 'key' ? '"key"' : column),
+  writeFlag: (flag) => (flag ? 1 : 0),
+  readFlag: (value) => {
+    const flag = typeof value === 'bigint' ? Number(value) : value;
+    if (flag !== 0 && flag !== 1) throw new ColumnFault('not 0 or 1', value);
+    return flag === 1;
+  },
+};
+
 /** The `asks` columns the store writes and reads (`seq`, the row's number, is the table's). */
-export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
-  { column: 'id', type: 'TEXT', field: 'askId', write: (ask) => ask.askId, read: readText },
+export const ASK_COLUMNS: readonly Column<StoredAsk>[] = describedColumns(
+  SQLITE_DIALECT,
+  ASK_ROW,
+  ASK_COPIES,
   {
-    column: 'state',
-    type: 'TEXT',
-    field: 'state',
-    query: 'state',
-    write: (ask) => ask.state,
-    read: readState,
-  },
-  {
-    column: 'version',
-    type: 'INTEGER',
-    field: 'version',
-    write: (ask) => ask.version,
-    read: readPositiveInteger,
-  },
-  {
-    column: 'snapshot',
-    type: 'TEXT',
-    field: 'snapshot',
-    write: (ask) => packed(ask).json,
-    // Put together with what it left out once the whole row is read (`readAsk`).
-    read: (value) => readJson(value, 'object', true),
-  },
-  {
-    column: 'packed',
-    type: 'INTEGER',
-    write: (ask) => packed(ask).bits,
-    read: readBits,
-  },
-  {
-    column: 'questions',
-    type: 'TEXT',
-    field: 'questions',
-    write: (ask) => questionsJson(ask.questions),
-    read: (value) => readJson(value, 'array', true),
-  },
-  {
-    column: 'outcome',
-    type: 'TEXT',
-    field: 'outcome',
-    write: (ask) => (ask.outcome === undefined ? null : JSON.stringify(ask.outcome)),
-    read: (value) => (value === null ? undefined : readJson(value, 'object', true)),
-  },
-  {
-    column: 'interaction_id',
-    type: 'TEXT',
-    field: 'interactionId',
-    write: (ask) => ask.interactionId ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: '"key"',
-    type: 'TEXT',
-    field: 'key',
-    query: 'key',
-    write: (ask) => ask.key ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: 'deadline_at',
-    type: 'INTEGER',
-    field: 'deadlineAt',
-    write: (ask) => ask.deadlineAt ?? null,
-    read: readOptionalTime,
-  },
-  {
+    snapshot: {
+      write: (ask) => packed(ask).json,
+      // Put together with what it left out once the whole row is read (`readAsk`).
+      helpers: [
+        { column: 'packed', type: 'INTEGER', write: (ask) => packed(ask).bits, read: readBits },
+      ],
+    },
+    questions: { write: (ask) => questionsJson(ask.questions) },
     // Owners are few (one per service) and long: the row keeps a number for the owner's name.
     // The store adds a name to `ask_owners` before it writes a row naming it (`ownerParam`).
-    column: 'owner',
-    type: 'INTEGER',
-    field: 'owner',
-    placeholder: '(SELECT id FROM ask_owners WHERE name = ?)',
-    select: '(SELECT name FROM ask_owners WHERE id = owner) AS owner',
-    write: (ask) => ask.owner ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: 'final',
-    type: 'INTEGER',
-    field: 'final',
-    write: (ask) => (ask.final ? 1 : 0),
-    read: (value) => {
-      const flag = typeof value === 'bigint' ? Number(value) : value;
-      if (flag !== 0 && flag !== 1) throw new ColumnFault('not 0 or 1', value);
-      return flag === 1;
+    owner: {
+      type: 'INTEGER',
+      placeholder: '(SELECT id FROM ask_owners WHERE name = ?)',
+      select: '(SELECT name FROM ask_owners WHERE id = owner) AS owner',
     },
   },
-  {
-    column: 'created_at',
-    type: 'INTEGER',
-    field: 'createdAt',
-    query: 'createdAt',
-    write: (ask) => ask.createdAt,
-    read: readTime,
-  },
-  {
-    column: 'updated_at',
-    type: 'INTEGER',
-    field: 'updatedAt',
-    query: 'updatedAt',
-    write: (ask) => ask.updatedAt,
-    read: readTime,
-  },
-  {
-    // What the caller kept with the ask (\`start\`'s \`attachment\`); written at create only.
-    column: 'attachment',
-    type: 'TEXT',
-    field: 'attachment',
-    write: (ask) => (ask.attachment === undefined ? null : JSON.stringify(ask.attachment)),
-    read: (value) => (value === null ? undefined : readJson(value, 'object', true)),
-  },
-  // Copies of what the snapshot holds, for `list` to find through an index; read from the
-  // snapshot, never from here.
-  {
-    column: 'session_id',
-    type: 'TEXT',
-    query: 'sessionId',
-    write: (ask) => QUERY_VALUES.sessionId(ask) ?? null,
-    read: () => undefined,
-  },
-  {
-    column: 'agent',
-    type: 'TEXT',
-    query: 'agent',
-    write: (ask) => QUERY_VALUES.agent(ask) ?? null,
-    read: () => undefined,
-  },
-  // Who answered, which the outcome holds: read from the outcome, never from here.
-  {
-    column: 'answered_by',
-    type: 'TEXT',
-    query: 'answeredBy',
-    write: (ask) => QUERY_VALUES.answeredBy(ask) ?? null,
-    read: () => undefined,
-  },
-];
+);
 
 /** The columns an update writes (`updatedColumns`: all but those fixed at create). */
 export const UPDATED_COLUMNS = updatedColumns(ASK_COLUMNS);
@@ -310,70 +211,42 @@ export const LISTED_COLUMNS = listedColumns(ASK_COLUMNS);
  * The `ask_events` columns of an event, after `ask` (the `seq` of its ask, which the insert
  * looks up by ask id): compact, the ask id and the type are not repeated in a JSON copy.
  */
-export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
-  { column: 'at', type: 'INTEGER', field: 'at', write: (event) => event.at, read: readTime },
+export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = describedColumns(
+  SQLITE_DIALECT,
+  EVENT_ROW,
+  EVENT_COPIES,
   {
-    column: 'type',
-    type: 'TEXT',
-    field: 'type',
-    write: (event) => event.type,
-    read: (value) => {
-      if (!isAuditEventType(value)) throw new ColumnFault('not an audit event type', value);
-      return value;
-    },
-  },
-  {
-    column: 'from_state',
-    type: 'TEXT',
-    field: 'from',
-    write: (event) => event.from,
-    read: (value, other) => {
-      if (other('type') !== 'start') return readState(value);
-      if (value !== null) throw new ColumnFault('a start event has no previous state', value);
-      return null;
-    },
-  },
-  { column: 'to_state', type: 'TEXT', field: 'to', write: (event) => event.to, read: readState },
-  {
-    column: 'data',
-    type: 'TEXT',
-    field: 'data',
-    write: (event) => JSON.stringify(event.data),
-    // NULL: what the row stands for (see `eventParams`): a start event's data is the ask's own
-    // (the history reads it as `start_data`), a deadline's is its time, and an answer's is
-    // `{ answers, answeredBy? }` of the ask's outcome (the history reads `outcome`).
-    read: (value, other) => {
-      if (value !== null) return readJson(value, 'object', true);
-      const type = other('type');
-      if (type === 'start') {
-        const data = other('start_data');
-        if (data === undefined) {
-          throw new ColumnFault('empty, and its ask cannot be read to stand for it', null);
+    data: {
+      // NULL: what the row stands for (see `eventParams`): a start event's data is the ask's
+      // own (the history reads it as `start_data`), a deadline's is its time, and an answer's
+      // is `{ answers, answeredBy? }` of the ask's outcome (the history reads `outcome`).
+      read: (value, other) => {
+        if (value !== null) return readJson(value, 'object', true);
+        const type = other('type');
+        if (type === 'start') {
+          const data = other('start_data');
+          if (data === undefined) {
+            throw new ColumnFault('empty, and its ask cannot be read to stand for it', null);
+          }
+          return data;
         }
-        return data;
-      }
-      if (type === 'deadline') return { at: readTime(other('at')) };
-      const outcome = readJson(other('outcome'), 'object', true) as {
-        answers?: unknown;
-        answeredBy?: unknown;
-      };
-      if (!Array.isArray(outcome.answers)) {
-        throw new ColumnFault('empty, and the ask has no answered outcome to stand for', null);
-      }
-      return outcome.answeredBy === undefined
-        ? { answers: outcome.answers }
-        : { answers: outcome.answers, answeredBy: outcome.answeredBy };
+        if (type === 'deadline') return { at: readTime(other('at')) };
+        const outcome = readJson(other('outcome'), 'object', true) as {
+          answers?: unknown;
+          answeredBy?: unknown;
+        };
+        if (!Array.isArray(outcome.answers)) {
+          throw new ColumnFault('empty, and the ask has no answered outcome to stand for', null);
+        }
+        return outcome.answeredBy === undefined
+          ? { answers: outcome.answers }
+          : { answers: outcome.answers, answeredBy: outcome.answeredBy };
+      },
     },
   },
-  // The recipient a notification event names, for `list`'s `notified` filter to find through
-  // an index; the event's data holds it, so it is read from there, never from here.
-  {
-    column: 'recipient',
-    type: 'TEXT',
-    write: (event) => notifiedRecipientOf(event) ?? null,
-    read: () => undefined,
-  },
-];
+  // The table keys events by their ask's row number (`ask`), not its id.
+  ['askId'],
+);
 
 const DATA = EVENT_COLUMNS.findIndex((column) => column.column === 'data');
 const DATA_COLUMN = EVENT_COLUMNS[DATA]!;
@@ -526,11 +399,6 @@ function questionsJson(questions: StoredAsk['questions']): string {
     questionsJsonCache.set(questions, json);
   }
   return json;
-}
-
-function readState(value: unknown) {
-  if (!isAskState(value)) throw new ColumnFault('not an ask state', value);
-  return value;
 }
 
 function readBits(value: unknown): number {
