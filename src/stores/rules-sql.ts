@@ -4,16 +4,15 @@
  * time out, which a purge may delete, which outbox entries a sender may claim. The memory store
  * keeps the same rules in code (`leaseRuns`, its heaps and `#heldBack`).
  *
- * A dialect says how a flag column is tested; each bound value is a placeholder function, called
- * once per occurrence in the text's order (SQLite binds `?` each time, PostgreSQL may bind `$n`).
+ * A flag is tested as the dialect writes it (`SqlDialect.writeFlag`: 1 and 0 in SQLite, booleans
+ * in PostgreSQL); each bound value is a placeholder function, called once per occurrence in the
+ * text's order (SQLite binds `?` each time, PostgreSQL may bind `$n`).
  */
+import type { SqlDialect } from './row-columns.js';
 
-/** How a dialect tests a flag column (SQLite keeps 1 and 0, PostgreSQL booleans). */
-export interface RuleDialect {
-  /** The condition that `column` is set: `column = 1` in SQLite, `column` in PostgreSQL. */
-  isSet(column: string): string;
-  /** The condition that `column` is not set: `column = 0`, `not column`. */
-  isUnset(column: string): string;
+/** The condition that flag `column` is `value`, as `dialect` writes flags. */
+export function flagSql(dialect: SqlDialect, column: string, value: boolean): string {
+  return `${column} = ${String(dialect.writeFlag(value))}`;
 }
 
 /** The placeholder of a bound value, called once for each place the value appears. */
@@ -41,9 +40,9 @@ export function noLiveOwnerSql(tables: RuleTables, now: Bind): string {
 }
 
 /** A due ask, to time out at `now`: open, its deadline reached, and no live owner to do it. */
-export function dueAskSql(dialect: RuleDialect, tables: RuleTables, now: Bind): string {
+export function dueAskSql(dialect: SqlDialect, tables: RuleTables, now: Bind): string {
   const { asks } = tables;
-  return `${dialect.isUnset(`${asks}.final`)} AND ${asks}.deadline_at <= ${now()}
+  return `${flagSql(dialect, `${asks}.final`, false)} AND ${asks}.deadline_at <= ${now()}
          AND ${noLiveOwnerSql(tables, now)}`;
 }
 
@@ -52,13 +51,13 @@ export function dueAskSql(dialect: RuleDialect, tables: RuleTables, now: Bind): 
  * has not heard it settle (the row still names an owner until it acknowledges the settle).
  */
 export function purgeableSql(
-  dialect: RuleDialect,
+  dialect: SqlDialect,
   tables: RuleTables,
   finalBefore: Bind,
   now: Bind,
 ): string {
   const { asks } = tables;
-  return `${dialect.isSet(`${asks}.final`)} AND ${asks}.updated_at < ${finalBefore()}
+  return `${flagSql(dialect, `${asks}.final`, true)} AND ${asks}.updated_at < ${finalBefore()}
          AND ${noLiveOwnerSql(tables, now)}`;
 }
 
@@ -68,16 +67,16 @@ export function purgeableSql(
  * (`whileOpen`) is being sent (leased past `now`), so the two never arrive out of order.
  */
 export function claimableEntrySql(
-  dialect: RuleDialect,
+  dialect: SqlDialect,
   tables: RuleTables,
   entry: string,
   now: Bind,
 ): string {
   return `${entry}.done_at IS NULL AND ${entry}.due_at IS NOT NULL AND ${entry}.due_at <= ${now()}
          AND ${entry}.claimed_until <= ${now()}
-         AND (${dialect.isSet(`${entry}.while_open`)} OR NOT EXISTS (
+         AND (${flagSql(dialect, `${entry}.while_open`, true)} OR NOT EXISTS (
            SELECT 1 FROM ${tables.outbox} w
-           WHERE w.ask_id = ${entry}.ask_id AND ${dialect.isSet('w.while_open')}
+           WHERE w.ask_id = ${entry}.ask_id AND ${flagSql(dialect, 'w.while_open', true)}
              AND w.done_at IS NULL AND w.claimed_until > ${now()}))`;
 }
 
@@ -94,8 +93,8 @@ export function awaitingSettleSql(entry: string): string {
  * ask (`whileOpen`), not sent, and not being sent then; one being sent (leased past the settle)
  * stays, to be marked done or dropped by a later claim.
  */
-export function droppedAtSettleSql(dialect: RuleDialect, entry: string, settledAt: Bind): string {
-  return `${dialect.isSet(`${entry}.while_open`)} AND ${entry}.done_at IS NULL
+export function droppedAtSettleSql(dialect: SqlDialect, entry: string, settledAt: Bind): string {
+  return `${flagSql(dialect, `${entry}.while_open`, true)} AND ${entry}.done_at IS NULL
          AND ${entry}.claimed_until <= ${settledAt()}`;
 }
 
@@ -131,8 +130,8 @@ export function byInteractionOrderSql(asks: string, tie?: string): string {
  * An ask whose owner `owner` hears that it settled (`acknowledgeSettled`): final, and still
  * naming that owner. A purge may delete it from then on (`purgeableSql`).
  */
-export function settleHeardSql(dialect: RuleDialect, asks: string, owner: Bind): string {
-  return `${dialect.isSet(`${asks}.final`)} AND ${asks}.owner = ${owner()}`;
+export function settleHeardSql(dialect: SqlDialect, asks: string, owner: Bind): string {
+  return `${flagSql(dialect, `${asks}.final`, true)} AND ${asks}.owner = ${owner()}`;
 }
 
 /**

@@ -8,9 +8,14 @@ import type { AskWrite } from '../ask-store.js';
 import { type OutboxRow, outboxRowsOf, storedLeaseOf } from '../outbox.js';
 import { columnList } from '../row-columns.js';
 import { awaitingSettleSql, droppedAtSettleSql } from '../rules-sql.js';
-import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from '../sqlite-rows.js';
+import {
+  EVENT_COLUMNS,
+  eventParams,
+  SQLITE_DIALECT,
+  UPDATED_COLUMNS,
+  updateParams,
+} from '../sqlite-rows.js';
 import type { SqliteStatement, SqliteValue } from './database.js';
-import { SQLITE_RULES } from './rules.js';
 
 /** A due row `settle` wrote anew: its row number, the version it was read at, the write. */
 export interface SettledRow {
@@ -68,7 +73,7 @@ export function batchSql() {
     outboxDropOpenBatch: `DELETE FROM ask_outbox
        WHERE ask_id IN (SELECT value ->> 1 FROM json_each(?))
          AND ${droppedAtSettleSql(
-           SQLITE_RULES,
+           SQLITE_DIALECT,
            'ask_outbox',
            () => `(SELECT b.value ->> 2 FROM json_each(?) AS b
                                WHERE b.value ->> 1 = ask_outbox.ask_id)`,

@@ -1,10 +1,5 @@
-/** How the stores' rules (`rules-sql.ts`) read the SQLite schema: flags are 1 or 0, values `?`. */
-import type { Bind, RuleDialect, RuleTables } from '../rules-sql.js';
-
-export const SQLITE_RULES: RuleDialect = {
-  isSet: (column) => `${column} = 1`,
-  isUnset: (column) => `${column} = 0`,
-};
+/** Where the stores' rules (`rules-sql.ts`) read in the SQLite schema, and how values are bound. */
+import type { Bind, RuleTables } from '../rules-sql.js';
 
 export const SQLITE_TABLES: RuleTables = {
   asks: 'asks',

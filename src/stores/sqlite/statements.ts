@@ -21,11 +21,12 @@ import {
   CLAIMED_ASK_COLUMNS,
   EVENT_COLUMNS,
   LISTED_COLUMNS,
+  SQLITE_DIALECT,
   UPDATED_COLUMNS,
 } from '../sqlite-rows.js';
 import { type BatchStatements, batchSql } from './batch.js';
 import { keyedHere, type SqliteDatabase, type SqliteStatement } from './database.js';
-import { bind, SQLITE_RULES, SQLITE_TABLES } from './rules.js';
+import { bind, SQLITE_TABLES } from './rules.js';
 import { EVENT_ID_HOLDER, LAST_EVENT_ID, LAST_EVENT_ID_SQL, NEXT_ASK_SEQ } from './schema.js';
 import { type WorkClaimStatements, workClaimSql } from './work-claims.js';
 
@@ -123,21 +124,21 @@ export function prepare(db: SqliteDatabase): Statements {
       db.prepare(
         `SELECT seq, ${selected} FROM asks
        WHERE deadline_at >= ? AND (deadline_at > ? OR seq > ?)
-         AND ${dueAskSql(SQLITE_RULES, SQLITE_TABLES, bind)}
+         AND ${dueAskSql(SQLITE_DIALECT, SQLITE_TABLES, bind)}
        ORDER BY deadline_at, seq LIMIT ?`,
       ),
     ),
     // [final before, now, limit]: the asks a purge may delete (`purgeableSql`), oldest first
     // along `asks_settled`.
     settled: db.prepare(
-      `SELECT seq FROM asks WHERE ${purgeableSql(SQLITE_RULES, SQLITE_TABLES, bind, bind)}
+      `SELECT seq FROM asks WHERE ${purgeableSql(SQLITE_DIALECT, SQLITE_TABLES, bind, bind)}
        ORDER BY updated_at LIMIT ?`,
     ),
     // The owner heard of the settle: not a transition (same version, no event, so no news).
     // [ask id, owner name]: the row names its owner by number.
     acknowledgeSettled: db.prepare(
       `UPDATE asks SET owner = NULL
-       WHERE id = ? AND ${settleHeardSql(SQLITE_RULES, 'asks', () => '(SELECT id FROM ask_owners WHERE name = ?)')}`,
+       WHERE id = ? AND ${settleHeardSql(SQLITE_DIALECT, 'asks', () => '(SELECT id FROM ask_owners WHERE name = ?)')}`,
     ),
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     lastEventId: db.prepare(LAST_EVENT_ID_SQL),
@@ -161,13 +162,13 @@ export function prepare(db: SqliteDatabase): Statements {
     // [ask id, settled at]: its entries about the open ask go (`droppedAtSettleSql`).
     outboxDropOpen: db.prepare(
       `DELETE FROM ask_outbox
-       WHERE ask_id = ? AND ${droppedAtSettleSql(SQLITE_RULES, 'ask_outbox', bind)}`,
+       WHERE ask_id = ? AND ${droppedAtSettleSql(SQLITE_DIALECT, 'ask_outbox', bind)}`,
     ),
     // [channels as JSON, now, now, now]: whether any entry is claimable (`claimableEntrySql`).
     outboxAnyDue: db.prepare(
       `SELECT 1 FROM ask_outbox o
        WHERE o.channel IN (SELECT value FROM json_each(?))
-         AND ${claimableEntrySql(SQLITE_RULES, SQLITE_TABLES, 'o', bind)}
+         AND ${claimableEntrySql(SQLITE_DIALECT, SQLITE_TABLES, 'o', bind)}
        LIMIT 1`,
     ),
     // [channels as JSON, now, now, now, limit]: the claimable entries, with what the sender
@@ -175,7 +176,7 @@ export function prepare(db: SqliteDatabase): Statements {
     outboxDue: db.prepare(
       `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
        WHERE o.channel IN (SELECT value FROM json_each(?))
-         AND ${claimableEntrySql(SQLITE_RULES, SQLITE_TABLES, 'o', bind)}
+         AND ${claimableEntrySql(SQLITE_DIALECT, SQLITE_TABLES, 'o', bind)}
        ORDER BY o.due_at LIMIT ?`,
     ),
     // Entries this sender wrote leased to itself (`takeOutbox`), with their ask.
