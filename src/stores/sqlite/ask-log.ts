@@ -5,6 +5,7 @@
 import { type AskAuditEvent, startDataOf } from '../../engine/audit.js';
 import { checkStoreText } from '../../rules/store-text.js';
 import type { AskCreateResult, AskUpdateResult, AskWrite, StoredAsk } from '../ask-store.js';
+import { startStandsFor } from '../lean-rows.js';
 import { CorruptAskRowError } from '../row-columns.js';
 import {
   type AskRow,
@@ -13,7 +14,6 @@ import {
   impliedStartRow,
   readAsk,
   readEvent,
-  startStandsFor,
   updateParams,
 } from '../sqlite-rows.js';
 import type { SqliteChangeFeed } from './change-feed.js';
