@@ -5,6 +5,7 @@
  */
 import { eventLoopTurn } from '../../engine/event-loop.js';
 import type { AskWrite, StoredAsk } from '../ask-store.js';
+import { roundSpent } from '../claim-lanes.js';
 import { type AskRow, readAsk } from '../sqlite-rows.js';
 import {
   applyBatchPlan,
@@ -139,8 +140,7 @@ export class DueSweep {
         seq: number;
       })[];
       for (const row of rows) {
-        // A round ends early only once it has something to write: it always makes progress.
-        if (batch.length + cursor.settled > 0 && enough?.() === true) {
+        if (roundSpent(batch.length + cursor.settled, enough)) {
           cursor.sliced = true;
           break;
         }
