@@ -5,7 +5,7 @@
  * queue on its row lock, so exactly one takes it and the others read who has it.
  */
 import type { Sql } from 'postgres';
-import { type WorkClaim, type WorkClaimRequest, workClaimOf } from './work-claims.js';
+import { type WorkClaim, type WorkClaimRequest, workClaimOf } from '../work-claims.js';
 
 type Table = ReturnType<Sql['unsafe']>;
 

@@ -4,9 +4,9 @@
  * unpacking a JSON recordset (whose setup alone costs more than the row's write). Each text is
  * built once per store and shape, and prepared once per connection.
  */
-import type { AskWrite } from './ask-store.js';
-import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from './postgres-rows.js';
-import type { Column } from './row-columns.js';
+import type { AskWrite } from '../ask-store.js';
+import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from '../postgres-rows.js';
+import type { Column } from '../row-columns.js';
 
 /** A statement's text and its parameters, for `sql.unsafe(text, params, { prepare: true })`. */
 export interface WriteStatement {

@@ -1,7 +1,7 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
 import postgres, { type Sql } from 'postgres';
-import type { AskAuditEvent } from '../engine/audit.js';
-import { checkStoreText } from '../rules/store-text.js';
+import type { AskAuditEvent } from '../../engine/audit.js';
+import { checkStoreText } from '../../rules/store-text.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -9,7 +9,7 @@ import {
   checkPurge,
   pageOf,
   readAskQuery,
-} from './ask-query.js';
+} from '../ask-query.js';
 import type {
   AskCreateResult,
   AskStore,
@@ -20,13 +20,11 @@ import type {
   ClaimedOutboxEntry,
   ListedAsk,
   StoredAsk,
-} from './ask-store.js';
-import { subscriberWriter } from './change-fanout.js';
-import { type ListDialect, listStatement } from './list-sql.js';
-import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from './outbox.js';
-import { checkOwnerLease } from './owner-lease.js';
-import { PostgresChangeFeed } from './postgres-change-feed.js';
-import { migratePostgresSchema, quoteIdentifier, quoteLiteral } from './postgres-migrations.js';
+} from '../ask-store.js';
+import { subscriberWriter } from '../change-fanout.js';
+import { type ListDialect, listStatement } from '../list-sql.js';
+import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from '../outbox.js';
+import { checkOwnerLease } from '../owner-lease.js';
 import {
   ASK_COLUMNS,
   CLAIMED_ASK_COLUMNS,
@@ -41,16 +39,18 @@ import {
   recordsetTypes,
   UPDATED_COLUMNS,
   WRITTEN_EVENT_COLUMNS,
-} from './postgres-rows.js';
-import { claimWorkIn, finishWorkIn, releaseWorkIn, renewWorkIn } from './postgres-work-claims.js';
-import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './postgres-writes.js';
-import { type Column, columnList, queryColumns, readListedPage } from './row-columns.js';
+} from '../postgres-rows.js';
+import { type Column, columnList, queryColumns, readListedPage } from '../row-columns.js';
 import {
   checkClaimKey,
   checkWorkClaim,
   type WorkClaim,
   type WorkClaimRequest,
-} from './work-claims.js';
+} from '../work-claims.js';
+import { PostgresChangeFeed } from './change-feed.js';
+import { migratePostgresSchema, quoteIdentifier, quoteLiteral } from './migrations.js';
+import { claimWorkIn, finishWorkIn, releaseWorkIn, renewWorkIn } from './work-claims.js';
+import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './writes.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
 export type PostgresAskStoreConnection =
