@@ -1,14 +1,11 @@
 /** The PostgreSQL ask store: many hosts share asks, answers and deadlines through one database. */
 import postgres, { type Sql } from 'postgres';
 import type { AskAuditEvent } from '../../engine/audit.js';
-import { checkStoreText } from '../../rules/store-text.js';
 import {
   type AskListFilter,
   type AskListPage,
   type AskListResult,
   checkPurge,
-  pageOf,
-  readAskQuery,
 } from '../ask-query.js';
 import type {
   AskCreateResult,
@@ -22,25 +19,18 @@ import type {
   StoredAsk,
 } from '../ask-store.js';
 import { subscriberWriter } from '../change-fanout.js';
-import { type ListDialect, listStatement } from '../list-sql.js';
 import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from '../outbox.js';
 import { checkOwnerLease } from '../owner-lease.js';
 import {
-  ASK_COLUMNS,
-  CLAIMED_ASK_COLUMNS,
   CorruptAskRowError,
   EVENT_COLUMNS,
-  LISTED_COLUMNS,
   parseAskRow,
   parseClaimedAskRow,
-  parseEventRow,
-  parseListedRow,
   recordOf,
-  recordsetTypes,
   UPDATED_COLUMNS,
   WRITTEN_EVENT_COLUMNS,
 } from '../postgres-rows.js';
-import { type Column, columnList, queryColumns, readListedPage } from '../row-columns.js';
+import type { Column } from '../row-columns.js';
 import {
   checkClaimKey,
   checkWorkClaim,
@@ -48,7 +38,10 @@ import {
   type WorkClaimRequest,
 } from '../work-claims.js';
 import { PostgresChangeFeed } from './change-feed.js';
-import { migratePostgresSchema, quoteIdentifier, quoteLiteral } from './migrations.js';
+import { isConnectionLost, isUniqueViolation, json, refuseNul, retryRead } from './connection.js';
+import { migratePostgresSchema, quoteIdentifier } from './migrations.js';
+import { PostgresReads } from './reads.js';
+import { postgresSchema } from './schema.js';
 import { claimWorkIn, finishWorkIn, releaseWorkIn, renewWorkIn } from './work-claims.js';
 import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './writes.js';
 
@@ -146,9 +139,6 @@ export function createPostgresAskStore(
   return new PostgresAskStore(sql, true, schema, onError);
 }
 
-/** Where a listed row holds its creation time (`LISTED_COLUMNS` order). */
-const LISTED_CREATED_AT = LISTED_COLUMNS.findIndex((column) => column.column === 'created_at');
-
 class PostgresAskStore implements AskStore {
   /** A sweep waits on the database server: the sweeper sizes its rounds by CPU time. */
   readonly remote = true;
@@ -177,7 +167,7 @@ class PostgresAskStore implements AskStore {
   readonly #claims: ReturnType<Sql['unsafe']>;
   readonly #writes: PostgresWrites;
   readonly #changes: PostgresChangeFeed;
-  readonly #list: ListDialect;
+  readonly #reads: PostgresReads;
   /** The first key of the sweepers' advisory locks on this schema's asks (the second: the ask's). */
   readonly #lockSpace: ReturnType<Sql['unsafe']>;
   #ready: Promise<void> | undefined;
@@ -194,14 +184,15 @@ class PostgresAskStore implements AskStore {
     this.#ownsClient = ownsClient;
     this.#schema = schema;
     this.#onError = onError;
-    this.#channel = `${schema}.asks`;
+    const names = postgresSchema(sql, schema);
+    this.#channel = names.channel;
+    this.#asks = names.asks;
+    this.#events = names.events;
+    this.#outbox = names.outbox;
+    this.#purged = names.purged;
+    this.#leases = names.leases;
+    this.#claims = names.claims;
     const s = quoteIdentifier(schema);
-    this.#asks = sql.unsafe(`${s}.asks`);
-    this.#events = sql.unsafe(`${s}.ask_events`);
-    this.#outbox = sql.unsafe(`${s}.ask_outbox`);
-    this.#purged = sql.unsafe(`${s}.ask_purged`);
-    this.#leases = sql.unsafe(`${s}.ask_leases`);
-    this.#claims = sql.unsafe(`${s}.ask_claims`);
     this.#writes = new PostgresWrites({
       asks: `${s}.asks`,
       events: `${s}.ask_events`,
@@ -209,10 +200,10 @@ class PostgresAskStore implements AskStore {
       purged: `${s}.ask_purged`,
       channel: this.#channel,
     });
-    this.#askColumns = sql.unsafe(columnList(ASK_COLUMNS));
-    this.#claimedAskColumns = sql.unsafe(columnList(CLAIMED_ASK_COLUMNS, 'a.'));
-    this.#eventColumns = sql.unsafe(columnList(EVENT_COLUMNS));
-    this.#eventTypes = sql.unsafe(recordsetTypes(EVENT_COLUMNS));
+    this.#askColumns = names.askColumns;
+    this.#claimedAskColumns = names.claimedAskColumns;
+    this.#eventColumns = names.eventColumns;
+    this.#eventTypes = names.eventTypes;
     // A write is a JSON array: the ask's id, the expected version, what an update writes, and
     // the event's columns but its ask id (the row's), read back under names of their own
     // (`e_at`). An array, not an object: no column name is sent once per write.
@@ -232,8 +223,13 @@ class PostgresAskStore implements AskStore {
     this.#askAssignments = sql.unsafe(
       UPDATED_COLUMNS.map((column) => `${column.column} = w.${column.column}`).join(', '),
     );
-    this.#list = postgresListDialect(schema);
-    this.#lockSpace = sql.unsafe(`hashtext(${quoteLiteral(`ask-engine:sweep:${schema}`)})`);
+    this.#lockSpace = names.lockSpace;
+    this.#reads = new PostgresReads({
+      sql,
+      schema: names,
+      onError,
+      open: () => this.#open(),
+    });
     this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, (askId) =>
       this.#writing(askId),
     );
@@ -259,7 +255,7 @@ class PostgresAskStore implements AskStore {
       this.#changes.wrote(ask.askId, ask.version, write.writer);
       return { created: true };
     }
-    const existing = await this.#selectAsk(
+    const existing = await this.#reads.select(
       ask.key === undefined
         ? sql`where id = ${ask.askId}`
         : sql`where id = ${ask.askId} or key = ${ask.key} order by id = ${ask.askId} desc limit 1`,
@@ -317,60 +313,24 @@ class PostgresAskStore implements AskStore {
     }
   }
 
-  async get(askId: string): Promise<StoredAsk | undefined> {
-    checkStoreText(askId, 'askId');
-    const sql = await this.#open();
-    return this.#selectAsk(sql`where id = ${askId}`);
+  get(askId: string): Promise<StoredAsk | undefined> {
+    return this.#reads.get(askId);
   }
 
-  async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
-    checkStoreText(interactionId, 'interactionId');
-    const sql = await this.#open();
-    // The open ask first (false sorts before true), else the one that settled last.
-    return this.#selectAsk(
-      sql`where interaction_id = ${interactionId} order by final, updated_at desc limit 1`,
-    );
+  findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
+    return this.#reads.findByInteractionId(interactionId);
   }
 
-  async findByKey(key: string): Promise<StoredAsk | undefined> {
-    checkStoreText(key, 'key');
-    const sql = await this.#open();
-    return this.#selectAsk(sql`where key = ${key}`);
+  findByKey(key: string): Promise<StoredAsk | undefined> {
+    return this.#reads.findByKey(key);
   }
 
-  async *history(askId: string): AsyncIterable<AskAuditEvent> {
-    checkStoreText(askId, 'askId');
-    const sql = await this.#open();
-    const rows = await retryRead(() =>
-      sql`
-        select ${this.#eventColumns} from ${this.#events} where ask_id = ${askId} order by id
-      `.values(),
-    );
-    for (const row of rows) {
-      // One event that does not parse is reported and left out: the rest of the history stays readable.
-      let event: AskAuditEvent;
-      try {
-        event = parseEventRow(row);
-      } catch (error) {
-        if (!(error instanceof CorruptAskRowError)) throw error;
-        this.#onError(error);
-        continue;
-      }
-      yield event;
-    }
+  history(askId: string): AsyncIterable<AskAuditEvent> {
+    return this.#reads.history(askId);
   }
 
-  async list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
-    const query = readAskQuery<string>(filter, page, 'string');
-    const sql = await this.#open();
-    const { text, params } = listStatement(query, this.#list, '');
-    const rows = await retryRead(() => sql.unsafe(text, params, { prepare: true }).values());
-    // Paged on the raw rows, so a row with a corrupt column still holds its place in the order.
-    const listed = pageOf(rows, query.limit, (row) => ({
-      createdAt: Number(row[LISTED_CREATED_AT]),
-      tie: String(row[0]),
-    }));
-    return readListedPage(listed, parseListedRow);
+  list(filter?: AskListFilter, page?: AskListPage): Promise<AskListResult<ListedAsk>> {
+    return this.#reads.list(filter, page);
   }
 
   async purge(finalBefore: number, limit: number, now: number): Promise<number> {
@@ -823,13 +783,6 @@ class PostgresAskStore implements AskStore {
     return done;
   }
 
-  async #selectAsk(where: ReturnType<Sql>): Promise<StoredAsk | undefined> {
-    const [row] = await retryRead(() =>
-      this.#sql`select ${this.#askColumns} from ${this.#asks} ${where}`.values(),
-    );
-    return row === undefined ? undefined : parseAskRow(row);
-  }
-
   /**
    * Marks `askId` as being written by this store until `operation` settles: a NOTIFY of that
    * write can reach the listener connection before the write's own reply, and its news must
@@ -886,20 +839,6 @@ class PostgresAskStore implements AskStore {
   }
 }
 
-/** How `list` reads the asks of `schema` (also what the query-plan test explains). */
-export function postgresListDialect(schema: string): ListDialect {
-  const s = quoteIdentifier(schema);
-  return {
-    table: `${s}.asks`,
-    select: columnList(LISTED_COLUMNS),
-    tie: 'id',
-    columns: queryColumns(ASK_COLUMNS),
-    notified: (recipient) =>
-      `id IN (SELECT ask_id FROM ${s}.ask_events WHERE recipient = ${recipient})`,
-    placeholder: (n) => `$${n}`,
-  };
-}
-
 /** A sweep under way (`claimDue`): the asks it claimed, and its end. */
 interface Sweep {
   asks: Set<string>;
@@ -928,61 +867,4 @@ function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
       claimed_by: row.lease?.sender ?? null,
     })),
   );
-}
-
-/** The rows are JSON-serializable by contract; the client's type wants to be told so. */
-function json(value: unknown): postgres.JSONValue {
-  return value as postgres.JSONValue;
-}
-
-/**
- * PostgreSQL's text and jsonb cannot hold U+0000: a write carrying it fails, and says so
- * instead of the server's "unsupported Unicode escape sequence".
- */
-async function refuseNul<T>(askId: string, write: PromiseLike<T>): Promise<T> {
-  try {
-    return await write;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code !== '22P05' && code !== '22021') throw error;
-    throw new Error(
-      `Ask ${askId} was not written: PostgreSQL cannot store the character U+0000 (NUL) found in its row or event. Remove it from the answer or question text.`,
-      { cause: error },
-    );
-  }
-}
-
-/** A connection that was cut (terminated, restarted, reset): the query never ran to its end. */
-const CONNECTION_LOST = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'CONNECTION_CLOSED',
-  'CONNECTION_ENDED',
-  'CONNECTION_DESTROYED',
-  '57P01', // admin_shutdown: pg_terminate_backend, a fast shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-]);
-
-/**
- * A read that met a connection cut while the pool still held it is run once more on a fresh
- * connection. Only reads: a write whose reply was lost may have committed, and its caller
- * must hear of the failure rather than of a second attempt.
- */
-async function retryRead<T>(read: () => PromiseLike<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (!isConnectionLost(error)) throw error;
-    return read();
-  }
-}
-
-function isConnectionLost(error: unknown): boolean {
-  return CONNECTION_LOST.has(String((error as { code?: unknown }).code));
-}
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const { code, constraint_name } = error as { code?: unknown; constraint_name?: unknown };
-  return code === '23505' && constraint_name === constraint;
 }
