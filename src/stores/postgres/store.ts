@@ -19,7 +19,7 @@ import type {
   StoredAsk,
 } from '../ask-store.js';
 import { subscriberWriter } from '../change-fanout.js';
-import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, outboxRowsOf } from '../outbox.js';
+import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake } from '../outbox.js';
 import { checkOwnerLease } from '../owner-lease.js';
 import {
   CorruptAskRowError,
@@ -27,23 +27,23 @@ import {
   parseAskRow,
   parseClaimedAskRow,
   recordOf,
-  UPDATED_COLUMNS,
-  WRITTEN_EVENT_COLUMNS,
 } from '../postgres-rows.js';
-import type { Column } from '../row-columns.js';
 import {
   checkClaimKey,
   checkWorkClaim,
   type WorkClaim,
   type WorkClaimRequest,
 } from '../work-claims.js';
+import { PostgresBatch } from './batch.js';
 import { PostgresChangeFeed } from './change-feed.js';
-import { isConnectionLost, isUniqueViolation, json, refuseNul, retryRead } from './connection.js';
-import { migratePostgresSchema, quoteIdentifier } from './migrations.js';
+import type { PostgresConnection } from './connection.js';
+import { isConnectionLost, json, retryRead } from './connection.js';
+import { migratePostgresSchema } from './migrations.js';
+import { OwnWrites } from './own-writes.js';
 import { PostgresReads } from './reads.js';
 import { postgresSchema } from './schema.js';
 import { claimWorkIn, finishWorkIn, releaseWorkIn, renewWorkIn } from './work-claims.js';
-import { OUTBOX_COLUMNS, OUTBOX_TYPES, PostgresWrites } from './writes.js';
+import { PostgresWritePath } from './write-path.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
 export type PostgresAskStoreConnection =
@@ -154,29 +154,22 @@ class PostgresAskStore implements AskStore {
   /** What a claimed outbox entry carries of its ask. */
   readonly #claimedAskColumns: ReturnType<Sql['unsafe']>;
   readonly #eventColumns: ReturnType<Sql['unsafe']>;
-  /** The event's values of a batch's writes: the row's id, then `w.e_<column>`. */
-  readonly #eventValues: ReturnType<Sql['unsafe']>;
-  /** The columns of a batch's writes, read from each write's JSON array `r`. */
-  readonly #writeFields: ReturnType<Sql['unsafe']>;
   readonly #eventTypes: ReturnType<Sql['unsafe']>;
-  readonly #askAssignments: ReturnType<Sql['unsafe']>;
   readonly #outbox: ReturnType<Sql['unsafe']>;
   /** The ids of purged asks (tombstones): never given to a new ask. */
   readonly #purged: ReturnType<Sql['unsafe']>;
   readonly #leases: ReturnType<Sql['unsafe']>;
   readonly #claims: ReturnType<Sql['unsafe']>;
-  readonly #writes: PostgresWrites;
   readonly #changes: PostgresChangeFeed;
   readonly #reads: PostgresReads;
+  readonly #own: OwnWrites;
+  readonly #batch: PostgresBatch;
+  readonly #writePath: PostgresWritePath;
   /** The first key of the sweepers' advisory locks on this schema's asks (the second: the ask's). */
   readonly #lockSpace: ReturnType<Sql['unsafe']>;
   #ready: Promise<void> | undefined;
   /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
   readonly #reported = new Set<string>();
-  /** This store's writes under way, by ask (see `#track`). */
-  readonly #inFlight = new Map<string, Set<Promise<unknown>>>();
-  /** This store's sweeps under way, with the asks they claimed so far. */
-  readonly #sweeps = new Set<Sweep>();
   #closed = false;
 
   constructor(sql: Sql, ownsClient: boolean, schema: string, onError: (error: unknown) => void) {
@@ -192,125 +185,32 @@ class PostgresAskStore implements AskStore {
     this.#purged = names.purged;
     this.#leases = names.leases;
     this.#claims = names.claims;
-    const s = quoteIdentifier(schema);
-    this.#writes = new PostgresWrites({
-      asks: `${s}.asks`,
-      events: `${s}.ask_events`,
-      outbox: `${s}.ask_outbox`,
-      purged: `${s}.ask_purged`,
-      channel: this.#channel,
-    });
     this.#askColumns = names.askColumns;
     this.#claimedAskColumns = names.claimedAskColumns;
     this.#eventColumns = names.eventColumns;
     this.#eventTypes = names.eventTypes;
-    // A write is a JSON array: the ask's id, the expected version, what an update writes, and
-    // the event's columns but its ask id (the row's), read back under names of their own
-    // (`e_at`). An array, not an object: no column name is sent once per write.
-    this.#writeFields = sql.unsafe(
-      [
-        'r->>0 as id',
-        '(r->>1)::integer as expected',
-        ...UPDATED_COLUMNS.map((column, index) => elementOf(column, index + 2, column.column)),
-        ...WRITTEN_EVENT_COLUMNS.map((column, index) =>
-          elementOf(column, index + 2 + UPDATED_COLUMNS.length, `e_${column.column}`),
-        ),
-      ].join(', '),
-    );
-    this.#eventValues = sql.unsafe(
-      `w.id, ${WRITTEN_EVENT_COLUMNS.map((column) => `w.e_${column.column}`).join(', ')}`,
-    );
-    this.#askAssignments = sql.unsafe(
-      UPDATED_COLUMNS.map((column) => `${column.column} = w.${column.column}`).join(', '),
-    );
     this.#lockSpace = names.lockSpace;
-    this.#reads = new PostgresReads({
-      sql,
-      schema: names,
-      onError,
-      open: () => this.#open(),
-    });
-    this.#changes = new PostgresChangeFeed(sql, this.#channel, onError, (askId) =>
-      this.#writing(askId),
+    const db: PostgresConnection = { sql, schema: names, onError, open: () => this.#open() };
+    const own = new OwnWrites();
+    this.#own = own;
+    this.#changes = new PostgresChangeFeed(sql, names.channel, onError, (askId) =>
+      own.writing(askId),
     );
+    this.#reads = new PostgresReads(db);
+    this.#batch = new PostgresBatch(sql, names, this.#changes);
+    this.#writePath = new PostgresWritePath(db, this.#reads, this.#changes, own);
   }
 
   create(write: AskWrite): Promise<AskCreateResult> {
-    return this.#track(write.ask.askId, this.#create(write));
+    return this.#writePath.create(write);
   }
 
   update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
-    return this.#track(write.ask.askId, this.#update(write, expectedVersion));
+    return this.#writePath.update(write, expectedVersion);
   }
 
-  async #create(write: AskWrite): Promise<AskCreateResult> {
-    const { ask } = write;
-    const sql = await this.#open();
-    const { text, params } = this.#writes.create(write, outboxRecords([write]));
-    const inserted = await refuseNul(
-      ask.askId,
-      sql.unsafe(text, params as never[], { prepare: true }).values(),
-    );
-    if (inserted.length === 1) {
-      this.#changes.wrote(ask.askId, ask.version, write.writer);
-      return { created: true };
-    }
-    const existing = await this.#reads.select(
-      ask.key === undefined
-        ? sql`where id = ${ask.askId}`
-        : sql`where id = ${ask.askId} or key = ${ask.key} order by id = ${ask.askId} desc limit 1`,
-    );
-    if (existing !== undefined) return { created: false, existing };
-    const [retired] = await sql`select from ${this.#purged} where id = ${ask.askId}`.values();
-    if (retired !== undefined) return { created: false, retired: true };
-    // `on conflict do nothing` also yields to the open-interaction index, which the contract
-    // does not let `create` report: a new ask is never created deferred by the service.
-    throw new Error(
-      `Ask ${ask.askId} was not created: interaction id ${ask.interactionId} belongs to another ask that is not final.`,
-    );
-  }
-
-  async #update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
-    const sql = await this.#open();
-    const { ask } = write;
-    for (;;) {
-      try {
-        if (await refuseNul(ask.askId, this.#applyOne(sql, write, expectedVersion))) {
-          return { ok: true };
-        }
-        return { ok: false, reason: 'version', current: await this.get(ask.askId) };
-      } catch (error) {
-        if (!isUniqueViolation(error, 'asks_open_interaction_id')) throw error;
-        const [holder] = await sql`
-          select id from ${this.#asks} where interaction_id = ${ask.interactionId ?? null} and not final
-        `.values();
-        if (holder !== undefined)
-          return { ok: false, reason: 'interaction-id', holder: String(holder[0]) };
-        // The holder settled between our write and this read: the interaction id is free now.
-      }
-    }
-  }
-
-  async append(event: AskAuditEvent): Promise<void> {
-    const sql = await this.#open();
-    // Only this store writes events: an existence check in the statement does what a foreign
-    // key would, without a key lookup per event in every sweep. Its key-share lock keeps a
-    // concurrent `purge` off the ask until the event is in (purge skips locked asks), and an
-    // ask purged first is not found: no event is left without its ask.
-    const [[appended] = []] = await refuseNul(
-      event.askId,
-      sql`
-        insert into ${this.#events} (${this.#eventColumns})
-        select ${this.#eventColumns}
-        from jsonb_to_recordset(${sql.json(json([recordOf(EVENT_COLUMNS, event)]))}::jsonb)
-          as w(${this.#eventTypes})
-        where exists (select from ${this.#asks} where id = ${event.askId} for key share)
-        returning 1
-      `.values(),
-    );
-    if (appended === undefined) {
-      throw new Error(`Cannot append an audit event to unknown ask ${event.askId}.`);
-    }
+  append(event: AskAuditEvent): Promise<void> {
+    return this.#writePath.append(event);
   }
 
   get(askId: string): Promise<StoredAsk | undefined> {
@@ -385,21 +285,7 @@ class PostgresAskStore implements AskStore {
   ): Promise<AskWrite[]> {
     // The asks claimed are known once each round's claim returns: news of their writes waits
     // for the whole sweep's promise (one for the sweep, not one per ask).
-    let settled!: () => void;
-    const sweep: Sweep = {
-      asks: new Set(),
-      done: new Promise<void>((resolve) => {
-        settled = resolve;
-      }),
-    };
-    this.#sweeps.add(sweep);
-    const result = this.#claimDue(now, limit, settle, (askId) => sweep.asks.add(askId));
-    const finish = () => {
-      this.#sweeps.delete(sweep);
-      settled();
-    };
-    void result.then(finish, finish);
-    return result;
+    return this.#own.sweep((claimed) => this.#claimDue(now, limit, settle, claimed));
   }
 
   async #claimDue(
@@ -520,7 +406,7 @@ class PostgresAskStore implements AskStore {
     }
     if (writes.length === 0) return { claimed: rows.length, applied: [], applying: false };
     const unlock = rows.map((row) => String(row[0]));
-    const applied = await this.#apply(sql, writes, unlock);
+    const applied = await this.#batch.apply(sql, writes, unlock);
     return { claimed: rows.length, applied, applying: true };
   }
 
@@ -698,128 +584,6 @@ class PostgresAskStore implements AskStore {
     if (this.#ownsClient) await this.#sql.end({ timeout: 5 });
   }
 
-  /** Applies one write (see `#apply`) as a statement of typed parameters; true when it applied. */
-  async #applyOne(sql: Sql, write: AskWrite, expectedVersion: number): Promise<boolean> {
-    const { text, params } = this.#writes.update(write, expectedVersion, outboxRecords([write]));
-    const applied = await sql.unsafe(text, params as never[], { prepare: true }).values();
-    if (applied.length === 0) return false;
-    this.#changes.wrote(write.ask.askId, write.ask.version, write.writer);
-    return true;
-  }
-
-  /**
-   * Applies writes that each replace a row at its expected version and append the write's
-   * event, and notifies every listening store, in one statement; returns the writes applied.
-   * The sweepers' locks on the asks `unlock` go in the same statement, once the rows are
-   * written (and row-locked until the statement commits: a claim skips them meanwhile).
-   */
-  async #apply(
-    sql: Sql,
-    writes: readonly { write: AskWrite; expectedVersion: number }[],
-    unlock: readonly string[],
-  ): Promise<AskWrite[]> {
-    const outbox = outboxRecords(writes.map(({ write }) => write));
-    const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
-      const row: unknown[] = [ask.askId, expectedVersion];
-      for (const column of UPDATED_COLUMNS) row.push(column.write(ask));
-      for (const column of WRITTEN_EVENT_COLUMNS) row.push(column.write(event));
-      return row;
-    });
-    // The limit tells the planner how many rows the array holds (it assumes 100; a plan
-    // kept for a prepared statement assumes 10 for a limit it cannot see, so a single write's
-    // is written out): a write then finds its ask by the key, never by a scan of every ask.
-    const applied = await sql`
-      with w as (
-        select ${this.#writeFields} from jsonb_array_elements(${sql.json(json(rows))}::jsonb) r
-        ${rows.length === 1 ? sql`limit 1` : sql`limit ${rows.length}`}
-      ), updated as (
-        update ${this.#asks} a set ${this.#askAssignments}, claim = null, claimed_until = null
-        from w
-        where a.id = w.id and a.version = w.expected
-        returning a.id, a.version, a.final, a.updated_at
-      ), event as (
-        insert into ${this.#events} (${this.#eventColumns})
-        select ${this.#eventValues}
-        from w join updated on updated.id = w.id
-      )${
-        outbox.length === 0
-          ? sql``
-          : sql`, outbox as (
-        insert into ${this.#outbox} (${sql.unsafe(OUTBOX_COLUMNS)})
-        select ${sql.unsafe(OUTBOX_COLUMNS)}
-        from jsonb_to_recordset(${sql.json(json(outbox))}::jsonb) as o(${sql.unsafe(OUTBOX_TYPES)})
-        where o.ask_id in (select id from updated)
-        on conflict do nothing
-      )`
-      }, outbox_settled as (
-        update ${this.#outbox} o set due_at = u.updated_at
-        from updated u
-        where u.final and o.ask_id = u.id and o.due_at is null and o.done_at is null
-          and not o.while_open
-      ), outbox_dropped as (
-        delete from ${this.#outbox} o using updated u
-        where u.final and o.ask_id = u.id and o.while_open and o.done_at is null
-          and o.claimed_until <= u.updated_at
-      )
-      select id, pg_notify(${this.#channel}, id || ':' || version) from updated
-      ${
-        unlock.length === 0
-          ? sql``
-          : sql`union all
-      select null, null from (
-        select count(pg_advisory_unlock(${this.#lockSpace}, hashtext(id))) as n
-        from jsonb_array_elements_text(${sql.json(json(unlock))}::jsonb) id
-      ) unlocked where n < 0`
-      }
-    `.values();
-    let done: AskWrite[];
-    if (applied.length === writes.length) {
-      done = writes.map(({ write }) => write);
-    } else {
-      const ids = new Set(applied.map((row) => row[0]));
-      done = writes.filter(({ write }) => ids.has(write.ask.askId)).map(({ write }) => write);
-    }
-    for (const { ask, writer } of done) this.#changes.wrote(ask.askId, ask.version, writer);
-    return done;
-  }
-
-  /**
-   * Marks `askId` as being written by this store until `operation` settles: a NOTIFY of that
-   * write can reach the listener connection before the write's own reply, and its news must
-   * not reach subscribers before the write's promise settles.
-   */
-  #track<T>(askId: string, operation: Promise<T>): Promise<T> {
-    let writes = this.#inFlight.get(askId);
-    if (writes === undefined) {
-      writes = new Set();
-      this.#inFlight.set(askId, writes);
-    }
-    const done: Promise<unknown> = operation.then(
-      () => undefined,
-      () => undefined,
-    );
-    writes.add(done);
-    void done.then(() => {
-      writes.delete(done);
-      if (writes.size === 0 && this.#inFlight.get(askId) === writes) this.#inFlight.delete(askId);
-    });
-    return operation;
-  }
-
-  /** Settles once this store's writes of `askId` under way have settled; undefined if none. */
-  #writing(askId: string): Promise<unknown> | undefined {
-    const writes = this.#inFlight.get(askId);
-    let sweeping: Promise<void> | undefined;
-    for (const sweep of this.#sweeps) {
-      if (sweep.asks.has(askId)) {
-        sweeping = sweep.done;
-        break;
-      }
-    }
-    if (writes === undefined) return sweeping;
-    return Promise.all(sweeping === undefined ? writes : [...writes, sweeping]);
-  }
-
   /** The client, once the schema is migrated; a failed migration is tried again by the next call. */
   async #open(): Promise<Sql> {
     if (this.#closed) throw new Error('The PostgreSQL ask store is closed.');
@@ -837,34 +601,4 @@ class PostgresAskStore implements AskStore {
     this.#reported.add(key);
     this.#onError(error);
   }
-}
-
-/** A sweep under way (`claimDue`): the asks it claimed, and its end. */
-interface Sweep {
-  asks: Set<string>;
-  done: Promise<void>;
-}
-
-/** Element `index` of a write's JSON array `r`, as `column`'s type, named `name`. */
-function elementOf<TRow>(column: Column<TRow>, index: number, name: string): string {
-  if (column.type === 'jsonb') return `nullif(r->${index}, 'null') as ${name}`;
-  if (column.type === 'text') return `r->>${index} as ${name}`;
-  return `(r->>${index})::${column.type} as ${name}`;
-}
-
-/** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
-function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
-  return writes.flatMap((write) =>
-    outboxRowsOf(write).map((row) => ({
-      delivery_id: row.deliveryId,
-      ask_id: row.askId,
-      channel: row.channel,
-      due_at: row.dueAt ?? null,
-      while_open: row.whileOpen,
-      payload: row.payload ?? null,
-      attempts: row.lease === undefined ? 0 : 1,
-      claimed_until: row.lease?.until ?? 0,
-      claimed_by: row.lease?.sender ?? null,
-    })),
-  );
 }

@@ -5,6 +5,7 @@
  * built once per store and shape, and prepared once per connection.
  */
 import type { AskWrite } from '../ask-store.js';
+import { outboxRowsOf } from '../outbox.js';
 import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from '../postgres-rows.js';
 import type { Column } from '../row-columns.js';
 
@@ -28,6 +29,23 @@ export const OUTBOX_COLUMNS =
   'delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by';
 export const OUTBOX_TYPES =
   'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb, attempts integer, claimed_until double precision, claimed_by text';
+
+/** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
+export function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
+  return writes.flatMap((write) =>
+    outboxRowsOf(write).map((row) => ({
+      delivery_id: row.deliveryId,
+      ask_id: row.askId,
+      channel: row.channel,
+      due_at: row.dueAt ?? null,
+      while_open: row.whileOpen,
+      payload: row.payload ?? null,
+      attempts: row.lease === undefined ? 0 : 1,
+      claimed_until: row.lease?.until ?? 0,
+      claimed_by: row.lease?.sender ?? null,
+    })),
+  );
+}
 
 export class PostgresWrites {
   readonly #tables: WriteTables;
