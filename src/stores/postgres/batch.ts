@@ -3,12 +3,13 @@
  * expected version with its event and outbox rows, in one statement of JSON parameters.
  */
 import type { Sql } from 'postgres';
+import { droppedAtSettle, waitsForSettle } from '../ask-rules-sql.js';
 import type { AskWrite } from '../ask-store.js';
 import { UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from '../postgres-rows.js';
 import type { Column } from '../row-columns.js';
 import type { PostgresChangeFeed } from './change-feed.js';
-import { json } from './connection.js';
-import type { Fragment, PostgresSchema } from './schema.js';
+import { json, type PostgresConnection } from './connection.js';
+import type { Fragment } from './schema.js';
 import { OUTBOX_COLUMNS, OUTBOX_TYPES, outboxRecords } from './writes.js';
 
 /** A write and the version its ask must still be at. */
@@ -18,7 +19,7 @@ export interface VersionedWrite {
 }
 
 export class PostgresBatch {
-  readonly #schema: PostgresSchema;
+  readonly #db: PostgresConnection;
   readonly #changes: PostgresChangeFeed;
   /** The columns of a batch's writes, read from each write's JSON array `r`. */
   readonly #writeFields: Fragment;
@@ -26,8 +27,9 @@ export class PostgresBatch {
   readonly #eventValues: Fragment;
   readonly #askAssignments: Fragment;
 
-  constructor(sql: Sql, schema: PostgresSchema, changes: PostgresChangeFeed) {
-    this.#schema = schema;
+  constructor(db: PostgresConnection, changes: PostgresChangeFeed) {
+    const { sql } = db;
+    this.#db = db;
     this.#changes = changes;
     // A write is a JSON array: the ask's id, the expected version, what an update writes, and
     // the event's columns but its ask id (the row's), read back under names of their own
@@ -61,7 +63,9 @@ export class PostgresBatch {
     writes: readonly VersionedWrite[],
     unlock: readonly string[],
   ): Promise<AskWrite[]> {
-    const { asks, events, outbox: outboxTable, eventColumns, channel, lockSpace } = this.#schema;
+    const { asks, events, outbox: outboxTable, eventColumns, channel, lockSpace } = this.#db.schema;
+    const { rules } = this.#db;
+    const settledAt = rules.raw('u.updated_at');
     const outbox = outboxRecords(writes.map(({ write }) => write));
     const rows = writes.map(({ write: { ask, event }, expectedVersion }) => {
       const row: unknown[] = [ask.askId, expectedVersion];
@@ -98,12 +102,10 @@ export class PostgresBatch {
       }, outbox_settled as (
         update ${outboxTable} o set due_at = u.updated_at
         from updated u
-        where u.final and o.ask_id = u.id and o.due_at is null and o.done_at is null
-          and not o.while_open
+        where u.final and o.ask_id = u.id and ${waitsForSettle(rules, 'o')}
       ), outbox_dropped as (
         delete from ${outboxTable} o using updated u
-        where u.final and o.ask_id = u.id and o.while_open and o.done_at is null
-          and o.claimed_until <= u.updated_at
+        where u.final and o.ask_id = u.id and ${droppedAtSettle(rules, 'o', settledAt)}
       )
       select id, pg_notify(${channel}, id || ':' || version) from updated
       ${

@@ -5,6 +5,7 @@
  */
 import type postgres from 'postgres';
 import type { Sql } from 'postgres';
+import type { RuleDialect } from '../ask-rules-sql.js';
 import type { PostgresSchema } from './schema.js';
 
 /** The store's client and schema, as its parts (reads, writes, claims, purge) use them. */
@@ -12,6 +13,8 @@ export interface PostgresConnection {
   /** The client, for a statement that follows an `open()` of the same call. */
   readonly sql: Sql;
   readonly schema: PostgresSchema;
+  /** The shared rules (`ask-rules-sql.ts`) as fragments of this client's statements. */
+  readonly rules: RuleDialect<ReturnType<Sql>>;
   /** Told what the store could not hand to anyone (see `PostgresAskStoreOptions.onError`). */
   readonly onError: (error: unknown) => void;
   /** The client, once the schema is migrated; rejects once the store is closed. */

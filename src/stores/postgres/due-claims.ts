@@ -3,12 +3,12 @@
  * that locks them for this sweeper, settled, and written in one batch (see `PostgresBatch`).
  */
 import type { Sql } from 'postgres';
+import { dueAsk } from '../ask-rules-sql.js';
 import type { AskWrite, StoredAsk } from '../ask-store.js';
 import { parseAskRow } from '../postgres-rows.js';
 import type { PostgresBatch, VersionedWrite } from './batch.js';
 import { isConnectionLost, json, type PostgresConnection } from './connection.js';
 import type { OwnWrites } from './own-writes.js';
-import type { PostgresOwnerLeases } from './owner-leases.js';
 
 /** How long a due ask a sweeper could not read, or declined, is left for the asks after it. */
 const CLAIM_LEASE_MS = 5_000;
@@ -17,20 +17,13 @@ export class PostgresDueClaims {
   readonly #db: PostgresConnection;
   readonly #batch: PostgresBatch;
   readonly #own: OwnWrites;
-  readonly #leases: PostgresOwnerLeases;
   /** Corrupt due asks already reported (id:version), so a sweep every second does not repeat them. */
   readonly #reported = new Set<string>();
 
-  constructor(
-    db: PostgresConnection,
-    batch: PostgresBatch,
-    own: OwnWrites,
-    leases: PostgresOwnerLeases,
-  ) {
+  constructor(db: PostgresConnection, batch: PostgresBatch, own: OwnWrites) {
     this.#db = db;
     this.#batch = batch;
     this.#own = own;
-    this.#leases = leases;
   }
 
   claimDue(
@@ -92,9 +85,8 @@ export class PostgresDueClaims {
       locked = await session`
         select ${s.askColumns} from (
           select ${s.askColumns} from ${s.asks} a
-          where not final and deadline_at <= ${now}
+          where ${dueAsk(this.#db.rules, s, 'a', now)}
             and (claimed_until is null or claimed_until < clock_timestamp())
-            and ${this.#leases.noLiveOwner(now)}
           order by deadline_at
           offset 0
           for update skip locked

@@ -3,6 +3,7 @@
  * LOCKED`, so senders claiming at once take disjoint entries), taken, completed, retried, renewed.
  */
 import type { AskAuditEvent } from '../../engine/audit.js';
+import { claimableEntry } from '../ask-rules-sql.js';
 import type { ClaimedOutboxEntry } from '../ask-store.js';
 import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake } from '../outbox.js';
 import {
@@ -39,13 +40,8 @@ export class PostgresOutbox {
       from ${s.asks} a
       where a.id = o.ask_id and o.delivery_id = any(array(
         select delivery_id from ${s.outbox} c
-        where done_at is null and due_at <= ${now} and claimed_until <= ${now}
-          and channel in (select jsonb_array_elements_text(${sql.json(json(channels))}::jsonb))
-          and (while_open or not exists (
-            select from ${s.outbox} w
-            where w.ask_id = c.ask_id and w.while_open and w.done_at is null
-              and w.claimed_until > ${now}
-          ))
+        where ${claimableEntry(this.#db.rules, s, 'c', now)}
+          and c.channel in (select jsonb_array_elements_text(${sql.json(json(channels))}::jsonb))
         order by due_at limit ${limit}
         for update skip locked
       ))

@@ -1,8 +1,7 @@
 /**
- * The PostgreSQL store's owner leases: one row per service, renewed while it is open, and the
- * test by which the sweep and the purge leave an ask to its live owner.
+ * The PostgreSQL store's owner leases: one row per service, renewed while it is open (the
+ * sweep and the purge leave an ask to its live owner: `noLiveOwner` in `ask-rules-sql.ts`).
  */
-import type { Sql } from 'postgres';
 import { checkOwnerLease } from '../owner-lease.js';
 import { type PostgresConnection, retryRead } from './connection.js';
 
@@ -48,15 +47,5 @@ export class PostgresOwnerLeases {
     await sql`
       update ${s.asks} set owner = null where id = ${askId} and final and owner = ${owner}
     `;
-  }
-
-  /**
-   * True for an ask (alias `a`) that names no owner, or one whose lease does not run past
-   * `now`: the one rule by which `claimDue` leaves a pending ask to its live owner and `purge`
-   * a final one its live owner has not heard settle.
-   */
-  noLiveOwner(now: number): ReturnType<Sql> {
-    return this.#db.sql`(a.owner is null or not exists (
-      select from ${this.#db.schema.leases} l where l.owner = a.owner and l.lease_until > ${now}))`;
   }
 }

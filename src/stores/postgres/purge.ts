@@ -1,15 +1,13 @@
 /** The PostgreSQL store's purge: final asks deleted in batches, their ids kept as tombstones. */
 import { checkPurge } from '../ask-query.js';
+import { purgeable } from '../ask-rules-sql.js';
 import type { PostgresConnection } from './connection.js';
-import type { PostgresOwnerLeases } from './owner-leases.js';
 
 export class PostgresPurge {
   readonly #db: PostgresConnection;
-  readonly #leases: PostgresOwnerLeases;
 
-  constructor(db: PostgresConnection, leases: PostgresOwnerLeases) {
+  constructor(db: PostgresConnection) {
     this.#db = db;
-    this.#leases = leases;
   }
 
   async purge(finalBefore: number, limit: number, now: number): Promise<number> {
@@ -22,7 +20,7 @@ export class PostgresPurge {
     const purged = await sql`
       with doomed as (
         select id from ${s.asks} a
-        where final and updated_at < ${finalBefore} and ${this.#leases.noLiveOwner(now)}
+        where ${purgeable(this.#db.rules, s, 'a', finalBefore, now)}
         order by updated_at limit ${limit}
         for update skip locked
       ), events as (

@@ -2,6 +2,7 @@
 import postgres, { type Sql } from 'postgres';
 import type { AskAuditEvent } from '../../engine/audit.js';
 import type { AskListFilter, AskListPage, AskListResult } from '../ask-query.js';
+import type { RuleDialect } from '../ask-rules-sql.js';
 import type {
   AskCreateResult,
   AskStore,
@@ -30,6 +31,7 @@ import { OwnWrites } from './own-writes.js';
 import { PostgresOwnerLeases } from './owner-leases.js';
 import { PostgresPurge } from './purge.js';
 import { PostgresReads } from './reads.js';
+import { postgresRules } from './rule-dialect.js';
 import { type PostgresSchema, postgresSchema } from './schema.js';
 import { claimWorkIn, finishWorkIn, releaseWorkIn, renewWorkIn } from './work-claims.js';
 import { PostgresWritePath } from './write-path.js';
@@ -134,6 +136,7 @@ class PostgresAskStore implements AskStore {
   readonly #sql: Sql;
   readonly #ownsClient: boolean;
   readonly #schema: PostgresSchema;
+  readonly #rules: RuleDialect<ReturnType<Sql>>;
   readonly #changes: PostgresChangeFeed;
   readonly #reads: PostgresReads;
   readonly #writes: PostgresWritePath;
@@ -148,9 +151,11 @@ class PostgresAskStore implements AskStore {
     this.#sql = sql;
     this.#ownsClient = ownsClient;
     this.#schema = postgresSchema(sql, schema);
+    this.#rules = postgresRules(sql);
     const db: PostgresConnection = {
       sql,
       schema: this.#schema,
+      rules: this.#rules,
       onError,
       open: () => this.#open(),
     };
@@ -161,10 +166,10 @@ class PostgresAskStore implements AskStore {
     this.#reads = new PostgresReads(db);
     this.#writes = new PostgresWritePath(db, this.#reads, this.#changes, own);
     this.#leases = new PostgresOwnerLeases(db);
-    const batch = new PostgresBatch(sql, this.#schema, this.#changes);
-    this.#due = new PostgresDueClaims(db, batch, own, this.#leases);
+    const batch = new PostgresBatch(db, this.#changes);
+    this.#due = new PostgresDueClaims(db, batch, own);
     this.#outbox = new PostgresOutbox(db);
-    this.#purge = new PostgresPurge(db, this.#leases);
+    this.#purge = new PostgresPurge(db);
   }
 
   create(write: AskWrite): Promise<AskCreateResult> {
@@ -258,7 +263,7 @@ class PostgresAskStore implements AskStore {
 
   async claimWork(request: WorkClaimRequest, now: number): Promise<WorkClaim> {
     checkWorkClaim(request, now);
-    return claimWorkIn(await this.#open(), this.#schema.claims, request, now);
+    return claimWorkIn(await this.#open(), this.#rules, this.#schema.claims, request, now);
   }
 
   async renewWork(key: string, holder: string, until: number, now: number): Promise<boolean> {

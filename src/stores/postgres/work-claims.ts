@@ -1,10 +1,11 @@
 /**
  * The PostgreSQL store's work claims (migration "work claims"): each call one statement. A
- * claim is one upsert that takes the row only when `claimable` (the same rule, in SQL) and
+ * claim is one upsert that takes the row only when `claimable` (`claimableWork`, in SQL) and
  * otherwise leaves it as it is, returning the row either way: concurrent claims on one key
  * queue on its row lock, so exactly one takes it and the others read who has it.
  */
 import type { Sql } from 'postgres';
+import { claimableWork, type RuleDialect } from '../ask-rules-sql.js';
 import { type WorkClaim, type WorkClaimRequest, workClaimOf } from '../work-claims.js';
 
 type Table = ReturnType<Sql['unsafe']>;
@@ -12,14 +13,13 @@ type Table = ReturnType<Sql['unsafe']>;
 /** `claimWork` on `claims` (the schema's `ask_claims`). */
 export async function claimWorkIn(
   sql: Sql,
+  rules: RuleDialect<ReturnType<Sql>>,
   claims: Table,
   request: WorkClaimRequest,
   now: number,
 ): Promise<WorkClaim> {
   const { key, holder, until, askId } = request;
-  // `claimable`: not done, and the lease ran out or is the requester's own.
-  const take = () =>
-    sql`c.done_at is null and (c.lease_until <= ${now} or c.holder = excluded.holder)`;
+  const take = () => claimableWork(rules, 'c', rules.raw('excluded.holder'), now);
   const [row] = await sql`
     insert into ${claims} as c (key, holder, lease_until, ask_id)
     values (${key}, ${holder}, ${until}, ${askId ?? null})

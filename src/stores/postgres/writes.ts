@@ -4,10 +4,12 @@
  * unpacking a JSON recordset (whose setup alone costs more than the row's write). Each text is
  * built once per store and shape, and prepared once per connection.
  */
+import { droppedAtSettle, waitsForSettle } from '../ask-rules-sql.js';
 import type { AskWrite } from '../ask-store.js';
 import { outboxRowsOf } from '../outbox.js';
 import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from '../postgres-rows.js';
 import type { Column } from '../row-columns.js';
+import { POSTGRES_TEXT_RULES } from './rule-dialect.js';
 
 /** A statement's text and its parameters, for `sql.unsafe(text, params, { prepare: true })`. */
 export interface WriteStatement {
@@ -154,11 +156,10 @@ export class PostgresWrites {
     return `, outbox_settled as (
           update ${outbox} o set due_at = u.updated_at
           from updated u
-          where o.ask_id = u.id and o.due_at is null and o.done_at is null and not o.while_open
+          where o.ask_id = u.id and ${waitsForSettle(POSTGRES_TEXT_RULES, 'o')}
         ), outbox_dropped as (
           delete from ${outbox} o using updated u
-          where o.ask_id = u.id and o.while_open and o.done_at is null
-            and o.claimed_until <= u.updated_at
+          where o.ask_id = u.id and ${droppedAtSettle(POSTGRES_TEXT_RULES, 'o', 'u.updated_at')}
         )`;
   }
 }
