@@ -111,6 +111,19 @@ export function notHeldBack<Piece>(
           ))`;
 }
 
+/**
+ * An outbox entry (row alias `entry`) still leased for its try `attempts`: not done, not
+ * released, not claimed again since. Only such a lease is renewed.
+ */
+export function leasedForTry<Piece>(
+  d: RuleDialect<Piece>,
+  entry: string,
+  attempts: unknown,
+): Piece {
+  const e = d.raw(entry);
+  return d.sql`${e}.attempts = ${attempts} and ${e}.done_at is null and ${e}.claimed_until > 0`;
+}
+
 /** An entry (row alias `entry`) that waits for its ask to settle: due once it does. */
 export function waitsForSettle<Piece>(d: RuleDialect<Piece>, entry: string): Piece {
   const e = d.raw(entry);
@@ -143,4 +156,10 @@ export function claimableWork<Piece>(
 ): Piece {
   const c = d.raw(claim);
   return d.sql`${c}.done_at is null and (${c}.lease_until <= ${now} or ${c}.holder = ${holder})`;
+}
+
+/** A work claim (row alias `claim`) that is `holder`'s and not done: renewed, finished or released. */
+export function heldBy<Piece>(d: RuleDialect<Piece>, claim: string, holder: unknown): Piece {
+  const c = d.raw(claim);
+  return d.sql`${c}.holder = ${holder} and ${c}.done_at is null`;
 }

@@ -45,6 +45,23 @@ export function outboxRowsOf(write: AskWrite): OutboxRow[] {
   return rows;
 }
 
+/** How an outbox row starts: its try and its lease (`claimedBy` undefined: no sender's own). */
+export interface OutboxRowStart {
+  attempts: number;
+  claimedUntil: number;
+  claimedBy: string | undefined;
+}
+
+/**
+ * How `row` starts: written leased to its sender (`lease`, see `OutboxEntry.lease`), it is at
+ * its first try, leased to that sender until the lease's end; otherwise at no try, unleased.
+ */
+export function outboxRowStart(row: OutboxRow): OutboxRowStart {
+  return row.lease === undefined
+    ? { attempts: 0, claimedUntil: 0, claimedBy: undefined }
+    : { attempts: 1, claimedUntil: row.lease.until, claimedBy: row.lease.sender };
+}
+
 function checkOutboxEntry(entry: OutboxEntry, ask: StoredAsk): void {
   if (typeof entry?.deliveryId !== 'string' || entry.deliveryId === '') {
     throw new TypeError(

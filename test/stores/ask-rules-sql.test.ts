@@ -10,6 +10,8 @@ import {
   claimableWork,
   droppedAtSettle,
   dueAsk,
+  heldBy,
+  leasedForTry,
   noLiveOwner,
   purgeable,
   type RuleDialect,
@@ -36,7 +38,8 @@ beforeEach(() => {
       updated_at REAL NOT NULL, owner TEXT);
     CREATE TABLE ask_leases (owner TEXT PRIMARY KEY, lease_until REAL NOT NULL);
     CREATE TABLE ask_outbox (delivery_id TEXT PRIMARY KEY, ask_id TEXT NOT NULL, due_at REAL,
-      done_at REAL, claimed_until REAL NOT NULL DEFAULT 0, while_open INTEGER NOT NULL);
+      done_at REAL, claimed_until REAL NOT NULL DEFAULT 0, while_open INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0);
     CREATE TABLE ask_claims ("key" TEXT PRIMARY KEY, holder TEXT NOT NULL,
       lease_until REAL NOT NULL, done_at REAL);
     INSERT INTO ask_leases VALUES ('live', ${NOW + 1}), ('ended', ${NOW}), ('gone', ${NOW - 1});
@@ -94,7 +97,7 @@ describe('ask rules in SQL', () => {
   });
 
   it('claims outbox entries that are due, not done, not leased, and not held back', () => {
-    db.exec(`INSERT INTO ask_outbox VALUES
+    db.exec(`INSERT INTO ask_outbox (delivery_id, ask_id, due_at, done_at, claimed_until, while_open) VALUES
       ('due', 'a1', ${NOW}, NULL, 0, 0), ('later', 'a1', ${NOW + 1}, NULL, 0, 0),
       ('waiting', 'a1', NULL, NULL, 0, 0), ('done', 'a1', 1, 5, 0, 0),
       ('leased', 'a1', 1, NULL, ${NOW + 1}, 0), ('lease-ran-out', 'a1', 1, NULL, ${NOW}, 0),
@@ -110,7 +113,7 @@ describe('ask rules in SQL', () => {
   });
 
   it('settles an ask: waiting entries become due, unleased ones about the open ask go', () => {
-    db.exec(`INSERT INTO ask_outbox VALUES
+    db.exec(`INSERT INTO ask_outbox (delivery_id, ask_id, due_at, done_at, claimed_until, while_open) VALUES
       ('waiting', 'a', NULL, NULL, 0, 0), ('timed', 'a', 5, NULL, 0, 0),
       ('done', 'a', NULL, 3, 0, 0), ('open', 'a', 1, NULL, 0, 1),
       ('open-sending', 'a', 1, NULL, ${NOW + 1}, 1), ('open-done', 'a', 1, 2, 0, 1),
@@ -152,5 +155,35 @@ describe('ask rules in SQL', () => {
         .pluck()
         .all({ now: NOW, holder: 'me' }),
     ).toEqual(expected);
+  });
+
+  it('renews an outbox lease only for the try that holds it', () => {
+    db.exec(`INSERT INTO ask_outbox (delivery_id, ask_id, due_at, done_at, claimed_until,
+        while_open, attempts) VALUES
+      ('this-try', 'a', 1, NULL, ${NOW + 1}, 0, 2), ('claimed-again', 'a', 1, NULL, ${NOW + 1}, 0, 3),
+      ('done', 'a', 1, 5, 0, 0, 2), ('released', 'a', 1, NULL, 0, 0, 2),
+      ('lease-ran-out', 'a', 1, NULL, ${NOW - 1}, 0, 2)`);
+    expect(
+      db
+        .prepare(
+          `SELECT delivery_id FROM ask_outbox o WHERE ${leasedForTry(sqlite, 'o', '@attempts')} ORDER BY rowid`,
+        )
+        .pluck()
+        .all({ attempts: 2 }),
+    ).toEqual(['this-try', 'lease-ran-out']);
+  });
+
+  it("renews, finishes or releases a work claim only while it is the holder's and not done", () => {
+    db.exec(`INSERT INTO ask_claims VALUES
+      ('mine', 'me', ${NOW + 1}, NULL), ('ran-out', 'me', ${NOW - 1}, NULL),
+      ('theirs', 'other', ${NOW + 1}, NULL), ('finished', 'me', ${NOW + 1}, 5)`);
+    expect(
+      db
+        .prepare(
+          `SELECT "key" FROM ask_claims c WHERE ${heldBy(sqlite, 'c', '@holder')} ORDER BY rowid`,
+        )
+        .pluck()
+        .all({ holder: 'me' }),
+    ).toEqual(['mine', 'ran-out']);
   });
 });

@@ -3,7 +3,7 @@
  * LOCKED`, so senders claiming at once take disjoint entries), taken, completed, retried, renewed.
  */
 import type { AskAuditEvent } from '../../engine/audit.js';
-import { claimableEntry } from '../ask-rules-sql.js';
+import { claimableEntry, leasedForTry } from '../ask-rules-sql.js';
 import type { ClaimedOutboxEntry } from '../ask-store.js';
 import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake } from '../outbox.js';
 import {
@@ -131,9 +131,8 @@ export class PostgresOutbox {
     const s = this.#db.schema;
     // A claim at the same moment locks the row first (and counts a new try) or finds it leased.
     const { count } = await sql`
-      update ${s.outbox} set claimed_until = greatest(claimed_until, ${until})
-      where delivery_id = ${deliveryId} and attempts = ${attempts} and done_at is null
-        and claimed_until > 0
+      update ${s.outbox} o set claimed_until = greatest(o.claimed_until, ${until})
+      where o.delivery_id = ${deliveryId} and ${leasedForTry(this.#db.rules, 'o', attempts)}
     `;
     return count > 0;
   }

@@ -268,17 +268,25 @@ class PostgresAskStore implements AskStore {
 
   async renewWork(key: string, holder: string, until: number, now: number): Promise<boolean> {
     checkClaimKey(key, holder, ['until', until], ['now', now]);
-    return renewWorkIn(await this.#open(), this.#schema.claims, key, holder, until, now);
+    return renewWorkIn(
+      await this.#open(),
+      this.#rules,
+      this.#schema.claims,
+      key,
+      holder,
+      until,
+      now,
+    );
   }
 
   async finishWork(key: string, holder: string, at: number): Promise<boolean> {
     checkClaimKey(key, holder, ['at', at]);
-    return finishWorkIn(await this.#open(), this.#schema.claims, key, holder, at);
+    return finishWorkIn(await this.#open(), this.#rules, this.#schema.claims, key, holder, at);
   }
 
   async releaseWork(key: string, holder: string): Promise<boolean> {
     checkClaimKey(key, holder);
-    return releaseWorkIn(await this.#open(), this.#schema.claims, key, holder);
+    return releaseWorkIn(await this.#open(), this.#rules, this.#schema.claims, key, holder);
   }
 
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {

@@ -5,7 +5,7 @@
  * queue on its row lock, so exactly one takes it and the others read who has it.
  */
 import type { Sql } from 'postgres';
-import { claimableWork, type RuleDialect } from '../ask-rules-sql.js';
+import { claimableWork, heldBy, type RuleDialect } from '../ask-rules-sql.js';
 import { type WorkClaim, type WorkClaimRequest, workClaimOf } from '../work-claims.js';
 
 type Table = ReturnType<Sql['unsafe']>;
@@ -45,6 +45,7 @@ export async function claimWorkIn(
 /** `renewWork`: extends the lease while it is `holder`'s, not done and not run out at `now`. */
 export async function renewWorkIn(
   sql: Sql,
+  rules: RuleDialect<ReturnType<Sql>>,
   claims: Table,
   key: string,
   holder: string,
@@ -52,8 +53,8 @@ export async function renewWorkIn(
   now: number,
 ): Promise<boolean> {
   const { count } = await sql`
-    update ${claims} set lease_until = greatest(lease_until, ${until})
-    where key = ${key} and holder = ${holder} and done_at is null and lease_until > ${now}
+    update ${claims} c set lease_until = greatest(c.lease_until, ${until})
+    where c.key = ${key} and ${heldBy(rules, 'c', holder)} and c.lease_until > ${now}
   `;
   return count > 0;
 }
@@ -61,14 +62,15 @@ export async function renewWorkIn(
 /** `finishWork`: marks the claim done while it is `holder`'s. */
 export async function finishWorkIn(
   sql: Sql,
+  rules: RuleDialect<ReturnType<Sql>>,
   claims: Table,
   key: string,
   holder: string,
   at: number,
 ): Promise<boolean> {
   const { count } = await sql`
-    update ${claims} set done_at = ${at}
-    where key = ${key} and holder = ${holder} and done_at is null
+    update ${claims} c set done_at = ${at}
+    where c.key = ${key} and ${heldBy(rules, 'c', holder)}
   `;
   return count > 0;
 }
@@ -76,12 +78,13 @@ export async function finishWorkIn(
 /** `releaseWork`: deletes the claim while it is `holder`'s and not done. */
 export async function releaseWorkIn(
   sql: Sql,
+  rules: RuleDialect<ReturnType<Sql>>,
   claims: Table,
   key: string,
   holder: string,
 ): Promise<boolean> {
   const { count } = await sql`
-    delete from ${claims} where key = ${key} and holder = ${holder} and done_at is null
+    delete from ${claims} c where c.key = ${key} and ${heldBy(rules, 'c', holder)}
   `;
   return count > 0;
 }

@@ -6,7 +6,7 @@
  */
 import { droppedAtSettle, waitsForSettle } from '../ask-rules-sql.js';
 import type { AskWrite } from '../ask-store.js';
-import { outboxRowsOf } from '../outbox.js';
+import { outboxRowStart, outboxRowsOf } from '../outbox.js';
 import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from '../postgres-rows.js';
 import type { Column } from '../row-columns.js';
 import { POSTGRES_TEXT_RULES } from './rule-dialect.js';
@@ -35,17 +35,20 @@ export const OUTBOX_TYPES =
 /** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
 export function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
   return writes.flatMap((write) =>
-    outboxRowsOf(write).map((row) => ({
-      delivery_id: row.deliveryId,
-      ask_id: row.askId,
-      channel: row.channel,
-      due_at: row.dueAt ?? null,
-      while_open: row.whileOpen,
-      payload: row.payload ?? null,
-      attempts: row.lease === undefined ? 0 : 1,
-      claimed_until: row.lease?.until ?? 0,
-      claimed_by: row.lease?.sender ?? null,
-    })),
+    outboxRowsOf(write).map((row) => {
+      const start = outboxRowStart(row);
+      return {
+        delivery_id: row.deliveryId,
+        ask_id: row.askId,
+        channel: row.channel,
+        due_at: row.dueAt ?? null,
+        while_open: row.whileOpen,
+        payload: row.payload ?? null,
+        attempts: start.attempts,
+        claimed_until: start.claimedUntil,
+        claimed_by: start.claimedBy ?? null,
+      };
+    }),
   );
 }
 
