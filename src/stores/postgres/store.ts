@@ -2,7 +2,6 @@
 import postgres, { type Sql } from 'postgres';
 import type { AskAuditEvent } from '../../engine/audit.js';
 import type { AskListFilter, AskListPage, AskListResult } from '../ask-query.js';
-import type { RuleDialect } from '../ask-rules-sql.js';
 import type {
   AskCreateResult,
   AskStore,
@@ -15,12 +14,7 @@ import type {
   StoredAsk,
 } from '../ask-store.js';
 import { subscriberWriter } from '../change-fanout.js';
-import {
-  checkClaimKey,
-  checkWorkClaim,
-  type WorkClaim,
-  type WorkClaimRequest,
-} from '../work-claims.js';
+import type { WorkClaim, WorkClaimRequest } from '../work-claims.js';
 import { PostgresBatch } from './batch.js';
 import { PostgresChangeFeed } from './change-feed.js';
 import type { PostgresConnection } from './connection.js';
@@ -33,7 +27,7 @@ import { PostgresPurge } from './purge.js';
 import { PostgresReads } from './reads.js';
 import { postgresRules } from './rule-dialect.js';
 import { type PostgresSchema, postgresSchema } from './schema.js';
-import { claimWorkIn, finishWorkIn, releaseWorkIn, renewWorkIn } from './work-claims.js';
+import { PostgresWorkClaims } from './work-claims.js';
 import { PostgresWritePath } from './write-path.js';
 
 /** How the PostgreSQL store reaches the database: a connection string, or your own client. */
@@ -136,7 +130,6 @@ class PostgresAskStore implements AskStore {
   readonly #sql: Sql;
   readonly #ownsClient: boolean;
   readonly #schema: PostgresSchema;
-  readonly #rules: RuleDialect<ReturnType<Sql>>;
   readonly #changes: PostgresChangeFeed;
   readonly #reads: PostgresReads;
   readonly #writes: PostgresWritePath;
@@ -144,6 +137,7 @@ class PostgresAskStore implements AskStore {
   readonly #outbox: PostgresOutbox;
   readonly #leases: PostgresOwnerLeases;
   readonly #purge: PostgresPurge;
+  readonly #work: PostgresWorkClaims;
   #ready: Promise<void> | undefined;
   #closed = false;
 
@@ -151,11 +145,10 @@ class PostgresAskStore implements AskStore {
     this.#sql = sql;
     this.#ownsClient = ownsClient;
     this.#schema = postgresSchema(sql, schema);
-    this.#rules = postgresRules(sql);
     const db: PostgresConnection = {
       sql,
       schema: this.#schema,
-      rules: this.#rules,
+      rules: postgresRules(sql),
       onError,
       open: () => this.#open(),
     };
@@ -170,6 +163,7 @@ class PostgresAskStore implements AskStore {
     this.#due = new PostgresDueClaims(db, batch, own);
     this.#outbox = new PostgresOutbox(db);
     this.#purge = new PostgresPurge(db);
+    this.#work = new PostgresWorkClaims(db);
   }
 
   create(write: AskWrite): Promise<AskCreateResult> {
@@ -261,32 +255,20 @@ class PostgresAskStore implements AskStore {
     return this.#leases.until(owner);
   }
 
-  async claimWork(request: WorkClaimRequest, now: number): Promise<WorkClaim> {
-    checkWorkClaim(request, now);
-    return claimWorkIn(await this.#open(), this.#rules, this.#schema.claims, request, now);
+  claimWork(request: WorkClaimRequest, now: number): Promise<WorkClaim> {
+    return this.#work.claim(request, now);
   }
 
-  async renewWork(key: string, holder: string, until: number, now: number): Promise<boolean> {
-    checkClaimKey(key, holder, ['until', until], ['now', now]);
-    return renewWorkIn(
-      await this.#open(),
-      this.#rules,
-      this.#schema.claims,
-      key,
-      holder,
-      until,
-      now,
-    );
+  renewWork(key: string, holder: string, until: number, now: number): Promise<boolean> {
+    return this.#work.renew(key, holder, until, now);
   }
 
-  async finishWork(key: string, holder: string, at: number): Promise<boolean> {
-    checkClaimKey(key, holder, ['at', at]);
-    return finishWorkIn(await this.#open(), this.#rules, this.#schema.claims, key, holder, at);
+  finishWork(key: string, holder: string, at: number): Promise<boolean> {
+    return this.#work.finish(key, holder, at);
   }
 
-  async releaseWork(key: string, holder: string): Promise<boolean> {
-    checkClaimKey(key, holder);
-    return releaseWorkIn(await this.#open(), this.#rules, this.#schema.claims, key, holder);
+  releaseWork(key: string, holder: string): Promise<boolean> {
+    return this.#work.release(key, holder);
   }
 
   subscribe(listener: (change: AskStoreChange) => void, options?: AskSubscribeOptions): () => void {
