@@ -12,32 +12,36 @@ import { isUserInteractionError, UserInteractionError } from '../rules/errors.js
 import { quorumProgress } from '../rules/quorum.js';
 import { validateAskUserAnswers } from '../rules/validate-answers.js';
 import type { AskLog, PersistedAskSnapshot } from '../stores/ask-store.js';
-import type { AskCommits } from './ask-commit.js';
 import { answerCheck, answeredEvent, respondEvent, settledError } from './ask-events.js';
+import type { AskOwnership } from './ask-ownership.js';
 import type { AskReplica } from './ask-replica.js';
 import { stepAsk } from './ask-table.js';
 import type { AuditTrail } from './audit-trail.js';
 import type { OpenAsk } from './open-ask.js';
 import type { AnswerOptions, ResponseReceipt, ResumeOptions } from './service-contract.js';
+import type { Settlement } from './settlement.js';
 import { checkPersistedSnapshot, checkStoredAsk } from './stored-ask-check.js';
 
 export class AskCommands {
   readonly #store: AskLog;
   readonly #replica: AskReplica;
-  readonly #commits: AskCommits;
+  readonly #settlement: Settlement;
+  readonly #ownership: AskOwnership;
   readonly #trail: AuditTrail;
   readonly #quoteInput: (open: OpenAsk) => boolean;
 
   constructor(
     store: AskLog,
     replica: AskReplica,
-    commits: AskCommits,
+    settlement: Settlement,
+    ownership: AskOwnership,
     trail: AuditTrail,
     quoteInput: (open: OpenAsk) => boolean,
   ) {
     this.#store = store;
     this.#replica = replica;
-    this.#commits = commits;
+    this.#settlement = settlement;
+    this.#ownership = ownership;
     this.#trail = trail;
     this.#quoteInput = quoteInput;
   }
@@ -74,7 +78,7 @@ export class AskCommands {
     }
     const valid = await this.#validAnswers(open, type, answers);
     const event: AskMachineEvent = answeredEvent(type, open.questions, valid, by);
-    if (!(await this.#commits.commit(open, event))) {
+    if (!(await this.#settlement.commit(open, event))) {
       await this.#trail.attempt(open, type, undefined, by);
       throw settledError(open.id, open.state.value);
     }
@@ -106,7 +110,7 @@ export class AskCommands {
       );
     }
     const valid = await this.#validAnswers(open, 'answer', answers);
-    if (!(await this.#commits.commit(open, respondEvent(open.questions, valid, by, at())))) {
+    if (!(await this.#settlement.commit(open, respondEvent(open.questions, valid, by, at())))) {
       await this.#trail.attempt(open, 'answer', undefined, by);
       throw settledError(open.id, open.state.value);
     }
@@ -155,7 +159,7 @@ export class AskCommands {
     if (open.ready !== undefined) await open.ready;
     const event: AskMachineEvent =
       message === undefined ? { type: 'cancel', reason } : { type: 'cancel', reason, message };
-    if (!(await this.#commits.commit(open, event))) {
+    if (!(await this.#settlement.commit(open, event))) {
       await this.#trail.attempt(open, 'cancel');
       throw settledError(open.id, open.state.value);
     }
@@ -183,13 +187,13 @@ export class AskCommands {
     }
     const checked = checkStoredAsk(row, 'the stored ask');
     const open = held ? cached : this.#replica.fromRow(checked);
-    if (held) this.#replica.adopt(open, checked);
+    if (held) this.#settlement.settle({ how: 'heard', open, row: checked });
     if (open.state.status === 'done') {
       await this.#trail.attempt(open, 'restore');
       throw settledError(askId, open.state.value);
     }
     if (!held) this.#trail.restored(open);
-    await this.#commits.takeOver(open, checked, held);
+    await this.#ownership.takeOver(open, checked, held);
     return open;
   }
 

@@ -1,7 +1,8 @@
 /**
  * Delivery of an ask to the provider: the call, what the provider gets with it (ids, deadline,
  * signal, progress), and what comes back turned into machine events. Delivery lives exactly as
- * long as the ask is pending on this service: `stop` aborts the provider's signal with the cause.
+ * long as the ask is pending on this service: `stopDelivery` aborts the provider's signal with
+ * the cause.
  */
 import type { AskMachineEvent, AskMachineQuorum } from '../../machines/ask.machine.js';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
@@ -70,15 +71,6 @@ export class Delivery {
     );
   }
 
-  /** Ends delivery: the provider's signal is aborted with `cause` or the exit's own cause. */
-  stop(open: OpenAsk, event: AskMachineEvent | undefined, cause: unknown): void {
-    if (!open.delivering) return;
-    open.delivering = false;
-    open.exitEvent = event;
-    // Only a provider that looked at its signal has a controller to abort.
-    open.controller?.abort(cause ?? deliveryExitCause(open));
-  }
-
   async #delivered(open: OpenAsk, result: unknown): Promise<void> {
     if (!open.delivering) {
       await this.#host.recordAttempt(open, result).catch((error) => this.#host.report(error, open));
@@ -136,6 +128,23 @@ export class Delivery {
       .commit(open, { type: 'provider.progress', answers: progress })
       .catch((error) => open.fail(error));
   };
+}
+
+/**
+ * Ends the delivery of `open`, if it runs: the provider's signal is aborted with `cause` or the
+ * exit's own cause (`event`, the event that ended it). Settlement's, once a write says the ask
+ * no longer waits on this service's provider.
+ */
+export function stopDelivery(
+  open: OpenAsk,
+  event: AskMachineEvent | undefined,
+  cause: unknown,
+): void {
+  if (!open.delivering) return;
+  open.delivering = false;
+  open.exitEvent = event;
+  // Only a provider that looked at its signal has a controller to abort.
+  open.controller?.abort(cause ?? deliveryExitCause(open));
 }
 
 /**

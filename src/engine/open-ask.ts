@@ -32,8 +32,11 @@ export class OpenAsk {
    */
   attachment: AskAttachment | undefined;
 
-  // ── writes in flight: written by ask-commit.ts only ──
-  /** The version this service is writing right now (0: none); the store's news of it is old. */
+  // ── writes in flight: `writing` written by ask-commit.ts only, the rest by ask-ownership.ts ──
+  /**
+   * The version this service is writing, or wrote and is settling (0: none); the store's news
+   * of it is old.
+   */
   writing = 0;
   /** While the ask is being written to the store (created or taken over); events wait for it. */
   ready: Promise<void> | undefined = undefined;

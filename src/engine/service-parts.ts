@@ -1,16 +1,18 @@
 /**
- * The parts of one interaction service, wired to each other: the audit trail, delivery, the
- * replica of open asks, settlement, the compare-and-set loops, the commands and the sweeper.
- * The facade (service.ts) only delegates to them.
+ * The parts of one interaction service, built in the order they depend on each other, each
+ * calling only the ones built before it: the audit trail, the replica of open asks, the owner
+ * lease, the compare-and-set writes (which return what they applied), settlement (the one
+ * settle step of every applied write, and the commit loop), delivery, ownership (first writes
+ * and take-overs), the commands and the sweeper. The facade (service.ts) only delegates to them.
  */
-import type { AskIndex, AskLog, AskWrite } from '../stores/ask-store.js';
+import type { AskIndex, AskLog } from '../stores/ask-store.js';
 import { createMemoryAskStore } from '../stores/memory-store.js';
 import { readStorePorts } from '../stores/store-ports.js';
 import { AskCommands } from './ask-commands.js';
 import { AskCommits } from './ask-commit.js';
 import { sequentialIds } from './ask-ids.js';
-import type { PersistedAskState } from './ask-logic.js';
 import type { AskObserver } from './ask-observer.js';
+import { AskOwnership } from './ask-ownership.js';
 import { AskReplica } from './ask-replica.js';
 import { redacts } from './ask-write.js';
 import { AuditTrail } from './audit-trail.js';
@@ -43,6 +45,7 @@ export interface ServiceParts {
   replica: AskReplica;
   settlement: Settlement;
   commits: AskCommits;
+  ownership: AskOwnership;
   commands: AskCommands;
   sweeper: StoreSweeper;
   /** This service's owner lease, renewed while it is open. */
@@ -87,67 +90,58 @@ export function createServiceParts(
   const quoteInput = (open: OpenAsk) => !(redact || redacts(open.state));
   const observer = options.otel?.observe(serviceId, report);
   const ledger = new WriteLedger();
+  // Each part is built from the ones above it, and calls only those.
   const trail = new AuditTrail(store, clock, observer, ledger);
-  const delivery: Delivery = new Delivery({
+  const replica = new AskReplica(store, serviceId);
+  const lease = new OwnerLease(store, clock, serviceId, leaseTimes(options), report);
+  const commits = new AskCommits(store, clock, serviceId, lease, ledger, report);
+  const inspection =
+    options.inspect === undefined ? undefined : new AskInspection(options.inspect, redact);
+  const settlement = new Settlement(
+    clock,
+    store,
+    replica,
+    trail,
+    inspection,
+    commits,
+    observer,
+    report,
+  );
+  const delivery = new Delivery({
     provider,
     quoteInput,
-    commit: (open, event, outbox): Promise<boolean> => commits.commit(open, event, outbox),
-    abort: (open, cause): Promise<boolean> => settlement.abort(open, cause),
+    commit: (open, event, outbox) => settlement.commit(open, event, outbox),
+    abort: (open, cause) => settlement.abort(open, cause),
     recordAttempt: (open, result) => trail.attempt(open, 'provider', result),
     recordUnidentified: (open) => trail.unidentifiedResponse(open),
     now: () => clock.now(),
     report,
   });
-  const replica = new AskReplica(
-    store,
-    serviceId,
-    (open, row) => settlement.adoptRow(open, row),
-    (open) => settlement.purged(open),
-    report,
-  );
-  const inspection =
-    options.inspect === undefined ? undefined : new AskInspection(options.inspect, redact);
-  const settlement: Settlement = new Settlement(
-    clock,
-    replica,
-    trail,
-    delivery,
-    inspection,
-    () => commits,
-    observer,
-    report,
-  );
-  const lease = new OwnerLease(store, clock, serviceId, leaseTimes(options), report);
-  const commits: AskCommits = new AskCommits(
+  const ownership = new AskOwnership(
     store,
     clock,
     serviceId,
     replica,
+    commits,
     settlement,
-    trail,
     delivery,
     lease,
-    ledger,
     report,
   );
-  const commands = new AskCommands(store, replica, commits, trail, quoteInput);
-  // A memory store of the service's own has no other writer (the sweeper's writes reach the
-  // replica directly): news of its changes would only repeat this service's own writes. A
-  // shared store leaves this service's own writes out of its news, as their writer.
+  const commands = new AskCommands(store, replica, settlement, ownership, trail, quoteInput);
+  // A memory store of the service's own has no other writer (the sweeper's writes are settled
+  // here directly): news of its changes would only repeat this service's own writes. A shared
+  // store leaves this service's own writes out of its news, as their writer.
   const unsubscribe =
     options.store === undefined
       ? doNothing
-      : store.subscribe((change) => replica.onChange(change), { writer: serviceId });
+      : store.subscribe((change) => settlement.onChange(change), { writer: serviceId });
   const sweeper = new StoreSweeper(
     store,
     serviceId,
     clock,
     options.sweepIntervalMs ?? 250,
-    (write: AskWrite) => {
-      const open = replica.get(write.ask.askId);
-      if (open !== undefined) replica.refresh(open, write.ask.version);
-      trail.publish(undefined, write.event, false, write.ask.snapshot as PersistedAskState);
-    },
+    (write) => settlement.settle({ how: 'swept', write }),
     report,
     observer,
     (now) => settlement.deadlinesDue(now),
@@ -167,6 +161,7 @@ export function createServiceParts(
     replica,
     settlement,
     commits,
+    ownership,
     commands,
     sweeper,
     lease,

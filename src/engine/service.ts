@@ -1,8 +1,9 @@
 /**
  * The interaction service: one provider, asks kept in a store, exactly one outcome each. A
  * facade over its parts: intake (ask-intake), the one write path (ask-write), the
- * compare-and-set loops (ask-commit), the local replica of open asks (ask-replica), settlement
- * effects (settlement), the audit trail (audit-trail) and delivery to the provider (delivery).
+ * compare-and-set writes (ask-commit), the local replica of open asks (ask-replica), settlement
+ * (the commit loop and the one settle step of every applied write), first writes and take-overs
+ * (ask-ownership), the audit trail (audit-trail) and delivery to the provider (delivery).
  */
 import type { Observable } from 'rxjs';
 import type { AskUserQuestionAnswer } from '../contracts/answer.js';
@@ -131,7 +132,7 @@ class Service implements InteractionService {
     if (traced) open.outcome.catch((error) => observer?.failed(open.id, error));
     // Known here at once, so an answer given in the same turn finds it.
     parts.replica.add(open);
-    parts.commits.create(open, DELIVERS_AT_START, options.signal);
+    parts.ownership.create(open, DELIVERS_AT_START, options.signal);
     return open;
   }
 
@@ -265,6 +266,7 @@ class Service implements InteractionService {
     this.#parts.observer?.close();
     this.#parts.unsubscribe();
     this.#parts.commits.close();
+    this.#parts.ownership.close();
     this.#parts.settlement.stop();
     this.#parts.sweeper.stop();
     this.#parts.retention?.stop();
@@ -294,7 +296,7 @@ class Service implements InteractionService {
 
   #handle(open: OpenAsk): AskHandle {
     return createAskHandle(open, this.#parts.trail, (reason, message) => {
-      void this.#parts.commits
+      void this.#parts.settlement
         .commit(
           open,
           message === undefined ? { type: 'cancel', reason } : { type: 'cancel', reason, message },

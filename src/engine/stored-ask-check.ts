@@ -6,7 +6,14 @@
  * its snapshot says, selections among the options offered). A tampered or corrupt row is
  * refused with an error that names the ask and what was wrong; a row that passes is frozen.
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import {
+  type Static,
+  type TObject,
+  type TOptional,
+  type TProperties,
+  type TSchema,
+  Type,
+} from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ValueError } from '@sinclair/typebox/errors';
 import { AskUserAnswersSchema } from '../contracts/answer.js';
@@ -15,6 +22,7 @@ import { AskOutcomeSchema, QuorumResponseSchema } from '../contracts/outcome.js'
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { MAX_QUESTIONS } from '../rules/limits.js';
+import { ASK_ROW, type RowField, type RowKind } from '../stores/ask-row.js';
 import type { ListedAsk, PersistedAskSnapshot, StoredAsk } from '../stores/ask-store.js';
 import { sameData } from './ask-intake.js';
 import { ASK_STATES, type AskState, INITIAL_ASK_STATE } from './audit.js';
@@ -22,7 +30,6 @@ import { deepFreeze } from './outcome-copy.js';
 
 // Derived from the machine (ASK_STATES), so a new state needs no edit here.
 const StateSchema = Type.Union(ASK_STATES.map((value: AskState) => Type.Literal(value)));
-const OptionalString = Type.Optional(Type.String({ minLength: 1 }));
 
 const ByText = Type.String({ minLength: 1 });
 
@@ -91,23 +98,65 @@ const PersistedSnapshotSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A stored row; `Static` of it equals `StoredAsk` but for the snapshot (contract-types test). */
-export const StoredAskSchema = Type.Object({
-  askId: Type.String({ minLength: 1 }),
+/** The schema of each kind of stored value (ask-row.ts); a JSON field names its own below. */
+const KIND_SCHEMAS = {
+  text: Type.String({ minLength: 1 }),
   state: StateSchema,
   version: Type.Integer({ minimum: 1 }),
+  time: Type.Number(),
+  flag: Type.Boolean(),
+} as const satisfies Partial<Record<RowKind, TSchema>>;
+
+/**
+ * A stored row, built from the row's description (`ASK_ROW`): each field by its kind, or by its
+ * own schema where it holds JSON, optional where the description says. `Static` of it equals
+ * `StoredAsk` but for the snapshot (contract-types test), so a field added to the row fails the
+ * type check until it is described.
+ */
+export const StoredAskSchema = describedSchema(ASK_ROW, KIND_SCHEMAS, {
   snapshot: PersistedSnapshotSchema,
   questions: Type.Array(AskUserQuestionSchema, { minItems: 1, maxItems: MAX_QUESTIONS }),
-  outcome: Type.Optional(AskOutcomeSchema),
-  interactionId: OptionalString,
-  key: OptionalString,
-  deadlineAt: Type.Optional(Type.Number()),
-  owner: OptionalString,
-  final: Type.Boolean(),
-  createdAt: Type.Number(),
-  updatedAt: Type.Number(),
-  attachment: Type.Optional(AskAttachmentSchema),
+  outcome: AskOutcomeSchema,
+  attachment: AskAttachmentSchema,
 });
+
+type JsonKind = 'object' | 'array';
+
+/** The schema of a described field: its own (`J`) where it has one, else its kind's. */
+type FieldSchema<D, F, K, J> = F extends keyof J
+  ? J[F]
+  : D extends { kind: infer Kind }
+    ? Kind extends keyof K
+      ? K[Kind]
+      : never
+    : never;
+
+type DescribedProperties<R, K, J> = {
+  -readonly [F in keyof R]: R[F] extends { optional: true }
+    ? TOptional<Extract<FieldSchema<R[F], F, K, J>, TSchema>>
+    : FieldSchema<R[F], F, K, J>;
+};
+
+type DescribedSchema<R, K, J> =
+  DescribedProperties<R, K, J> extends infer P extends TProperties ? TObject<P> : never;
+
+/** An object schema of a described row; every field of a JSON kind must be given its schema. */
+function describedSchema<
+  const R extends Readonly<Record<string, RowField>>,
+  const K extends Partial<Record<RowKind, TSchema>>,
+  const J extends { [F in keyof R as R[F] extends { kind: JsonKind } ? F : never]: TSchema },
+>(row: R, kinds: K, json: J): DescribedSchema<R, K, J> {
+  const properties: Record<string, TSchema> = {};
+  for (const [field, described] of Object.entries(row)) {
+    const schema: TSchema | undefined =
+      (json as Record<string, TSchema>)[field] ?? kinds[described.kind];
+    if (schema === undefined) {
+      throw new Error(`No schema for the stored field ${field} of kind ${described.kind}.`);
+    }
+    properties[field] = described.optional === true ? Type.Optional(schema) : schema;
+  }
+  return Type.Object(properties) as DescribedSchema<R, K, J>;
+}
 
 /**
  * A row as `list` returns it: without the snapshot and the attachment, with the session and

@@ -1,25 +1,22 @@
 /**
- * The PostgreSQL store's rows, described once per table: the statements (insert, the update's
- * recordset, selects) and the readers are built from these column tables. A row someone edited
+ * The PostgreSQL store's rows: its column tables, built from the stored ask's description
+ * (ask-row.ts) in PostgreSQL's dialect, from which the statements (insert, the update's
+ * recordset, selects) and the readers are built. A row someone edited
  * by hand or a column that does not parse is refused with an error naming the ask and the
  * column, never handed to a service.
  */
-import { type AskAuditEvent, isAskState, isAuditEventType } from '../engine/audit.js';
-import { notifiedRecipientOf, QUERY_VALUES } from './ask-query.js';
+import type { AskAuditEvent } from '../engine/audit.js';
+import { ASK_COPIES, ASK_ROW, EVENT_COPIES, EVENT_ROW } from './ask-row.js';
 import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
 import { claimedAskColumns } from './outbox.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
+  describedColumns,
   listedColumns,
-  readJson,
-  readOptionalText,
-  readOptionalTime,
-  readPositiveInteger,
   readRow,
-  readText,
-  readTime,
+  type SqlDialect,
   updatedColumns,
 } from './row-columns.js';
 
@@ -27,197 +24,45 @@ export { CorruptAskRowError } from './row-columns.js';
 
 const STORE = 'PostgreSQL';
 
+/** How PostgreSQL keeps each kind of value: native booleans and jsonb. */
+export const POSTGRES_DIALECT: SqlDialect = {
+  store: STORE,
+  types: {
+    text: 'text',
+    state: 'text',
+    version: 'integer',
+    time: 'double precision',
+    flag: 'boolean',
+    object: 'jsonb',
+    array: 'jsonb',
+    'event-type': 'text',
+    'from-state': 'text',
+  },
+  jsonAsText: false,
+  quote: (column) => column,
+  writeFlag: (flag) => flag,
+  readFlag: (value) => {
+    if (typeof value !== 'boolean') throw new ColumnFault('not a boolean', value);
+    return value;
+  },
+};
+
 /** The `asks` columns the store writes and reads (the sweeper's `claim` columns are its own). */
-export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
-  { column: 'id', type: 'text', field: 'askId', write: (ask) => ask.askId, read: readText },
-  {
-    column: 'state',
-    type: 'text',
-    field: 'state',
-    query: 'state',
-    write: (ask) => ask.state,
-    read: readState,
-  },
-  {
-    column: 'version',
-    type: 'integer',
-    field: 'version',
-    write: (ask) => ask.version,
-    read: readPositiveInteger,
-  },
-  {
-    column: 'snapshot',
-    type: 'jsonb',
-    field: 'snapshot',
-    write: (ask) => ask.snapshot,
-    read: (value) => readJson(value, 'object', false),
-  },
-  {
-    column: 'questions',
-    type: 'jsonb',
-    field: 'questions',
-    write: (ask) => ask.questions,
-    read: (value) => readJson(value, 'array', false),
-  },
-  {
-    column: 'outcome',
-    type: 'jsonb',
-    field: 'outcome',
-    write: (ask) => ask.outcome ?? null,
-    read: (value) => (value === null ? undefined : readJson(value, 'object', false)),
-  },
-  {
-    column: 'interaction_id',
-    type: 'text',
-    field: 'interactionId',
-    write: (ask) => ask.interactionId ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: 'key',
-    type: 'text',
-    field: 'key',
-    query: 'key',
-    write: (ask) => ask.key ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: 'deadline_at',
-    type: 'double precision',
-    field: 'deadlineAt',
-    write: (ask) => ask.deadlineAt ?? null,
-    read: readOptionalTime,
-  },
-  {
-    column: 'owner',
-    type: 'text',
-    field: 'owner',
-    write: (ask) => ask.owner ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: 'final',
-    type: 'boolean',
-    field: 'final',
-    write: (ask) => ask.final,
-    read: (value) => {
-      if (typeof value !== 'boolean') throw new ColumnFault('not a boolean', value);
-      return value;
-    },
-  },
-  {
-    column: 'created_at',
-    type: 'double precision',
-    field: 'createdAt',
-    query: 'createdAt',
-    write: (ask) => ask.createdAt,
-    read: readTime,
-  },
-  {
-    column: 'updated_at',
-    type: 'double precision',
-    field: 'updatedAt',
-    query: 'updatedAt',
-    write: (ask) => ask.updatedAt,
-    read: readTime,
-  },
-  {
-    // What the caller kept with the ask (\`start\`'s \`attachment\`); written at create only.
-    column: 'attachment',
-    type: 'jsonb',
-    field: 'attachment',
-    write: (ask) => ask.attachment ?? null,
-    read: (value) => (value === null ? undefined : readJson(value, 'object', false)),
-  },
-  // Copies of what the snapshot holds, for `list` to find through an index; read from the
-  // snapshot, never from here.
-  {
-    column: 'session_id',
-    type: 'text',
-    query: 'sessionId',
-    write: (ask) => QUERY_VALUES.sessionId(ask) ?? null,
-    read: () => undefined,
-  },
-  {
-    column: 'agent',
-    type: 'text',
-    query: 'agent',
-    write: (ask) => QUERY_VALUES.agent(ask) ?? null,
-    read: () => undefined,
-  },
-  // Who answered, which the outcome holds: read from the outcome, never from here.
-  {
-    column: 'answered_by',
-    type: 'text',
-    query: 'answeredBy',
-    write: (ask) => QUERY_VALUES.answeredBy(ask) ?? null,
-    read: () => undefined,
-  },
-];
+export const ASK_COLUMNS: readonly Column<StoredAsk>[] = describedColumns(
+  POSTGRES_DIALECT,
+  ASK_ROW,
+  ASK_COPIES,
+);
 
 /** The columns an update writes (`updatedColumns`: all but those fixed at create). */
 export const UPDATED_COLUMNS = updatedColumns(ASK_COLUMNS);
 
 /** The `ask_events` columns (the `id` that orders them is the database's). */
-export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
-  {
-    column: 'ask_id',
-    type: 'text',
-    field: 'askId',
-    write: (event) => event.askId,
-    read: readText,
-  },
-  {
-    column: 'at',
-    type: 'double precision',
-    field: 'at',
-    write: (event) => event.at,
-    read: readTime,
-  },
-  {
-    column: 'type',
-    type: 'text',
-    field: 'type',
-    write: (event) => event.type,
-    read: (value) => {
-      if (!isAuditEventType(value)) throw new ColumnFault('not an audit event type', value);
-      return value;
-    },
-  },
-  {
-    column: 'from_state',
-    type: 'text',
-    field: 'from',
-    write: (event) => event.from,
-    read: (value, other) => {
-      if (other('type') !== 'start') return readState(value);
-      if (value !== null) throw new ColumnFault('a start event has no previous state', value);
-      return null;
-    },
-  },
-  {
-    column: 'to_state',
-    type: 'text',
-    field: 'to',
-    write: (event) => event.to,
-    read: readState,
-  },
-  {
-    column: 'data',
-    type: 'jsonb',
-    field: 'data',
-    write: (event) => event.data,
-    read: (value) => readJson(value, 'object', false),
-  },
-  // The recipient a notification event names, for `list`'s `notified` filter to find through
-  // an index; the event's data holds it, so it is read from there, never from here.
-  {
-    column: 'recipient',
-    type: 'text',
-    write: (event) => notifiedRecipientOf(event) ?? null,
-    read: () => undefined,
-  },
-];
+export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = describedColumns(
+  POSTGRES_DIALECT,
+  EVENT_ROW,
+  EVENT_COPIES,
+);
 
 /** The event's columns but its ask id, which a write takes from the ask row it wrote. */
 export const WRITTEN_EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = EVENT_COLUMNS.filter(
@@ -272,11 +117,6 @@ export function recordOf<TRow>(
 /** `name type, …` for a recordset's column definition list. */
 export function recordsetTypes<TRow>(columns: readonly Column<TRow>[]): string {
   return columns.map((column) => `${column.column} ${column.type}`).join(', ');
-}
-
-function readState(value: unknown) {
-  if (!isAskState(value)) throw new ColumnFault('not an ask state', value);
-  return value;
 }
 
 const positions = new WeakMap<readonly Column<never>[], Map<string, number>>();

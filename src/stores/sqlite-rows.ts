@@ -1,296 +1,81 @@
 /**
- * The SQLite store's rows, described once per table: the statements and the readers are built
- * from these column tables. A row is lean: the snapshot column leaves out what the row holds in
- * columns of its own (the ask id, times, outcome, questions) and XState's empty bookkeeping, and
- * `packed` says what was left out, so the row reads back exactly as written. A column that does
- * not parse is refused with an error naming the ask and the column.
+ * The SQLite store's rows: its column tables, built from the stored ask's description
+ * (ask-row.ts) in SQLite's dialect, from which the statements and the readers are built. A row is
+ * lean (lean-rows.ts): the snapshot column leaves out what the row holds elsewhere and `packed`
+ * says what, and an event's data is left out where its ask's row stands for it. A column that
+ * does not parse is refused with an error naming the ask and the column.
  */
-import {
-  type AskAuditEvent,
-  INITIAL_ASK_STATE,
-  isAskState,
-  isAuditEventType,
-  startDataOf,
-} from '../engine/audit.js';
-import { notifiedRecipientOf, QUERY_VALUES } from './ask-query.js';
+import { type AskAuditEvent, INITIAL_ASK_STATE } from '../engine/audit.js';
+import { ASK_COPIES, ASK_ROW, EVENT_COPIES, EVENT_ROW } from './ask-row.js';
+import { dataStandsFor, packed, readBits, unpack } from './lean-rows.js';
+
+export { startStandsFor } from './lean-rows.js';
+
 import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
 import { claimedAskColumns } from './outbox.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
+  describedColumns,
   listedColumns,
   readJson,
-  readOptionalText,
-  readOptionalTime,
-  readPositiveInteger,
   readRow,
-  readText,
   readTime,
+  type SqlDialect,
   updatedColumns,
 } from './row-columns.js';
 import type { SqliteValue } from './sqlite-database.js';
 
 const STORE = 'SQLite';
 
-// What the snapshot column leaves out, one bit each (never renumber: rows on disk carry them).
-const CONTEXT_ASK_ID = 1;
-const CONTEXT_CREATED_AT = 2;
-const CONTEXT_DEADLINE_AT = 4;
-const CONTEXT_OUTCOME = 8;
-const OUTPUT = 16;
-const EMPTY_HISTORY_VALUE = 32;
-const EMPTY_CHILDREN = 64;
-const CONTEXT_QUESTIONS = 128;
-// Schema version 7: the machine's status (`done` exactly when the row is final), its state
-// value (the row's state) and an empty `progress` list.
-const STATUS = 256;
-const VALUE = 512;
-const EMPTY_PROGRESS = 1024;
-const KNOWN_BITS = 2047;
-
-interface Packed {
-  ask: StoredAsk;
-  json: string;
-  bits: number;
-}
-
-/** The last ask packed: its snapshot and `packed` columns are written one after the other. */
-let lastPacked: Packed | undefined;
-
-function packed(ask: StoredAsk): Packed {
-  if (lastPacked?.ask === ask) return lastPacked;
-  lastPacked = pack(ask);
-  return lastPacked;
-}
-
-/**
- * The snapshot without what the row carries elsewhere. Only values that are the very same
- * (`===`) as the row's are left out, as the service's rows have them, so reading puts back
- * exactly what was there; anything else is kept as it is.
- */
-function pack(ask: StoredAsk): Packed {
-  const { snapshot } = ask;
-  const context = snapshot.context;
-  if (typeof context !== 'object' || context === null || Array.isArray(context)) {
-    return { ask, json: JSON.stringify(snapshot), bits: 0 };
-  }
-  let bits = 0;
-  const leanContext: Record<string, unknown> = {};
-  for (const key in context) {
-    const value = (context as Record<string, unknown>)[key];
-    const bit =
-      key === 'askId' && value === ask.askId
-        ? CONTEXT_ASK_ID
-        : key === 'createdAt' && value === ask.createdAt
-          ? CONTEXT_CREATED_AT
-          : key === 'deadlineAt' && value !== undefined && value === ask.deadlineAt
-            ? CONTEXT_DEADLINE_AT
-            : key === 'outcome' && value !== undefined && value === ask.outcome
-              ? CONTEXT_OUTCOME
-              : key === 'questions' && value === ask.questions
-                ? CONTEXT_QUESTIONS
-                : key === 'progress' && Array.isArray(value) && value.length === 0
-                  ? EMPTY_PROGRESS
-                  : 0;
-    if (bit === 0) leanContext[key] = value;
-    else bits |= bit;
-  }
-  const lean: Record<string, unknown> = {};
-  for (const key in snapshot) {
-    const value = snapshot[key];
-    const bit =
-      key === 'context'
-        ? -1
-        : key === 'status' && value === (ask.final ? 'done' : 'active')
-          ? STATUS
-          : key === 'value' && value === ask.state
-            ? VALUE
-            : key === 'output' && value !== undefined && value === ask.outcome
-              ? OUTPUT
-              : key === 'historyValue' && isEmptyObject(value)
-                ? EMPTY_HISTORY_VALUE
-                : key === 'children' && isEmptyObject(value)
-                  ? EMPTY_CHILDREN
-                  : 0;
-    if (bit === -1) lean[key] = leanContext;
-    else if (bit === 0) lean[key] = value;
-    else bits |= bit;
-  }
-  return { ask, json: JSON.stringify(lean), bits };
-}
-
-/** Puts back into a lean snapshot what `pack` left out. */
-function unpack(ask: StoredAsk, bits: number): void {
-  if (bits === 0) return;
-  const lean = ask.snapshot;
-  const stored = lean.context;
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
-    throw new CorruptAskRowError(ask.askId, 'snapshot', 'its context is not a JSON object', STORE);
-  }
-  const context: Record<string, unknown> = {};
-  if (bits & CONTEXT_ASK_ID) context.askId = ask.askId;
-  if (bits & CONTEXT_CREATED_AT) context.createdAt = ask.createdAt;
-  if (bits & EMPTY_PROGRESS) context.progress = [];
-  Object.assign(context, stored);
-  if (bits & CONTEXT_DEADLINE_AT) context.deadlineAt = ask.deadlineAt;
-  if (bits & CONTEXT_QUESTIONS) context.questions = ask.questions;
-  if (bits & CONTEXT_OUTCOME) context.outcome = ask.outcome;
-  const snapshot: Record<string, unknown> = {};
-  if (bits & STATUS) snapshot.status = ask.final ? 'done' : 'active';
-  if (bits & VALUE) snapshot.value = ask.state;
-  for (const key in lean) {
-    if (key === 'context') {
-      if (bits & EMPTY_HISTORY_VALUE) snapshot.historyValue = {};
-      snapshot.context = context;
-      if (bits & EMPTY_CHILDREN) snapshot.children = {};
-    } else {
-      snapshot[key] = lean[key];
-    }
-  }
-  if (bits & OUTPUT) snapshot.output = ask.outcome;
-  ask.snapshot = snapshot;
-}
+/** How SQLite keeps each kind of value: flags and times as integers, JSON as text. */
+export const SQLITE_DIALECT: SqlDialect = {
+  store: STORE,
+  types: {
+    text: 'TEXT',
+    state: 'TEXT',
+    version: 'INTEGER',
+    time: 'INTEGER',
+    flag: 'INTEGER',
+    object: 'TEXT',
+    array: 'TEXT',
+    'event-type': 'TEXT',
+    'from-state': 'TEXT',
+  },
+  jsonAsText: true,
+  quote: (column) => (column === 'key' ? '"key"' : column),
+  writeFlag: (flag) => (flag ? 1 : 0),
+  readFlag: (value) => {
+    const flag = typeof value === 'bigint' ? Number(value) : value;
+    if (flag !== 0 && flag !== 1) throw new ColumnFault('not 0 or 1', value);
+    return flag === 1;
+  },
+};
 
 /** The `asks` columns the store writes and reads (`seq`, the row's number, is the table's). */
-export const ASK_COLUMNS: readonly Column<StoredAsk>[] = [
-  { column: 'id', type: 'TEXT', field: 'askId', write: (ask) => ask.askId, read: readText },
+export const ASK_COLUMNS: readonly Column<StoredAsk>[] = describedColumns(
+  SQLITE_DIALECT,
+  ASK_ROW,
+  ASK_COPIES,
   {
-    column: 'state',
-    type: 'TEXT',
-    field: 'state',
-    query: 'state',
-    write: (ask) => ask.state,
-    read: readState,
-  },
-  {
-    column: 'version',
-    type: 'INTEGER',
-    field: 'version',
-    write: (ask) => ask.version,
-    read: readPositiveInteger,
-  },
-  {
-    column: 'snapshot',
-    type: 'TEXT',
-    field: 'snapshot',
-    write: (ask) => packed(ask).json,
-    // Put together with what it left out once the whole row is read (`readAsk`).
-    read: (value) => readJson(value, 'object', true),
-  },
-  {
-    column: 'packed',
-    type: 'INTEGER',
-    write: (ask) => packed(ask).bits,
-    read: readBits,
-  },
-  {
-    column: 'questions',
-    type: 'TEXT',
-    field: 'questions',
-    write: (ask) => questionsJson(ask.questions),
-    read: (value) => readJson(value, 'array', true),
-  },
-  {
-    column: 'outcome',
-    type: 'TEXT',
-    field: 'outcome',
-    write: (ask) => (ask.outcome === undefined ? null : JSON.stringify(ask.outcome)),
-    read: (value) => (value === null ? undefined : readJson(value, 'object', true)),
-  },
-  {
-    column: 'interaction_id',
-    type: 'TEXT',
-    field: 'interactionId',
-    write: (ask) => ask.interactionId ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: '"key"',
-    type: 'TEXT',
-    field: 'key',
-    query: 'key',
-    write: (ask) => ask.key ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: 'deadline_at',
-    type: 'INTEGER',
-    field: 'deadlineAt',
-    write: (ask) => ask.deadlineAt ?? null,
-    read: readOptionalTime,
-  },
-  {
+    snapshot: {
+      write: (ask) => packed(ask).json,
+      // Put together with what it left out once the whole row is read (`readAsk`).
+      helpers: [
+        { column: 'packed', type: 'INTEGER', write: (ask) => packed(ask).bits, read: readBits },
+      ],
+    },
+    questions: { write: (ask) => questionsJson(ask.questions) },
     // Owners are few (one per service) and long: the row keeps a number for the owner's name.
     // The store adds a name to `ask_owners` before it writes a row naming it (`ownerParam`).
-    column: 'owner',
-    type: 'INTEGER',
-    field: 'owner',
-    placeholder: '(SELECT id FROM ask_owners WHERE name = ?)',
-    select: '(SELECT name FROM ask_owners WHERE id = owner) AS owner',
-    write: (ask) => ask.owner ?? null,
-    read: readOptionalText,
-  },
-  {
-    column: 'final',
-    type: 'INTEGER',
-    field: 'final',
-    write: (ask) => (ask.final ? 1 : 0),
-    read: (value) => {
-      const flag = typeof value === 'bigint' ? Number(value) : value;
-      if (flag !== 0 && flag !== 1) throw new ColumnFault('not 0 or 1', value);
-      return flag === 1;
+    owner: {
+      type: 'INTEGER',
+      placeholder: '(SELECT id FROM ask_owners WHERE name = ?)',
+      select: '(SELECT name FROM ask_owners WHERE id = owner) AS owner',
     },
   },
-  {
-    column: 'created_at',
-    type: 'INTEGER',
-    field: 'createdAt',
-    query: 'createdAt',
-    write: (ask) => ask.createdAt,
-    read: readTime,
-  },
-  {
-    column: 'updated_at',
-    type: 'INTEGER',
-    field: 'updatedAt',
-    query: 'updatedAt',
-    write: (ask) => ask.updatedAt,
-    read: readTime,
-  },
-  {
-    // What the caller kept with the ask (\`start\`'s \`attachment\`); written at create only.
-    column: 'attachment',
-    type: 'TEXT',
-    field: 'attachment',
-    write: (ask) => (ask.attachment === undefined ? null : JSON.stringify(ask.attachment)),
-    read: (value) => (value === null ? undefined : readJson(value, 'object', true)),
-  },
-  // Copies of what the snapshot holds, for `list` to find through an index; read from the
-  // snapshot, never from here.
-  {
-    column: 'session_id',
-    type: 'TEXT',
-    query: 'sessionId',
-    write: (ask) => QUERY_VALUES.sessionId(ask) ?? null,
-    read: () => undefined,
-  },
-  {
-    column: 'agent',
-    type: 'TEXT',
-    query: 'agent',
-    write: (ask) => QUERY_VALUES.agent(ask) ?? null,
-    read: () => undefined,
-  },
-  // Who answered, which the outcome holds: read from the outcome, never from here.
-  {
-    column: 'answered_by',
-    type: 'TEXT',
-    query: 'answeredBy',
-    write: (ask) => QUERY_VALUES.answeredBy(ask) ?? null,
-    read: () => undefined,
-  },
-];
+);
 
 /** The columns an update writes (`updatedColumns`: all but those fixed at create). */
 export const UPDATED_COLUMNS = updatedColumns(ASK_COLUMNS);
@@ -310,70 +95,42 @@ export const LISTED_COLUMNS = listedColumns(ASK_COLUMNS);
  * The `ask_events` columns of an event, after `ask` (the `seq` of its ask, which the insert
  * looks up by ask id): compact, the ask id and the type are not repeated in a JSON copy.
  */
-export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = [
-  { column: 'at', type: 'INTEGER', field: 'at', write: (event) => event.at, read: readTime },
+export const EVENT_COLUMNS: readonly Column<AskAuditEvent>[] = describedColumns(
+  SQLITE_DIALECT,
+  EVENT_ROW,
+  EVENT_COPIES,
   {
-    column: 'type',
-    type: 'TEXT',
-    field: 'type',
-    write: (event) => event.type,
-    read: (value) => {
-      if (!isAuditEventType(value)) throw new ColumnFault('not an audit event type', value);
-      return value;
-    },
-  },
-  {
-    column: 'from_state',
-    type: 'TEXT',
-    field: 'from',
-    write: (event) => event.from,
-    read: (value, other) => {
-      if (other('type') !== 'start') return readState(value);
-      if (value !== null) throw new ColumnFault('a start event has no previous state', value);
-      return null;
-    },
-  },
-  { column: 'to_state', type: 'TEXT', field: 'to', write: (event) => event.to, read: readState },
-  {
-    column: 'data',
-    type: 'TEXT',
-    field: 'data',
-    write: (event) => JSON.stringify(event.data),
-    // NULL: what the row stands for (see `eventParams`): a start event's data is the ask's own
-    // (the history reads it as `start_data`), a deadline's is its time, and an answer's is
-    // `{ answers, answeredBy? }` of the ask's outcome (the history reads `outcome`).
-    read: (value, other) => {
-      if (value !== null) return readJson(value, 'object', true);
-      const type = other('type');
-      if (type === 'start') {
-        const data = other('start_data');
-        if (data === undefined) {
-          throw new ColumnFault('empty, and its ask cannot be read to stand for it', null);
+    data: {
+      // NULL: what the row stands for (see `eventParams`): a start event's data is the ask's
+      // own (the history reads it as `start_data`), a deadline's is its time, and an answer's
+      // is `{ answers, answeredBy? }` of the ask's outcome (the history reads `outcome`).
+      read: (value, other) => {
+        if (value !== null) return readJson(value, 'object', true);
+        const type = other('type');
+        if (type === 'start') {
+          const data = other('start_data');
+          if (data === undefined) {
+            throw new ColumnFault('empty, and its ask cannot be read to stand for it', null);
+          }
+          return data;
         }
-        return data;
-      }
-      if (type === 'deadline') return { at: readTime(other('at')) };
-      const outcome = readJson(other('outcome'), 'object', true) as {
-        answers?: unknown;
-        answeredBy?: unknown;
-      };
-      if (!Array.isArray(outcome.answers)) {
-        throw new ColumnFault('empty, and the ask has no answered outcome to stand for', null);
-      }
-      return outcome.answeredBy === undefined
-        ? { answers: outcome.answers }
-        : { answers: outcome.answers, answeredBy: outcome.answeredBy };
+        if (type === 'deadline') return { at: readTime(other('at')) };
+        const outcome = readJson(other('outcome'), 'object', true) as {
+          answers?: unknown;
+          answeredBy?: unknown;
+        };
+        if (!Array.isArray(outcome.answers)) {
+          throw new ColumnFault('empty, and the ask has no answered outcome to stand for', null);
+        }
+        return outcome.answeredBy === undefined
+          ? { answers: outcome.answers }
+          : { answers: outcome.answers, answeredBy: outcome.answeredBy };
+      },
     },
   },
-  // The recipient a notification event names, for `list`'s `notified` filter to find through
-  // an index; the event's data holds it, so it is read from there, never from here.
-  {
-    column: 'recipient',
-    type: 'TEXT',
-    write: (event) => notifiedRecipientOf(event) ?? null,
-    read: () => undefined,
-  },
-];
+  // The table keys events by their ask's row number (`ask`), not its id.
+  ['askId'],
+);
 
 const DATA = EVENT_COLUMNS.findIndex((column) => column.column === 'data');
 const DATA_COLUMN = EVENT_COLUMNS[DATA]!;
@@ -407,24 +164,6 @@ export function eventParams(event: AskAuditEvent, ask?: StoredAsk): SqliteValue[
 }
 
 /**
- * True when `ask`'s first row stands for all of its start `event`, so the event needs no row
- * of its own (schema version 10): its time is the row's creation time, it comes from no state
- * into 'pending', and its data is what the row gives (`startDataOf`). `impliedStartRow` reads
- * it back from the row.
- */
-export function startStandsFor(event: AskAuditEvent, ask: StoredAsk): boolean {
-  return (
-    event.type === 'start' &&
-    event.at === ask.createdAt &&
-    event.from === null &&
-    event.to === INITIAL_ASK_STATE &&
-    ask.state === INITIAL_ASK_STATE &&
-    notifiedRecipientOf(event) === undefined &&
-    dataStandsFor(event, ask)
-  );
-}
-
-/**
  * The `ask_events` row of a start event its ask's row stands for (`startStandsFor`), as the
  * history query returns one: `readEvent` reads it like any other (its id is 0, before every
  * event's). `startData` undefined: the ask's row could not be read, and neither can this.
@@ -443,30 +182,6 @@ export function impliedStartRow(
     recipient: null,
     start_data: startData,
   };
-}
-
-function dataStandsFor(event: AskAuditEvent, ask: StoredAsk | undefined): boolean {
-  const data = event.data as Record<string, unknown>;
-  if (event.type === 'deadline') return sameData(data, { at: event.at });
-  if (ask === undefined) return false;
-  if (event.type === 'start') return ask.version === 1 && sameData(data, startDataOf(ask));
-  if (ask.final && ask.outcome?.status === 'answered') {
-    const { answers, answeredBy } = ask.outcome;
-    return sameData(data, answeredBy === undefined ? { answers } : { answers, answeredBy });
-  }
-  return false;
-}
-
-/** The same keys with the very same (`===`) values. */
-function sameData(data: Record<string, unknown>, expected: Record<string, unknown>): boolean {
-  if (typeof data !== 'object' || data === null) return false;
-  let keys = 0;
-  for (const key in data) {
-    if (data[key] !== expected[key]) return false;
-    keys++;
-  }
-  for (const _ in expected) keys--;
-  return keys === 0;
 }
 
 /** What a claim reads of an outbox entry's ask (`ClaimedOutboxEntry.ask`). */
@@ -499,7 +214,7 @@ export function readAsk(row: AskRow): StoredAsk {
     if (!(error instanceof ColumnFault)) throw error;
     throw new CorruptAskRowError(id, 'packed', error.message, STORE);
   }
-  unpack(ask, bits);
+  unpack(ask, bits, STORE);
   return ask;
 }
 
@@ -526,23 +241,4 @@ function questionsJson(questions: StoredAsk['questions']): string {
     questionsJsonCache.set(questions, json);
   }
   return json;
-}
-
-function readState(value: unknown) {
-  if (!isAskState(value)) throw new ColumnFault('not an ask state', value);
-  return value;
-}
-
-function readBits(value: unknown): number {
-  const bits = typeof value === 'bigint' ? Number(value) : value;
-  if (typeof bits !== 'number' || !Number.isInteger(bits) || (bits & ~KNOWN_BITS) !== 0) {
-    throw new ColumnFault('not a set of packing flags this build knows', value);
-  }
-  return bits;
-}
-
-function isEmptyObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  for (const _ in value) return false;
-  return true;
 }

@@ -1183,16 +1183,16 @@ describe('the SQLite store', () => {
 
   it('lets a program whose service swept a storm exit without closing anything', async () => {
     const program = await bundleProgram('test/fixtures/sqlite-sweep-exit.ts');
-    const started = performance.now();
     const child = spawnSync(process.execPath, [program, path, '300'], {
       encoding: 'utf8',
       timeout: 30_000,
     });
     expect(child.stderr).toBe('');
     expect(child.stdout.trim()).toBe('timed out 300');
+    // A worker kept alive would have held it until the spawn timeout killed it: no status then,
+    // but the signal.
+    expect(child.signal).toBeNull();
     expect(child.status).toBe(0);
-    // A worker kept alive would have held it until the spawn timeout killed it.
-    expect(performance.now() - started).toBeLessThan(20_000);
     const rounds = raw()
       .prepare("SELECT count(*) AS n FROM ask_events WHERE type = 'deadline'")
       .get() as { n: number };
