@@ -20,12 +20,14 @@ export interface RuleDialect<Piece> {
   is: (column: string, value: boolean) => unknown;
 }
 
-/** A rule's names: how its statement calls the tables and rows the rule reads. */
-export interface RuleNames {
-  /** The owner leases (`owner`, `lease_until`). */
-  leases?: unknown;
-  /** The outbox table. */
-  outbox?: unknown;
+/** The owner leases' table (`owner`, `lease_until`), as the statement names it. */
+export interface LeaseTable {
+  leases: unknown;
+}
+
+/** The outbox table, as the statement names it. */
+export interface OutboxTable {
+  outbox: unknown;
 }
 
 /** A template of plain text: for a dialect whose statements are text with placeholders. */
@@ -44,7 +46,7 @@ export function textPiece(strings: TemplateStringsArray, ...values: unknown[]): 
  */
 export function noLiveOwner<Piece>(
   d: RuleDialect<Piece>,
-  names: Required<Pick<RuleNames, 'leases'>>,
+  names: LeaseTable,
   ask: string,
   now: unknown,
 ): Piece {
@@ -56,7 +58,7 @@ export function noLiveOwner<Piece>(
 /** A due ask (row alias `ask`): open, its deadline passed at `now`, and no live owner holds it. */
 export function dueAsk<Piece>(
   d: RuleDialect<Piece>,
-  names: Required<Pick<RuleNames, 'leases'>>,
+  names: LeaseTable,
   ask: string,
   now: unknown,
 ): Piece {
@@ -70,7 +72,7 @@ export function dueAsk<Piece>(
  */
 export function purgeable<Piece>(
   d: RuleDialect<Piece>,
-  names: Required<Pick<RuleNames, 'leases'>>,
+  names: LeaseTable,
   ask: string,
   finalBefore: unknown,
   now: unknown,
@@ -85,7 +87,7 @@ export function purgeable<Piece>(
  */
 export function claimableEntry<Piece>(
   d: RuleDialect<Piece>,
-  names: Required<Pick<RuleNames, 'outbox'>>,
+  names: OutboxTable,
   entry: string,
   now: unknown,
 ): Piece {
@@ -100,7 +102,7 @@ export function claimableEntry<Piece>(
  */
 export function notHeldBack<Piece>(
   d: RuleDialect<Piece>,
-  names: Required<Pick<RuleNames, 'outbox'>>,
+  names: OutboxTable,
   entry: string,
   now: unknown,
 ): Piece {
