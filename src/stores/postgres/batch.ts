@@ -5,10 +5,10 @@
 import type { Sql } from 'postgres';
 import { droppedAtSettle, waitsForSettle } from '../ask-rules-sql.js';
 import type { AskWrite } from '../ask-store.js';
-import { UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from '../postgres-rows.js';
 import type { Column } from '../row-columns.js';
 import type { PostgresChangeFeed } from './change-feed.js';
 import { json, type PostgresConnection } from './connection.js';
+import { UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from './rows.js';
 import type { Fragment } from './schema.js';
 import { OUTBOX_COLUMNS, OUTBOX_TYPES, outboxRecords } from './writes.js';
 

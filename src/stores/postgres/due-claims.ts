@@ -5,10 +5,10 @@
 import type { Sql } from 'postgres';
 import { dueAsk } from '../ask-rules-sql.js';
 import type { AskWrite, StoredAsk } from '../ask-store.js';
-import { parseAskRow } from '../postgres-rows.js';
 import type { PostgresBatch, VersionedWrite } from './batch.js';
 import { isConnectionLost, json, type PostgresConnection } from './connection.js';
 import type { OwnWrites } from './own-writes.js';
+import { parseAskRow } from './rows.js';
 
 /** How long a due ask a sweeper could not read, or declined, is left for the asks after it. */
 const CLAIM_LEASE_MS = 5_000;

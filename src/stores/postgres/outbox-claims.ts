@@ -6,13 +6,8 @@ import type { AskAuditEvent } from '../../engine/audit.js';
 import { claimableEntry, leasedForTry } from '../ask-rules-sql.js';
 import type { ClaimedOutboxEntry } from '../ask-store.js';
 import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake } from '../outbox.js';
-import {
-  CorruptAskRowError,
-  EVENT_COLUMNS,
-  parseClaimedAskRow,
-  recordOf,
-} from '../postgres-rows.js';
 import { json, type PostgresConnection } from './connection.js';
+import { CorruptAskRowError, EVENT_COLUMNS, parseClaimedAskRow, recordOf } from './rows.js';
 
 export class PostgresOutbox {
   readonly #db: PostgresConnection;

@@ -11,6 +11,9 @@ import {
 } from '../ask-query.js';
 import type { ListedAsk, StoredAsk } from '../ask-store.js';
 import { type ListDialect, listStatement } from '../list-sql.js';
+import { columnList, queryColumns, readListedPage } from '../row-columns.js';
+import { type PostgresConnection, retryRead } from './connection.js';
+import { quoteIdentifier } from './migrations.js';
 import {
   ASK_COLUMNS,
   CorruptAskRowError,
@@ -18,10 +21,7 @@ import {
   parseAskRow,
   parseEventRow,
   parseListedRow,
-} from '../postgres-rows.js';
-import { columnList, queryColumns, readListedPage } from '../row-columns.js';
-import { type PostgresConnection, retryRead } from './connection.js';
-import { quoteIdentifier } from './migrations.js';
+} from './rows.js';
 
 /** Where a listed row holds its creation time (`LISTED_COLUMNS` order). */
 const LISTED_CREATED_AT = LISTED_COLUMNS.findIndex((column) => column.column === 'created_at');

@@ -3,14 +3,9 @@
  * tables, the column lists of its rows, its NOTIFY channel and its sweepers' lock space.
  */
 import type { Sql } from 'postgres';
-import {
-  ASK_COLUMNS,
-  CLAIMED_ASK_COLUMNS,
-  EVENT_COLUMNS,
-  recordsetTypes,
-} from '../postgres-rows.js';
 import { columnList } from '../row-columns.js';
 import { quoteIdentifier, quoteLiteral } from './migrations.js';
+import { ASK_COLUMNS, CLAIMED_ASK_COLUMNS, EVENT_COLUMNS, recordsetTypes } from './rows.js';
 
 /** A piece of SQL text the client inserts as it is (a name, a column list). */
 export type Fragment = ReturnType<Sql['unsafe']>;

@@ -5,12 +5,12 @@
 import type { Sql } from 'postgres';
 import type { AskAuditEvent } from '../../engine/audit.js';
 import type { AskCreateResult, AskUpdateResult, AskWrite } from '../ask-store.js';
-import { EVENT_COLUMNS, recordOf } from '../postgres-rows.js';
 import type { PostgresChangeFeed } from './change-feed.js';
 import { isUniqueViolation, json, type PostgresConnection, refuseNul } from './connection.js';
 import { quoteIdentifier } from './migrations.js';
 import type { OwnWrites } from './own-writes.js';
 import type { PostgresReads } from './reads.js';
+import { EVENT_COLUMNS, recordOf } from './rows.js';
 import { outboxRecords, PostgresWrites } from './writes.js';
 
 export class PostgresWritePath {

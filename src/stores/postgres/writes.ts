@@ -7,8 +7,8 @@
 import { droppedAtSettle, waitsForSettle } from '../ask-rules-sql.js';
 import type { AskWrite } from '../ask-store.js';
 import { outboxRowStart, outboxRowsOf } from '../outbox.js';
-import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from '../postgres-rows.js';
 import type { Column } from '../row-columns.js';
+import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from './rows.js';
 import { POSTGRES_TEXT_RULES } from './rule-dialect.js';
 
 /** A statement's text and its parameters, for `sql.unsafe(text, params, { prepare: true })`. */
