@@ -37,8 +37,7 @@ interface Result {
   loadEnd: number;
 }
 
-const config = JSON.parse(process.argv[2] ?? 'null') as AbRunConfig | null;
-if (config === null) throw new Error('Run by bench/ab-stores.ts (npm run bench:ab).');
+const config = readConfig(process.argv[2]);
 
 const places: Places = { dir: mkdtempSync(join(tmpdir(), 'ask-engine-ab-stores-')) };
 /** The cluster being started or running, so an interrupted start is cleaned up too. */
@@ -57,23 +56,39 @@ const cleanup = () => {
   return cleaned;
 };
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping; removing the PostgreSQL cluster and the temp files.`);
+  // Every signal is caught (the same one may come twice: from the terminal and relayed by
+  // bench/ab-stores.ts), so the cleanup under way is never cut short.
+  process.on(signal, () => {
+    if (cleaned === undefined) {
+      console.error(`\n${signal}: stopping; removing the PostgreSQL cluster and the temp files.`);
+    }
     void cleanup().finally(() => process.exit(130));
   });
 }
 
-const results: Result[] = [];
 const failed: string[] = [];
 try {
+  await main();
+} finally {
+  await cleanup();
+}
+if (failed.length > 0) console.error(`\nFailed: ${failed.join('; ')}`);
+process.exit(failed.length === 0 ? (process.exitCode ?? 0) : 1);
+
+async function main(): Promise<void> {
   const before = await load('before', config.before);
   const after = await load('after', config.after);
+  const { only } = config;
   const chosen = workloads(STORE_KINDS, places).filter(
     (workload) =>
-      config.only.length === 0 ||
-      config.only.some((word) => workload.name.toLowerCase().includes(word.toLowerCase())),
+      only.length === 0 ||
+      only.some((word) => workload.name.toLowerCase().includes(word.toLowerCase())),
   );
-  if (chosen.length === 0) throw new Error(`No workload matches ${config.only.join(', ')}.`);
+  if (chosen.length === 0) {
+    console.error(`No workload matches ${only.join(', ')}.`);
+    process.exitCode = 2;
+    return;
+  }
   let run = chosen;
   if (chosen.some((workload) => workload.kind === 'PostgreSQL')) {
     if (postgresMissing !== undefined) {
@@ -90,7 +105,9 @@ try {
     `${config.rounds} rounds of ${config.chunkMs} ms chunks per build, alternating which goes first; ratio = after / before per round (below 1: after is faster)\n`,
   );
   const loadStart = loadavg()[0]!;
+  const results: Result[] = [];
   for (const workload of run) {
+    if (cleaned !== undefined) return; // interrupted
     try {
       const result = await measure(workload.name, before, after, workload.setup);
       results.push(result);
@@ -104,11 +121,12 @@ try {
   console.log(
     `\nload average (1 min): ${loadStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`,
   );
-} finally {
-  await cleanup();
 }
-if (failed.length > 0) console.error(`\nFailed: ${failed.join('; ')}`);
-process.exit(failed.length === 0 ? 0 : 1);
+
+function readConfig(text: string | undefined): AbRunConfig {
+  if (text === undefined) throw new Error('Run by bench/ab-stores.ts (npm run bench:ab).');
+  return JSON.parse(text) as AbRunConfig;
+}
 
 /** The build's public exports the workloads use; a missing one is named. */
 async function load(label: string, side: BuiltSide): Promise<Build> {
@@ -158,12 +176,12 @@ async function measure(
     sides.push(b);
     const a = await setup(after);
     sides.push(a);
-    const chunkNs = config!.chunkMs * 1e6;
+    const chunkNs = config.chunkMs * 1e6;
     // Warm both up, so the optimizing compiler has seen both before the first round counts.
     await chunk(b.run, chunkNs * 2);
     await chunk(a.run, chunkNs * 2);
     const rounds: { before: number; after: number; ratio: number }[] = [];
-    for (let round = 0; round < config!.rounds; round++) {
+    for (let round = 0; round < config.rounds; round++) {
       const beforeFirst = round % 2 === 0;
       const first = await chunk(beforeFirst ? b.run : a.run, chunkNs);
       const second = await chunk(beforeFirst ? a.run : b.run, chunkNs);
@@ -211,6 +229,8 @@ function summary(result: Result) {
     median: r[r.length >> 1]!.toFixed(3),
     quartiles: `${quantile(r, 0.25).toFixed(3)}-${quantile(r, 0.75).toFixed(3)}`,
     range: `${r[0]!.toFixed(3)}-${r[r.length - 1]!.toFixed(3)}`,
+    // Of two builds of the same code, each is the slower in about half the rounds.
+    slower: `${r.filter((ratio) => ratio > 1).length}/${r.length}`,
     times: `${time(result.afterNs)} vs ${time(result.beforeNs)}`,
     load: `${result.loadStart.toFixed(2)}-${result.loadEnd.toFixed(2)}`,
   };
@@ -218,17 +238,17 @@ function summary(result: Result) {
 
 function line(result: Result): string {
   const s = summary(result);
-  return `${result.name}: ${s.median}x (quartiles ${s.quartiles}, range ${s.range}; ${s.times} in the median round) [load ${s.load}]`;
+  return `${result.name}: ${s.median}x (quartiles ${s.quartiles}, range ${s.range}; after slower in ${s.slower} rounds; ${s.times} in the median round) [load ${s.load}]`;
 }
 
 function table(all: readonly Result[]): string {
   const rows = all.map((result) => {
     const s = summary(result);
-    return `| ${result.name} | ${s.median}x | ${s.quartiles} | ${s.range} | ${s.times} | ${s.load} |`;
+    return `| ${result.name} | ${s.median}x | ${s.quartiles} | ${s.range} | ${s.slower} | ${s.times} | ${s.load} |`;
   });
   return [
-    '| workload | after / before, median | quartiles | range | after vs before (median round) | load |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| workload | after / before, median | quartiles | range | after slower in | after vs before (median round) | load |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }

@@ -115,7 +115,20 @@ function parseArgs(args: string[]): Options {
   const [before, after, ...rest] = positional;
   if (before === undefined) fail('Name the commit to compare with.');
   if (rest.length > 0) fail(`One or two commits, got ${positional.join(' ')}.`);
-  return { before, after, rounds, chunkMs, only };
+  return {
+    before: commitOf(before),
+    after: after === undefined ? undefined : commitOf(after),
+    rounds,
+    chunkMs,
+    only,
+  };
+}
+
+/** The full hash of `name`, a commit of this repository. */
+function commitOf(name: string): string {
+  const resolved = git(['rev-parse', '--verify', '--quiet', `${name}^{commit}`], false);
+  if (resolved.status !== 0) fail(`${name} is not a commit of ${root}.`);
+  return resolved.stdout.trim();
 }
 
 function integer(name: string, text: string, min: number, max: number): number {
@@ -136,16 +149,13 @@ async function side(label: string, commit: string | undefined): Promise<BuiltSid
   let tree = root;
   let source: string;
   if (commit === undefined) {
-    const head = git(['log', '-1', '--format=%h %s'], true).stdout.trim();
+    const head = described('HEAD');
     const changed = git(['status', '--porcelain', '--untracked-files=no'], true).stdout.trim();
     source = `the working tree at ${head}${changed === '' ? '' : ' (with uncommitted changes)'}`;
   } else {
-    const resolved = git(['rev-parse', '--verify', '--quiet', `${commit}^{commit}`], false);
-    if (resolved.status !== 0) throw new Error(`${commit} is not a commit of ${root}.`);
-    const hash = resolved.stdout.trim();
-    source = git(['log', '-1', '--format=%h %s', hash], true).stdout.trim();
+    source = described(commit);
     tree = join(trees, label);
-    git(['worktree', 'add', '--detach', '--quiet', tree, hash], true);
+    git(['worktree', 'add', '--detach', '--quiet', tree, commit], true);
     worktrees.push(tree);
     symlinkSync(realpathSync(join(root, 'node_modules')), join(tree, 'node_modules'), 'dir');
   }
@@ -171,6 +181,14 @@ async function bundle(
     conditions: ['ask-engine:source'],
     logLevel: 'warning',
   });
+}
+
+/** `abc1234 Subject of the commit` (the subject cut at 72 characters). */
+function described(commit: string): string {
+  const [hash = commit, subject = ''] = git(['log', '-1', '--format=%h%n%s', commit], true)
+    .stdout.trim()
+    .split('\n');
+  return `${hash} ${subject.length > 72 ? `${subject.slice(0, 71)}…` : subject}`;
 }
 
 function git(args: string[], check: boolean) {
