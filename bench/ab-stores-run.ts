@@ -29,8 +29,10 @@ export interface BuiltSide {
 
 interface Result {
   name: string;
-  /** Per-round ratios after / before, sorted. */
+  /** Per-round ratios after / before of the time on the clock, sorted. */
   ratios: number[];
+  /** Per-round ratios after / before of this process's CPU time, sorted. */
+  cpuRatios: number[];
   beforeNs: number;
   afterNs: number;
   loadStart: number;
@@ -180,22 +182,28 @@ async function measure(
     // Warm both up, so the optimizing compiler has seen both before the first round counts.
     await chunk(b.run, chunkNs * 2);
     await chunk(a.run, chunkNs * 2);
-    const rounds: { before: number; after: number; ratio: number }[] = [];
+    const rounds: { before: Chunk; after: Chunk; ratio: number; cpuRatio: number }[] = [];
     for (let round = 0; round < config.rounds; round++) {
       const beforeFirst = round % 2 === 0;
       const first = await chunk(beforeFirst ? b.run : a.run, chunkNs);
       const second = await chunk(beforeFirst ? a.run : b.run, chunkNs);
-      const beforeNs = beforeFirst ? first : second;
-      const afterNs = beforeFirst ? second : first;
-      rounds.push({ before: beforeNs, after: afterNs, ratio: afterNs / beforeNs });
+      const timed = beforeFirst
+        ? { before: first, after: second }
+        : { before: second, after: first };
+      rounds.push({
+        ...timed,
+        ratio: timed.after.wallNs / timed.before.wallNs,
+        cpuRatio: timed.after.cpuNs / timed.before.cpuNs,
+      });
     }
     rounds.sort((x, y) => x.ratio - y.ratio);
     const middle = rounds[rounds.length >> 1]!;
     return {
       name,
       ratios: rounds.map((round) => round.ratio),
-      beforeNs: middle.before,
-      afterNs: middle.after,
+      cpuRatios: rounds.map((round) => round.cpuRatio).sort((x, y) => x - y),
+      beforeNs: middle.before.wallNs,
+      afterNs: middle.after.wallNs,
       loadStart,
       loadEnd: loadavg()[0]!,
     };
@@ -204,8 +212,15 @@ async function measure(
   }
 }
 
-/** Nanoseconds per call of `run`, called one at a time for about `budgetNs`. */
-async function chunk(run: () => Promise<unknown>, budgetNs: number): Promise<number> {
+/** One chunk's time per call: on the clock, and the CPU time of this process (all threads). */
+interface Chunk {
+  wallNs: number;
+  cpuNs: number;
+}
+
+/** Calls `run` one at a time for about `budgetNs`. */
+async function chunk(run: () => Promise<unknown>, budgetNs: number): Promise<Chunk> {
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   const end = start + BigInt(Math.round(budgetNs));
   let calls = 0;
@@ -215,7 +230,11 @@ async function chunk(run: () => Promise<unknown>, budgetNs: number): Promise<num
     calls++;
     now = process.hrtime.bigint();
   }
-  return Number(now - start) / calls;
+  const used = process.cpuUsage(cpu);
+  return {
+    wallNs: Number(now - start) / calls,
+    cpuNs: ((used.user + used.system) * 1e3) / calls,
+  };
 }
 
 /** The value at fraction `q` of sorted `values` (nearest rank). */
@@ -225,12 +244,14 @@ function quantile(values: readonly number[], q: number): number {
 
 function summary(result: Result) {
   const r = result.ratios;
+  const cpu = result.cpuRatios;
   return {
-    median: r[r.length >> 1]!.toFixed(3),
+    median: `${r[r.length >> 1]!.toFixed(3)}x`,
     quartiles: `${quantile(r, 0.25).toFixed(3)}-${quantile(r, 0.75).toFixed(3)}`,
     range: `${r[0]!.toFixed(3)}-${r[r.length - 1]!.toFixed(3)}`,
     // Of two builds of the same code, each is the slower in about half the rounds.
     slower: `${r.filter((ratio) => ratio > 1).length}/${r.length}`,
+    cpu: `${cpu[cpu.length >> 1]!.toFixed(3)}x (${quantile(cpu, 0.25).toFixed(3)}-${quantile(cpu, 0.75).toFixed(3)})`,
     times: `${time(result.afterNs)} vs ${time(result.beforeNs)}`,
     load: `${result.loadStart.toFixed(2)}-${result.loadEnd.toFixed(2)}`,
   };
@@ -238,17 +259,17 @@ function summary(result: Result) {
 
 function line(result: Result): string {
   const s = summary(result);
-  return `${result.name}: ${s.median}x (quartiles ${s.quartiles}, range ${s.range}; after slower in ${s.slower} rounds; ${s.times} in the median round) [load ${s.load}]`;
+  return `${result.name}: ${s.median} (quartiles ${s.quartiles}, range ${s.range}; after slower in ${s.slower} rounds; CPU time ${s.cpu}; ${s.times} in the median round) [load ${s.load}]`;
 }
 
 function table(all: readonly Result[]): string {
   const rows = all.map((result) => {
     const s = summary(result);
-    return `| ${result.name} | ${s.median}x | ${s.quartiles} | ${s.range} | ${s.slower} | ${s.times} | ${s.load} |`;
+    return `| ${result.name} | ${s.median} | ${s.quartiles} | ${s.range} | ${s.slower} | ${s.cpu} | ${s.times} | ${s.load} |`;
   });
   return [
-    '| workload | after / before, median | quartiles | range | after slower in | after vs before (median round) | load |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| workload | after / before, median | quartiles | range | after slower in | CPU time, median (quartiles) | after vs before (median round) | load |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');
 }
