@@ -107,32 +107,62 @@ interface StoreOpening {
 
 function storeOpener(places: Places) {
   return (build: Build, kind: StoreKind, workload: string): StoreOpening => {
-    const name = `ab_${build.label}_${workload}`;
-    if (kind === 'memory') {
-      return { open: async () => build.createMemoryAskStore() };
-    }
-    if (kind === 'SQLite') {
-      const path = join(places.dir, `${name}.db`);
-      return {
-        open: async () => build.createSqliteAskStore({ path }),
-        fill: () => build.createSqliteAskStore({ path }, { synchronous: 'normal' }),
-      };
-    }
-    const url = places.postgresUrl;
-    if (url === undefined) throw new Error('The PostgreSQL workloads need a cluster.');
-    return {
-      open: async () => {
-        const admin = postgres(url, { max: 1, onnotice: () => {} });
-        try {
-          await admin.unsafe(`create database ${name}`);
-        } finally {
-          await admin.end();
-        }
-        const own = new URL(url);
-        own.pathname = `/${name}`;
-        return build.createPostgresAskStore({ connectionString: own.href });
-      },
+    const opening = openingOf(places, build, kind, workload);
+    const checked = (store: AskStore) => {
+      const methods = store as unknown as Record<string, unknown>;
+      const missing = STORE_METHODS.filter((method) => typeof methods[method] !== 'function');
+      if (missing.length > 0) {
+        throw new Error(`The ${build.label} build's ${kind} store has no ${missing.join(', ')}.`);
+      }
+      return store;
     };
+    const { fill } = opening;
+    return {
+      open: async () => checked(await opening.open()),
+      ...(fill === undefined ? {} : { fill: () => checked(fill()) }),
+    };
+  };
+}
+
+/** The store methods the workloads call: a build whose store lacks one is named. */
+const STORE_METHODS = [
+  'create',
+  'update',
+  'get',
+  'list',
+  'history',
+  'claimOutbox',
+  'completeOutbox',
+  'close',
+] as const;
+
+/** Where the build's store of `kind` for `workload` lives, and how it is opened. */
+function openingOf(places: Places, build: Build, kind: StoreKind, workload: string): StoreOpening {
+  const name = `ab_${build.label}_${workload}`;
+  if (kind === 'memory') {
+    return { open: async () => build.createMemoryAskStore() };
+  }
+  if (kind === 'SQLite') {
+    const path = join(places.dir, `${name}.db`);
+    return {
+      open: async () => build.createSqliteAskStore({ path }),
+      fill: () => build.createSqliteAskStore({ path }, { synchronous: 'normal' }),
+    };
+  }
+  const url = places.postgresUrl;
+  if (url === undefined) throw new Error('The PostgreSQL workloads need a cluster.');
+  return {
+    open: async () => {
+      const admin = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe(`create database ${name}`);
+      } finally {
+        await admin.end();
+      }
+      const own = new URL(url);
+      own.pathname = `/${name}`;
+      return build.createPostgresAskStore({ connectionString: own.href });
+    },
   };
 }
 
