@@ -48,19 +48,23 @@ function cleanup(): void {
   cleaned = true;
   for (const worktree of worktrees) {
     const removed = git(['worktree', 'remove', '--force', worktree], false);
-    if (removed.status !== 0) console.error(`Could not remove the worktree ${worktree}.`);
+    if (removed.status !== 0) {
+      console.error(
+        `Could not remove the worktree ${worktree} (${removed.stderr.trim()}); its folder is deleted, \`git worktree prune\` forgets it.`,
+      );
+    }
   }
   rmSync(trees, { recursive: true, force: true });
   rmSync(built, { recursive: true, force: true });
-  git(['worktree', 'prune'], false);
 }
 let interrupted: NodeJS.Signals | undefined;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => {
     interrupted = signal;
     // The run cleans up its cluster and files, then this process removes the rest once it ends.
-    if (child !== undefined && child.exitCode === null) child.kill(signal);
-    else {
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) {
+      child.kill(signal);
+    } else {
       cleanup();
       process.exit(130);
     }
