@@ -108,10 +108,10 @@ async function main(): Promise<void> {
   );
   const loadStart = loadavg()[0]!;
   const results: Result[] = [];
-  for (const workload of run) {
+  for (const [index, workload] of run.entries()) {
     if (cleaned !== undefined) return; // interrupted
     try {
-      const result = await measure(workload.name, before, after, workload.setup);
+      const result = await measure(workload.name, before, after, workload.setup, index % 2 === 1);
       results.push(result);
       console.log(line(result));
     } catch (error) {
@@ -168,20 +168,25 @@ async function measure(
   before: Build,
   after: Build,
   setup: (build: Build) => Promise<Side>,
+  afterFirst: boolean,
 ): Promise<Result> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const loadStart = loadavg()[0]!;
   const sides: Side[] = [];
   try {
-    const b = await setup(before);
-    sides.push(b);
-    const a = await setup(after);
-    sides.push(a);
+    // Which build's store is set up and warmed first alternates from workload to workload, so
+    // whatever being first does (a file or a database made earlier, a heap filled earlier) is
+    // not always the same build's.
+    const earlier = await setup(afterFirst ? after : before);
+    sides.push(earlier);
+    const later = await setup(afterFirst ? before : after);
+    sides.push(later);
+    const [b, a] = afterFirst ? [later, earlier] : [earlier, later];
     const chunkNs = config.chunkMs * 1e6;
     // Warm both up, so the optimizing compiler has seen both before the first round counts.
-    await chunk(b.run, chunkNs * 2);
-    await chunk(a.run, chunkNs * 2);
+    await chunk(earlier.run, chunkNs * 2);
+    await chunk(later.run, chunkNs * 2);
     const rounds: { before: Chunk; after: Chunk; ratio: number; cpuRatio: number }[] = [];
     for (let round = 0; round < config.rounds; round++) {
       const beforeFirst = round % 2 === 0;
