@@ -5,9 +5,9 @@
  * @module ask-engine/postgres
  */
 
-export { CorruptAskRowError } from './stores/postgres-rows.js';
+export { CorruptAskRowError } from './stores/postgres/rows.js';
 export {
   createPostgresAskStore,
   type PostgresAskStoreConnection,
   type PostgresAskStoreOptions,
-} from './stores/postgres-store.js';
+} from './stores/postgres/store.js';

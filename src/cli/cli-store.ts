@@ -116,7 +116,7 @@ async function openPostgresStore(url: string, where: string): Promise<CliStore> 
   const { createPostgresAskStore } = await importOptionalPackage(
     'postgres',
     'the PostgreSQL store',
-    () => import('../stores/postgres-store.js'),
+    () => import('../stores/postgres/store.js'),
   );
   let store: AskStore;
   try {

@@ -46,24 +46,21 @@ export function outboxRowsOf(write: AskWrite): OutboxRow[] {
   return rows;
 }
 
-/** How an outbox entry's tries and lease are stored when it is written (`storedLeaseOf`). */
-export interface StoredLease {
-  /** Tries counted so far. */
+/** How an outbox row starts: its try and its lease (`claimedBy` undefined: no sender's own). */
+export interface OutboxRowStart {
   attempts: number;
-  /** The lease's end, 0 for an entry leased to no one. */
   claimedUntil: number;
-  /** The sender it is leased to, as written (`takeOutbox`); undefined otherwise. */
   claimedBy: string | undefined;
 }
 
 /**
- * An entry written leased (`OutboxEntry.lease`) is its first try, its sender's until the lease
- * ends, so no claim takes it meanwhile; any other entry is written untried and leased to no one.
+ * How `row` starts: written leased to its sender (`lease`, see `OutboxEntry.lease`), it is at
+ * its first try, leased to that sender until the lease's end; otherwise at no try, unleased.
  */
-export function storedLeaseOf(lease: OutboxLease | undefined): StoredLease {
-  return lease === undefined
+export function outboxRowStart(row: OutboxRow): OutboxRowStart {
+  return row.lease === undefined
     ? { attempts: 0, claimedUntil: 0, claimedBy: undefined }
-    : { attempts: 1, claimedUntil: lease.until, claimedBy: lease.sender };
+    : { attempts: 1, claimedUntil: row.lease.until, claimedBy: row.lease.sender };
 }
 
 /** A claimed entry's own fields, as a store reads them from its row. */

@@ -4,8 +4,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAskQuery } from '../../src/stores/ask-query.js';
 import { listStatement } from '../../src/stores/list-sql.js';
-import { POSTGRES_MIGRATION_NAMES } from '../../src/stores/postgres-migrations.js';
-import { postgresListDialect } from '../../src/stores/postgres-store.js';
+import { POSTGRES_MIGRATION_NAMES } from '../../src/stores/postgres/migrations.js';
+import { postgresListDialect } from '../../src/stores/postgres/reads.js';
 import {
   type PostgresCluster,
   postgresMissing,

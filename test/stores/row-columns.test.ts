@@ -1,6 +1,6 @@
 /** The column rules both SQL stores share (row-columns.ts), checked against each store's table. */
 import { describe, expect, it } from 'vitest';
-import * as postgres from '../../src/stores/postgres-rows.js';
+import * as postgres from '../../src/stores/postgres/rows.js';
 import { type Column, updatedColumns } from '../../src/stores/row-columns.js';
 import * as sqlite from '../../src/stores/sqlite-rows.js';
 

@@ -20,7 +20,7 @@ import {
   EVENT_ROW,
   type RowField,
 } from '../../src/stores/ask-row.js';
-import * as pg from '../../src/stores/postgres-rows.js';
+import * as pg from '../../src/stores/postgres/rows.js';
 import type { Column } from '../../src/stores/row-columns.js';
 import * as lite from '../../src/stores/sqlite-rows.js';
 import {

@@ -4,18 +4,14 @@
  * connection runs it, and so does the store's worker thread (worker.ts), which is
  * handed this function's source: it uses nothing but its arguments.
  */
+
+import { droppedAtSettle } from '../ask-rules-sql.js';
 import type { AskWrite } from '../ask-store.js';
-import { type OutboxRow, outboxRowsOf, storedLeaseOf } from '../outbox.js';
+import { type OutboxRow, outboxRowStart, outboxRowsOf } from '../outbox.js';
 import { columnList } from '../row-columns.js';
-import { awaitingSettleSql, droppedAtSettleSql } from '../rules-sql.js';
-import {
-  EVENT_COLUMNS,
-  eventParams,
-  SQLITE_DIALECT,
-  UPDATED_COLUMNS,
-  updateParams,
-} from '../sqlite-rows.js';
+import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from '../sqlite-rows.js';
 import type { SqliteStatement, SqliteValue } from './database.js';
+import { SQLITE_RULES } from './rules.js';
 
 /** A due row `settle` wrote anew: its row number, the version it was read at, the write. */
 export interface SettledRow {
@@ -50,6 +46,13 @@ export interface BatchResult {
   eventIds: [number, number][];
 }
 
+/**
+ * An entry waiting for its ask to settle, due once it does. SQLite makes every such entry due,
+ * an entry about the open ask being sent at the settle too, as the memory store does; the shared
+ * rule (`waitsForSettle` in ask-rules-sql.ts, which PostgreSQL runs) leaves that one waiting.
+ */
+export const WAITING_FOR_SETTLE = 'ask_outbox.due_at IS NULL AND ask_outbox.done_at IS NULL';
+
 /** The statements `applyBatchPlan` runs, by name. */
 export type BatchStatements = Record<keyof ReturnType<typeof batchSql>, SqliteStatement>;
 
@@ -67,16 +70,15 @@ export function batchSql() {
        VALUES (${['ask', ...EVENT_COLUMNS].map(() => '?').join(', ')}) RETURNING id`,
     // Each element: [row number, ask id, settled at].
     outboxSettledBatch: `UPDATE ask_outbox SET due_at = b.value ->> 2 FROM json_each(?) AS b
-       WHERE ask_outbox.ask_id = b.value ->> 1 AND ${awaitingSettleSql('ask_outbox')}`,
+       WHERE ask_outbox.ask_id = b.value ->> 1 AND ${WAITING_FOR_SETTLE}`,
     // Its parameter is the settled list, given twice; the settle drops what a single write's
-    // does (`droppedAtSettleSql`), at each ask's own settle time.
+    // does (`droppedAtSettle`), at each ask's own settle time.
     outboxDropOpenBatch: `DELETE FROM ask_outbox
        WHERE ask_id IN (SELECT value ->> 1 FROM json_each(?))
-         AND ${droppedAtSettleSql(
-           SQLITE_DIALECT,
+         AND ${droppedAtSettle(
+           SQLITE_RULES,
            'ask_outbox',
-           () => `(SELECT b.value ->> 2 FROM json_each(?) AS b
-                               WHERE b.value ->> 1 = ask_outbox.ask_id)`,
+           `(SELECT b.value ->> 2 FROM json_each(?) AS b WHERE b.value ->> 1 = ask_outbox.ask_id)`,
          )}`,
     insertOutbox: `INSERT INTO ask_outbox
          (delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by)
@@ -86,7 +88,7 @@ export function batchSql() {
 
 /** `insertOutbox`'s parameters for one entry. */
 export function outboxParams(row: OutboxRow): SqliteValue[] {
-  const { attempts, claimedUntil, claimedBy } = storedLeaseOf(row.lease);
+  const { attempts, claimedUntil, claimedBy } = outboxRowStart(row);
   return [
     row.deliveryId,
     row.askId,

@@ -3,30 +3,29 @@
  * (`sqlite-rows.ts`, `row-columns.ts`), and `prepare`, which readies them on a connection with
  * those a sweep's batch and a work claim run (`batch.ts`, `work-claims.ts`).
  */
+
+import {
+  byInteractionOrder,
+  claimableEntry,
+  droppedAtSettle,
+  dueAsk,
+  leasedForTry,
+  purgeable,
+  settleHeardBy,
+  takenBy,
+} from '../ask-rules-sql.js';
 import type { ListDialect } from '../list-sql.js';
 import { columnList, placeholderList, queryColumns, selectList } from '../row-columns.js';
-import {
-  awaitingSettleSql,
-  byInteractionOrderSql,
-  claimableEntrySql,
-  droppedAtSettleSql,
-  dueAskSql,
-  leasedForTrySql,
-  purgeableSql,
-  settleHeardSql,
-  takenBySql,
-} from '../rules-sql.js';
 import {
   ASK_COLUMNS,
   CLAIMED_ASK_COLUMNS,
   EVENT_COLUMNS,
   LISTED_COLUMNS,
-  SQLITE_DIALECT,
   UPDATED_COLUMNS,
 } from '../sqlite-rows.js';
-import { type BatchStatements, batchSql } from './batch.js';
+import { type BatchStatements, batchSql, WAITING_FOR_SETTLE } from './batch.js';
 import { keyedHere, type SqliteDatabase, type SqliteStatement } from './database.js';
-import { bind, SQLITE_TABLES } from './rules.js';
+import { SQLITE_RULES, SQLITE_TABLES } from './rules.js';
 import { EVENT_ID_HOLDER, LAST_EVENT_ID, LAST_EVENT_ID_SQL, NEXT_ASK_SEQ } from './schema.js';
 import { type WorkClaimStatements, workClaimSql } from './work-claims.js';
 
@@ -95,7 +94,7 @@ export function prepare(db: SqliteDatabase): Statements {
     byId: db.prepare(`SELECT ${selected} FROM asks WHERE id = ?`),
     byKey: db.prepare(`SELECT ${selected} FROM asks WHERE "key" = ?`),
     byInteraction: db.prepare(
-      `SELECT ${selected} FROM asks WHERE interaction_id = ? ORDER BY ${byInteractionOrderSql('asks', 'seq')} LIMIT 1`,
+      `SELECT ${selected} FROM asks WHERE interaction_id = ? ORDER BY ${byInteractionOrder(SQLITE_RULES, 'asks')}, seq DESC LIMIT 1`,
     ),
     openHolder: db.prepare(
       'SELECT id FROM asks WHERE interaction_id = ? AND final = 0 AND id <> ? LIMIT 1',
@@ -124,21 +123,21 @@ export function prepare(db: SqliteDatabase): Statements {
       db.prepare(
         `SELECT seq, ${selected} FROM asks
        WHERE deadline_at >= ? AND (deadline_at > ? OR seq > ?)
-         AND ${dueAskSql(SQLITE_DIALECT, SQLITE_TABLES, bind)}
+         AND ${dueAsk(SQLITE_RULES, SQLITE_TABLES, 'asks', '?')}
        ORDER BY deadline_at, seq LIMIT ?`,
       ),
     ),
     // [final before, now, limit]: the asks a purge may delete (`purgeableSql`), oldest first
     // along `asks_settled`.
     settled: db.prepare(
-      `SELECT seq FROM asks WHERE ${purgeableSql(SQLITE_DIALECT, SQLITE_TABLES, bind, bind)}
+      `SELECT seq FROM asks WHERE ${purgeable(SQLITE_RULES, SQLITE_TABLES, 'asks', '?', '?')}
        ORDER BY updated_at LIMIT ?`,
     ),
     // The owner heard of the settle: not a transition (same version, no event, so no news).
     // [ask id, owner name]: the row names its owner by number.
     acknowledgeSettled: db.prepare(
       `UPDATE asks SET owner = NULL
-       WHERE id = ? AND ${settleHeardSql(SQLITE_DIALECT, 'asks', () => '(SELECT id FROM ask_owners WHERE name = ?)')}`,
+       WHERE id = ? AND ${settleHeardBy(SQLITE_RULES, 'asks', '(SELECT id FROM ask_owners WHERE name = ?)')}`,
     ),
     deleteEvents: db.prepare('DELETE FROM ask_events WHERE ask = ?'),
     lastEventId: db.prepare(LAST_EVENT_ID_SQL),
@@ -157,18 +156,18 @@ export function prepare(db: SqliteDatabase): Statements {
     deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
     // [settled at, ask id]: the ask's entries waiting for its settle are due (`awaitingSettleSql`).
     outboxSettled: db.prepare(
-      `UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND ${awaitingSettleSql('ask_outbox')}`,
+      `UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND ${WAITING_FOR_SETTLE}`,
     ),
     // [ask id, settled at]: its entries about the open ask go (`droppedAtSettleSql`).
     outboxDropOpen: db.prepare(
       `DELETE FROM ask_outbox
-       WHERE ask_id = ? AND ${droppedAtSettleSql(SQLITE_DIALECT, 'ask_outbox', bind)}`,
+       WHERE ask_id = ? AND ${droppedAtSettle(SQLITE_RULES, 'ask_outbox', '?')}`,
     ),
     // [channels as JSON, now, now, now]: whether any entry is claimable (`claimableEntrySql`).
     outboxAnyDue: db.prepare(
       `SELECT 1 FROM ask_outbox o
        WHERE o.channel IN (SELECT value FROM json_each(?))
-         AND ${claimableEntrySql(SQLITE_DIALECT, SQLITE_TABLES, 'o', bind)}
+         AND ${claimableEntry(SQLITE_RULES, SQLITE_TABLES, 'o', '?')}
        LIMIT 1`,
     ),
     // [channels as JSON, now, now, now, limit]: the claimable entries, with what the sender
@@ -176,14 +175,14 @@ export function prepare(db: SqliteDatabase): Statements {
     outboxDue: db.prepare(
       `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
        WHERE o.channel IN (SELECT value FROM json_each(?))
-         AND ${claimableEntrySql(SQLITE_DIALECT, SQLITE_TABLES, 'o', bind)}
+         AND ${claimableEntry(SQLITE_RULES, SQLITE_TABLES, 'o', '?')}
        ORDER BY o.due_at LIMIT ?`,
     ),
     // Entries this sender wrote leased to itself (`takeOutbox`), with their ask.
     outboxLeased: db.prepare(
       `SELECT ${claimedColumns} FROM ask_outbox o JOIN asks a ON a.id = o.ask_id
        WHERE o.delivery_id IN (SELECT value FROM json_each(?))
-         AND ${takenBySql('o', bind, bind)}
+         AND ${takenBy(SQLITE_RULES, 'o', '?', '?')}
        ORDER BY o.due_at`,
     ),
     outboxLease: db.prepare(
@@ -198,7 +197,7 @@ export function prepare(db: SqliteDatabase): Statements {
     // Still this try's lease (not done, not released, not claimed again): extended.
     outboxRenew: db.prepare(
       `UPDATE ask_outbox SET claimed_until = MAX(claimed_until, ?)
-       WHERE delivery_id = ? AND ${leasedForTrySql('ask_outbox', bind)}`,
+       WHERE delivery_id = ? AND ${leasedForTry(SQLITE_RULES, 'ask_outbox', '?')}`,
     ),
     deleteOutbox: db.prepare(
       'DELETE FROM ask_outbox WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',

@@ -4,7 +4,7 @@
  * file never both take it.
  */
 
-import { heldWorkSql, renewableWorkSql } from '../rules-sql.js';
+import { heldBy } from '../ask-rules-sql.js';
 import {
   checkClaimKey,
   checkWorkClaim,
@@ -16,7 +16,7 @@ import {
 } from '../work-claims.js';
 import type { StoreConnection } from './connection.js';
 import type { SqliteStatement } from './database.js';
-import { bind } from './rules.js';
+import { SQLITE_RULES } from './rules.js';
 
 /** The statements' SQL, prepared with the store's others. */
 export function workClaimSql() {
@@ -26,10 +26,10 @@ export function workClaimSql() {
        ON CONFLICT ("key") DO UPDATE SET holder = excluded.holder,
          lease_until = excluded.lease_until, ask_id = excluded.ask_id, done_at = NULL`,
     renewClaim: `UPDATE ask_claims SET lease_until = MAX(lease_until, ?)
-       WHERE "key" = ? AND ${renewableWorkSql('ask_claims', bind, bind)}`,
+       WHERE "key" = ? AND ${heldBy(SQLITE_RULES, 'ask_claims', '?')} AND lease_until > ?`,
     finishClaim: `UPDATE ask_claims SET done_at = ?
-       WHERE "key" = ? AND ${heldWorkSql('ask_claims', bind)}`,
-    releaseClaim: `DELETE FROM ask_claims WHERE "key" = ? AND ${heldWorkSql('ask_claims', bind)}`,
+       WHERE "key" = ? AND ${heldBy(SQLITE_RULES, 'ask_claims', '?')}`,
+    releaseClaim: `DELETE FROM ask_claims WHERE "key" = ? AND ${heldBy(SQLITE_RULES, 'ask_claims', '?')}`,
     // A purged ask's claims go with it (`ask_claims_ask`).
     deleteClaims: 'DELETE FROM ask_claims WHERE ask_id = (SELECT id FROM asks WHERE seq = ?)',
   } as const;

@@ -5,10 +5,10 @@
  * by hand or a column that does not parse is refused with an error naming the ask and the
  * column, never handed to a service.
  */
-import type { AskAuditEvent } from '../engine/audit.js';
-import { ASK_COPIES, ASK_ROW, EVENT_COPIES, EVENT_ROW } from './ask-row.js';
-import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
-import { claimedAskColumns } from './outbox.js';
+import type { AskAuditEvent } from '../../engine/audit.js';
+import { ASK_COPIES, ASK_ROW, EVENT_COPIES, EVENT_ROW } from '../ask-row.js';
+import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from '../ask-store.js';
+import { claimedAskColumns } from '../outbox.js';
 import {
   type Column,
   ColumnFault,
@@ -18,9 +18,9 @@ import {
   readRow,
   type SqlDialect,
   updatedColumns,
-} from './row-columns.js';
+} from '../row-columns.js';
 
-export { CorruptAskRowError } from './row-columns.js';
+export { CorruptAskRowError } from '../row-columns.js';
 
 const STORE = 'PostgreSQL';
 

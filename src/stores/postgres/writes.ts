@@ -4,9 +4,12 @@
  * unpacking a JSON recordset (whose setup alone costs more than the row's write). Each text is
  * built once per store and shape, and prepared once per connection.
  */
-import type { AskWrite } from './ask-store.js';
-import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from './postgres-rows.js';
-import type { Column } from './row-columns.js';
+import { droppedAtSettle, waitsForSettle } from '../ask-rules-sql.js';
+import type { AskWrite } from '../ask-store.js';
+import { outboxRowStart, outboxRowsOf } from '../outbox.js';
+import type { Column } from '../row-columns.js';
+import { ASK_COLUMNS, UPDATED_COLUMNS, WRITTEN_EVENT_COLUMNS } from './rows.js';
+import { POSTGRES_TEXT_RULES } from './rule-dialect.js';
 
 /** A statement's text and its parameters, for `sql.unsafe(text, params, { prepare: true })`. */
 export interface WriteStatement {
@@ -28,6 +31,26 @@ export const OUTBOX_COLUMNS =
   'delivery_id, ask_id, channel, due_at, while_open, payload, attempts, claimed_until, claimed_by';
 export const OUTBOX_TYPES =
   'delivery_id text, ask_id text, channel text, due_at double precision, while_open boolean, payload jsonb, attempts integer, claimed_until double precision, claimed_by text';
+
+/** The outbox rows of `writes`, as `jsonb_to_recordset` reads them (`OUTBOX_TYPES`). */
+export function outboxRecords(writes: readonly AskWrite[]): Record<string, unknown>[] {
+  return writes.flatMap((write) =>
+    outboxRowsOf(write).map((row) => {
+      const start = outboxRowStart(row);
+      return {
+        delivery_id: row.deliveryId,
+        ask_id: row.askId,
+        channel: row.channel,
+        due_at: row.dueAt ?? null,
+        while_open: row.whileOpen,
+        payload: row.payload ?? null,
+        attempts: start.attempts,
+        claimed_until: start.claimedUntil,
+        claimed_by: start.claimedBy ?? null,
+      };
+    }),
+  );
+}
 
 export class PostgresWrites {
   readonly #tables: WriteTables;
@@ -136,11 +159,10 @@ export class PostgresWrites {
     return `, outbox_settled as (
           update ${outbox} o set due_at = u.updated_at
           from updated u
-          where o.ask_id = u.id and o.due_at is null and o.done_at is null and not o.while_open
+          where o.ask_id = u.id and ${waitsForSettle(POSTGRES_TEXT_RULES, 'o')}
         ), outbox_dropped as (
           delete from ${outbox} o using updated u
-          where o.ask_id = u.id and o.while_open and o.done_at is null
-            and o.claimed_until <= u.updated_at
+          where o.ask_id = u.id and ${droppedAtSettle(POSTGRES_TEXT_RULES, 'o', 'u.updated_at')}
         )`;
   }
 }

@@ -1,7 +1,7 @@
 /** The PostgreSQL store's change feed: one LISTEN per store, fanned out to its subscribers. */
 import type { ListenMeta, Sql } from 'postgres';
-import type { AskStoreChange } from './ask-store.js';
-import { ChangeFanout } from './change-fanout.js';
+import type { AskStoreChange } from '../ask-store.js';
+import { ChangeFanout } from '../change-fanout.js';
 
 /** Retries of a LISTEN that failed outright: the first after 250 ms, doubling up to 10 s. */
 const LISTEN_RETRY_MS = [250, 10_000] as const;
