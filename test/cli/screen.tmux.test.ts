@@ -212,8 +212,9 @@ describe.skipIf(!hasTmux())('the screen around an ask in tmux', { concurrent: tr
 
   it('asks before esc throws away typed text, and the footer says what esc does', async () => {
     const cli = run({ input: { question: 'Commit message?' } });
-    let screen = await cli.waitFor('Commit message?');
-    expect(screen).toContain('esc cancel');
+    await cli.waitFor('Commit message?');
+    // The footer is drawn after the question: wait for it, not for half a frame.
+    let screen = await cli.waitFor('esc cancel');
     expect(screen).not.toContain('esc back');
     cli.type('fix: limit logins');
     cli.keys('Escape');
