@@ -116,7 +116,7 @@ export function prepare(db: SqliteDatabase): Statements {
     history: db.prepare(
       `SELECT e.id AS id, ${columnList(EVENT_COLUMNS, 'e.')}, a.outcome AS outcome FROM asks a JOIN ask_events e ON e.ask = a.seq WHERE a.id = ? ORDER BY e.id`,
     ),
-    // [...cursor, now, now, limit]: the due asks (`dueAskSql`) in one range of `asks_due`, from
+    // [...cursor, now, now, limit]: the due asks (`dueAsk`) in one range of `asks_due`, from
     // the cursor (deadline, deadline, row number) to `now`, in index order (deadline, then row
     // number): a batch reads only the rows it returns, wherever the cursor stands.
     due: keyedHere(
@@ -127,7 +127,7 @@ export function prepare(db: SqliteDatabase): Statements {
        ORDER BY deadline_at, seq LIMIT ?`,
       ),
     ),
-    // [final before, now, limit]: the asks a purge may delete (`purgeableSql`), oldest first
+    // [final before, now, limit]: the asks a purge may delete (`purgeable`), oldest first
     // along `asks_settled`.
     settled: db.prepare(
       `SELECT seq FROM asks WHERE ${purgeable(SQLITE_RULES, SQLITE_TABLES, 'asks', '?', '?')}
@@ -154,16 +154,16 @@ export function prepare(db: SqliteDatabase): Statements {
       `DELETE FROM ask_events WHERE ask = ${EVENT_ID_HOLDER} AND id < ?`,
     ),
     deleteAsk: db.prepare('DELETE FROM asks WHERE seq = ? AND final = 1'),
-    // [settled at, ask id]: the ask's entries waiting for its settle are due (`awaitingSettleSql`).
+    // [settled at, ask id]: the ask's entries waiting for its settle are due (`WAITING_FOR_SETTLE`).
     outboxSettled: db.prepare(
       `UPDATE ask_outbox SET due_at = ? WHERE ask_id = ? AND ${WAITING_FOR_SETTLE}`,
     ),
-    // [ask id, settled at]: its entries about the open ask go (`droppedAtSettleSql`).
+    // [ask id, settled at]: its entries about the open ask go (`droppedAtSettle`).
     outboxDropOpen: db.prepare(
       `DELETE FROM ask_outbox
        WHERE ask_id = ? AND ${droppedAtSettle(SQLITE_RULES, 'ask_outbox', '?')}`,
     ),
-    // [channels as JSON, now, now, now]: whether any entry is claimable (`claimableEntrySql`).
+    // [channels as JSON, now, now, now]: whether any entry is claimable (`claimableEntry`).
     outboxAnyDue: db.prepare(
       `SELECT 1 FROM ask_outbox o
        WHERE o.channel IN (SELECT value FROM json_each(?))
