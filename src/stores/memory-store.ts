@@ -122,6 +122,8 @@ class MemoryAskStore implements AskStore {
       (ask.key === undefined ? undefined : this.#asks.get(this.#byKey.get(ask.key) ?? ''));
     if (existing !== undefined) return { created: false, existing: existing.row };
     if (this.#retired.has(ask.askId)) return { created: false, retired: true };
+    // Checked before anything is stored: a bad entry refuses the whole write.
+    const rows = outboxRowsOf(write);
     const entry: Entry = {
       row: ask,
       first: write.event,
@@ -134,7 +136,7 @@ class MemoryAskStore implements AskStore {
     this.#schedule(entry, false);
     if (ask.key !== undefined) this.#byKey.set(ask.key, ask.askId);
     if (ask.interactionId !== undefined) this.#index(ask);
-    this.#queue(write);
+    this.#queue(write, rows);
     this.#fanout.changed(ask.askId, ask.version, write.writer);
     return { created: true };
   }
@@ -152,7 +154,8 @@ class MemoryAskStore implements AskStore {
         return { ok: false, reason: 'interaction-id', holder };
       }
     }
-    this.#apply(entry, write);
+    // Checked before anything is stored: a bad entry refuses the whole write.
+    this.#apply(entry, write, outboxRowsOf(write));
     return { ok: true };
   }
 
@@ -219,7 +222,7 @@ class MemoryAskStore implements AskStore {
         declined.push(entry);
         continue;
       }
-      this.#apply(entry, write);
+      this.#apply(entry, write, outboxRowsOf(write));
       applied.push(write);
     }
     for (const entry of declined) this.#deadlines.restore(entry);
@@ -446,7 +449,7 @@ class MemoryAskStore implements AskStore {
     this.#fanout.close();
   }
 
-  #apply(entry: Entry, write: AskWrite): void {
+  #apply(entry: Entry, write: AskWrite, rows: readonly OutboxRow[]): void {
     const { ask, event } = write;
     const previous = entry.row;
     if (previous.interactionId !== undefined && previous.interactionId !== ask.interactionId) {
@@ -456,12 +459,12 @@ class MemoryAskStore implements AskStore {
     this.#schedule(entry, previous.final);
     if (ask.interactionId !== undefined) this.#index(ask);
     record(entry, event);
-    this.#queue(write);
+    this.#queue(write, rows);
     this.#fanout.changed(ask.askId, ask.version, write.writer);
   }
 
   /** Stores a write's outbox entries; a final write settles the ask's waiting ones. */
-  #queue(write: AskWrite): void {
+  #queue(write: AskWrite, rows: readonly OutboxRow[]): void {
     // Most writes carry no outbox and settle nothing: no lookup for them.
     if (write.outbox === undefined && !write.ask.final) return;
     const { askId } = write.ask;
@@ -481,7 +484,7 @@ class MemoryAskStore implements AskStore {
         }
       }
     }
-    for (const row of outboxRowsOf(write)) {
+    for (const row of rows) {
       if (this.#outbox.has(row.deliveryId)) continue;
       const slot: OutboxSlot = {
         ...row,

@@ -126,6 +126,13 @@ function checkOutboxEntry(entry: OutboxEntry, ask: StoredAsk): void {
       `Expected outbox entry ${entry.deliveryId}'s \`due\` to be a time (ms since the epoch) or 'settled', got ${String(entry.due)}.`,
     );
   }
+  // About the open ask and due once it settles: it would never be sent (a settle drops what is
+  // about the open ask), so the stores would have to guess; refused where it is written.
+  if (entry.due === 'settled' && entry.whileOpen === true) {
+    throw new TypeError(
+      `Outbox entry ${entry.deliveryId} is \`whileOpen\` (about the open ask) and due when the ask settles ('settled'): a settle drops what is about the open ask. Give it a time, or leave out \`whileOpen\`.`,
+    );
+  }
 }
 
 /** The fields of `ClaimedOutboxAsk` (every one, checked by the type): what a claim reads of each ask. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import * as postgres from '../../src/stores/postgres/rows.js';
 import { type Column, updatedColumns } from '../../src/stores/row-columns.js';
-import * as sqlite from '../../src/stores/sqlite-rows.js';
+import * as sqlite from '../../src/stores/sqlite/rows.js';
 
 const names = (columns: readonly Column<never>[]) =>
   columns.map((column) => column.column.replace(/^"(.*)"$/, '$1'));

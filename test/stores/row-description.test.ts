@@ -22,7 +22,7 @@ import {
 } from '../../src/stores/ask-row.js';
 import * as pg from '../../src/stores/postgres/rows.js';
 import type { Column } from '../../src/stores/row-columns.js';
-import * as lite from '../../src/stores/sqlite-rows.js';
+import * as lite from '../../src/stores/sqlite/rows.js';
 import {
   type PostgresCluster,
   postgresMissing,

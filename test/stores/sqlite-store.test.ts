@@ -13,8 +13,8 @@ import {
 import { createSqliteAskStore, type SqliteDatabase } from 'ask-engine/sqlite';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UPDATED_COLUMNS } from '../../src/stores/sqlite/rows.js';
 import { SQLITE_SCHEMA_VERSION } from '../../src/stores/sqlite/schema.js';
-import { UPDATED_COLUMNS } from '../../src/stores/sqlite-rows.js';
 import { bundleProgram } from '../support/program-bundle.js';
 import {
   answeredByWrite,

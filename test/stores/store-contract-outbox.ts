@@ -335,6 +335,21 @@ export function describeOutbox(context: QueryCaseContext): void {
       ).rejects.toThrow(/for ask other but was written with ask ob-9/);
     });
 
+    it('refuses an entry about the open ask that waits for the settle, naming it, and stores nothing', async () => {
+      const started = await context.started({ askId: 'ob-15' });
+      await expect(
+        store().update(
+          withOutbox(deferWrite(started, 't-15'), [
+            entry('ob-15', 'never', { due: 'settled', whileOpen: true }),
+          ]),
+          1,
+        ),
+      ).rejects.toThrow(
+        /Outbox entry never is `whileOpen` \(about the open ask\) and due when the ask settles/,
+      );
+      expect((await store().get('ob-15'))?.version).toBe(1);
+    });
+
     it('deletes the entries of purged asks', async () => {
       const deferred = await deferredWith('ob-10', [entry('ob-10', 'gone', { due: 'settled' })]);
       const answered = await context.applied(answerWrite(deferred));

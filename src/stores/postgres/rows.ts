@@ -8,15 +8,14 @@
 import type { AskAuditEvent } from '../../engine/audit.js';
 import { ASK_COPIES, ASK_ROW, EVENT_COPIES, EVENT_ROW } from '../ask-row.js';
 import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from '../ask-store.js';
+import { describedColumns, type SqlDialect } from '../described-columns.js';
 import { claimedAskColumns } from '../outbox.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
-  describedColumns,
   listedColumns,
   readRow,
-  type SqlDialect,
   updatedColumns,
 } from '../row-columns.js';
 

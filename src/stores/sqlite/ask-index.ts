@@ -13,8 +13,8 @@ import {
 import type { ListedAsk } from '../ask-store.js';
 import { listStatement } from '../list-sql.js';
 import { readListedPage } from '../row-columns.js';
-import { type AskRow, readListed } from '../sqlite-rows.js';
 import type { StoreConnection } from './connection.js';
+import { type AskRow, readListed } from './rows.js';
 import { LIST_DIALECT } from './statements.js';
 
 /** `list`: one page of the asks `filter` selects, newest first. */

@@ -7,6 +7,10 @@ import { checkStoreText } from '../../rules/store-text.js';
 import type { AskCreateResult, AskUpdateResult, AskWrite, StoredAsk } from '../ask-store.js';
 import { startStandsFor } from '../lean-rows.js';
 import { CorruptAskRowError } from '../row-columns.js';
+import type { SqliteChangeFeed } from './change-feed.js';
+import type { StoreConnection } from './connection.js';
+import { readTransaction } from './database.js';
+import { queueOutbox } from './outbox-claims.js';
 import {
   type AskRow,
   askParams,
@@ -15,11 +19,7 @@ import {
   readAsk,
   readEvent,
   updateParams,
-} from '../sqlite-rows.js';
-import type { SqliteChangeFeed } from './change-feed.js';
-import type { StoreConnection } from './connection.js';
-import { readTransaction } from './database.js';
-import { queueOutbox } from './outbox-claims.js';
+} from './rows.js';
 import type { Statements } from './statements.js';
 
 /** What `create`'s transaction returns for an id a purge retired. */

@@ -5,12 +5,12 @@
  * handed this function's source: it uses nothing but its arguments.
  */
 
-import { droppedAtSettle } from '../ask-rules-sql.js';
+import { droppedAtSettle, waitsForSettle } from '../ask-rules-sql.js';
 import type { AskWrite } from '../ask-store.js';
 import { type OutboxRow, outboxRowStart, outboxRowsOf } from '../outbox.js';
 import { columnList } from '../row-columns.js';
-import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from '../sqlite-rows.js';
 import type { SqliteStatement, SqliteValue } from './database.js';
+import { EVENT_COLUMNS, eventParams, UPDATED_COLUMNS, updateParams } from './rows.js';
 import { SQLITE_RULES } from './rules.js';
 
 /** A due row `settle` wrote anew: its row number, the version it was read at, the write. */
@@ -46,12 +46,8 @@ export interface BatchResult {
   eventIds: [number, number][];
 }
 
-/**
- * An entry waiting for its ask to settle, due once it does. SQLite makes every such entry due,
- * an entry about the open ask being sent at the settle too, as the memory store does; the shared
- * rule (`waitsForSettle` in ask-rules-sql.ts, which PostgreSQL runs) leaves that one waiting.
- */
-export const WAITING_FOR_SETTLE = 'ask_outbox.due_at IS NULL AND ask_outbox.done_at IS NULL';
+/** An entry waiting for its ask to settle, due once it does (`waitsForSettle`). */
+export const WAITING_FOR_SETTLE = waitsForSettle(SQLITE_RULES, 'ask_outbox');
 
 /** The statements `applyBatchPlan` runs, by name. */
 export type BatchStatements = Record<keyof ReturnType<typeof batchSql>, SqliteStatement>;

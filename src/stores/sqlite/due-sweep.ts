@@ -6,7 +6,6 @@
 import { eventLoopTurn } from '../../engine/event-loop.js';
 import type { AskWrite, StoredAsk } from '../ask-store.js';
 import { roundSpent } from '../claim-lanes.js';
-import { type AskRow, readAsk } from '../sqlite-rows.js';
 import {
   applyBatchPlan,
   type BatchPlan,
@@ -17,6 +16,7 @@ import {
 import type { SqliteChangeFeed } from './change-feed.js';
 import type { StoreConnection } from './connection.js';
 import type { OpenedDatabase, SqliteValue } from './database.js';
+import { type AskRow, readAsk } from './rows.js';
 import type { Statements } from './statements.js';
 
 /**

@@ -13,9 +13,9 @@ import {
   outboxRowsOf,
 } from '../outbox.js';
 import { CorruptAskRowError } from '../row-columns.js';
-import { type AskRow, eventParams, readClaimedAsk } from '../sqlite-rows.js';
 import { outboxParams } from './batch.js';
 import type { StoreConnection } from './connection.js';
+import { type AskRow, eventParams, readClaimedAsk } from './rows.js';
 import type { Statements } from './statements.js';
 
 /** `claimOutbox`: due entries on `channels`, leased for `leaseMs`. */

@@ -8,7 +8,7 @@ import {
   type RuleDialect,
   textPiece,
 } from '../ask-rules-sql.js';
-import { SQLITE_DIALECT } from '../sqlite-rows.js';
+import { SQLITE_DIALECT } from './rows.js';
 
 export const SQLITE_RULES: RuleDialect<string> = {
   sql: textPiece,

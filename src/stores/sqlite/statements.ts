@@ -16,15 +16,15 @@ import {
 } from '../ask-rules-sql.js';
 import type { ListDialect } from '../list-sql.js';
 import { columnList, placeholderList, queryColumns, selectList } from '../row-columns.js';
+import { type BatchStatements, batchSql, WAITING_FOR_SETTLE } from './batch.js';
+import { keyedHere, type SqliteDatabase, type SqliteStatement } from './database.js';
 import {
   ASK_COLUMNS,
   CLAIMED_ASK_COLUMNS,
   EVENT_COLUMNS,
   LISTED_COLUMNS,
   UPDATED_COLUMNS,
-} from '../sqlite-rows.js';
-import { type BatchStatements, batchSql, WAITING_FOR_SETTLE } from './batch.js';
-import { keyedHere, type SqliteDatabase, type SqliteStatement } from './database.js';
+} from './rows.js';
 import { SQLITE_RULES, SQLITE_TABLES } from './rules.js';
 import { EVENT_ID_HOLDER, LAST_EVENT_ID, LAST_EVENT_ID_SQL, NEXT_ASK_SEQ } from './schema.js';
 import { type WorkClaimStatements, workClaimSql } from './work-claims.js';

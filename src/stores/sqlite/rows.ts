@@ -5,27 +5,23 @@
  * says what, and an event's data is left out where its ask's row stands for it. A column that
  * does not parse is refused with an error naming the ask and the column.
  */
-import { type AskAuditEvent, INITIAL_ASK_STATE } from '../engine/audit.js';
-import { ASK_COPIES, ASK_ROW, EVENT_COPIES, EVENT_ROW } from './ask-row.js';
-import { dataStandsFor, packed, readBits, unpack } from './lean-rows.js';
-
-export { startStandsFor } from './lean-rows.js';
-
-import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from './ask-store.js';
-import { claimedAskColumns } from './outbox.js';
+import { type AskAuditEvent, INITIAL_ASK_STATE } from '../../engine/audit.js';
+import { ASK_COPIES, ASK_ROW, EVENT_COPIES, EVENT_ROW } from '../ask-row.js';
+import type { ClaimedOutboxAsk, ListedAsk, StoredAsk } from '../ask-store.js';
+import { describedColumns, type SqlDialect } from '../described-columns.js';
+import { dataStandsFor, packed, readBits, unpack } from '../lean-rows.js';
+import { claimedAskColumns } from '../outbox.js';
 import {
   type Column,
   ColumnFault,
   CorruptAskRowError,
-  describedColumns,
   listedColumns,
   readJson,
   readRow,
   readTime,
-  type SqlDialect,
   updatedColumns,
-} from './row-columns.js';
-import type { SqliteValue } from './sqlite/database.js';
+} from '../row-columns.js';
+import type { SqliteValue } from './database.js';
 
 const STORE = 'SQLite';
 
