@@ -2,6 +2,7 @@
 import type { AskAuditEvent } from '../engine/audit.js';
 import { DeadlineHeap, type HeapSlot } from '../engine/deadline-heap.js';
 import { checkStoreText } from '../rules/store-text.js';
+import { notInsertedAnswer } from './ask-create.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -122,8 +123,11 @@ class MemoryAskStore implements AskStore {
     const existing =
       this.#asks.get(ask.askId) ??
       (ask.key === undefined ? undefined : this.#asks.get(this.#byKey.get(ask.key) ?? ''));
-    if (existing !== undefined) return { created: false, existing: existing.row };
-    if (this.#retired.has(ask.askId)) return { created: false, retired: true };
+    const retired = existing === undefined && this.#retired.has(ask.askId);
+    const holder = existing === undefined && !retired ? this.#openHolder(ask) : undefined;
+    if (existing !== undefined || retired || holder !== undefined) {
+      return notInsertedAnswer(ask, { existing: existing?.row, retired, holder });
+    }
     // Checked before anything is stored: a bad entry refuses the whole write.
     const rows = outboxRowsOf(write);
     const entry: Entry = {
@@ -150,12 +154,8 @@ class MemoryAskStore implements AskStore {
     if (entry === undefined || entry.row.version !== expectedVersion) {
       return { ok: false, reason: 'version', current: entry?.row };
     }
-    if (ask.interactionId !== undefined && !ask.final) {
-      const holder = this.#byInteraction.get(ask.interactionId);
-      if (holder !== undefined && holder !== ask.askId && !this.#isFinal(holder)) {
-        return { ok: false, reason: 'interaction-id', holder };
-      }
-    }
+    const holder = this.#openHolder(ask);
+    if (holder !== undefined) return { ok: false, reason: 'interaction-id', holder };
     // Checked before anything is stored: a bad entry refuses the whole write.
     this.#apply(entry, write, outboxRowsOf(write));
     return { ok: true };
@@ -561,6 +561,15 @@ class MemoryAskStore implements AskStore {
 
   #isFinal(askId: string): boolean {
     return this.#asks.get(askId)?.row.final === true;
+  }
+
+  /** The open ask, other than `ask`, that holds the interaction id `ask` (open) would take. */
+  #openHolder(ask: StoredAsk): string | undefined {
+    if (ask.interactionId === undefined || ask.final) return undefined;
+    const holder = this.#byInteraction.get(ask.interactionId);
+    return holder !== undefined && holder !== ask.askId && !this.#isFinal(holder)
+      ? holder
+      : undefined;
   }
 
   /** Indexes `ask` (just written) under its interaction id. */
