@@ -1,7 +1,7 @@
 /**
- * What `create` answers when its insert wrote nothing, in each SQL store: a function over the
- * facts the store read (SQLite synchronously in its write, PostgreSQL after its statement), so
- * the order of the answers is written once.
+ * What `create` answers when it writes nothing, in every store: a function over the facts the
+ * store read (SQLite synchronously in its write, PostgreSQL after its statement, memory from its
+ * maps), so the order of the answers and the error's wording are written once.
  */
 import type { AskCreateResult, StoredAsk } from './ask-store.js';
 
