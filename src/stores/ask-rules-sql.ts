@@ -190,9 +190,11 @@ export function settleHeardBy<Piece>(d: RuleDialect<Piece>, ask: string, owner: 
 
 /**
  * The order in which `findByInteractionId` meets an interaction id's asks (row alias `ask`): the
- * open one first (there is at most one), then the one written last.
+ * open one first (there is at most one), then the one written last. `tie` (a column, its alias
+ * written in) breaks a tie of equal times, the larger first, so the answer is stable: SQLite's
+ * row number (the row written last), PostgreSQL's ask id (it keeps no row number).
  */
-export function byInteractionOrder<Piece>(d: RuleDialect<Piece>, ask: string): Piece {
+export function byInteractionOrder<Piece>(d: RuleDialect<Piece>, ask: string, tie: string): Piece {
   const a = d.raw(ask);
-  return d.sql`${a}.final asc, ${a}.updated_at desc`;
+  return d.sql`${a}.final asc, ${a}.updated_at desc, ${d.raw(tie)} desc`;
 }

@@ -2,6 +2,7 @@
 import type { AskAuditEvent } from '../engine/audit.js';
 import { DeadlineHeap, type HeapSlot } from '../engine/deadline-heap.js';
 import { checkStoreText } from '../rules/store-text.js';
+import { notInsertedAnswer } from './ask-create.js';
 import {
   type AskListFilter,
   type AskListPage,
@@ -24,21 +25,23 @@ import type {
   StoredAsk,
 } from './ask-store.js';
 import { ChangeFanout, subscriberWriter } from './change-fanout.js';
+import { roundSpent } from './claim-lanes.js';
 import { MemoryWorkClaims } from './memory-work-claims.js';
 import {
   checkOutboxClaim,
   checkOutboxRenew,
   checkOutboxTake,
+  claimedEntryOf,
   type OutboxRow,
+  type OutboxRowStart,
+  outboxRowStart,
   outboxRowsOf,
 } from './outbox.js';
 import { checkOwnerLease, leaseRuns } from './owner-lease.js';
 import type { WorkClaim, WorkClaimRequest } from './work-claims.js';
 
 /** An outbox entry as this store keeps it, and its place in the heap of claimable entries. */
-interface OutboxSlot extends OutboxRow, HeapSlot {
-  attempts: number;
-  claimedUntil: number;
+interface OutboxSlot extends Omit<OutboxRow, 'lease'>, OutboxRowStart, HeapSlot {
   done: boolean;
 }
 
@@ -120,8 +123,11 @@ class MemoryAskStore implements AskStore {
     const existing =
       this.#asks.get(ask.askId) ??
       (ask.key === undefined ? undefined : this.#asks.get(this.#byKey.get(ask.key) ?? ''));
-    if (existing !== undefined) return { created: false, existing: existing.row };
-    if (this.#retired.has(ask.askId)) return { created: false, retired: true };
+    const retired = existing === undefined && this.#retired.has(ask.askId);
+    const holder = existing === undefined && !retired ? this.#openHolder(ask) : undefined;
+    if (existing !== undefined || retired || holder !== undefined) {
+      return notInsertedAnswer(ask, { existing: existing?.row, retired, holder });
+    }
     // Checked before anything is stored: a bad entry refuses the whole write.
     const rows = outboxRowsOf(write);
     const entry: Entry = {
@@ -148,12 +154,8 @@ class MemoryAskStore implements AskStore {
     if (entry === undefined || entry.row.version !== expectedVersion) {
       return { ok: false, reason: 'version', current: entry?.row };
     }
-    if (ask.interactionId !== undefined && !ask.final) {
-      const holder = this.#byInteraction.get(ask.interactionId);
-      if (holder !== undefined && holder !== ask.askId && !this.#isFinal(holder)) {
-        return { ok: false, reason: 'interaction-id', holder };
-      }
-    }
+    const holder = this.#openHolder(ask);
+    if (holder !== undefined) return { ok: false, reason: 'interaction-id', holder };
     // Checked before anything is stored: a bad entry refuses the whole write.
     this.#apply(entry, write, outboxRowsOf(write));
     return { ok: true };
@@ -209,7 +211,7 @@ class MemoryAskStore implements AskStore {
     // they are taken out while this sweep reads past them, and put back at its end.
     const declined: Entry[] = [];
     while (applied.length < limit) {
-      if (applied.length > 0 && enough?.() === true) break;
+      if (roundSpent(applied.length, enough)) break;
       const entry = this.#deadlines.popDue(now);
       if (entry === undefined) break;
       // A live owner times its own asks out: they are read past like a declined one.
@@ -251,7 +253,7 @@ class MemoryAskStore implements AskStore {
       }
       slot.attempts++;
       slot.claimedUntil = now + leaseMs;
-      slot.lease = undefined;
+      slot.claimedBy = undefined;
       this.#claimableAt(slot);
       claimed.push(slot);
     }
@@ -274,7 +276,7 @@ class MemoryAskStore implements AskStore {
       if (
         slot !== undefined &&
         !slot.done &&
-        slot.lease?.sender === sender &&
+        slot.claimedBy === sender &&
         slot.claimedUntil > now &&
         this.#asks.has(slot.askId)
       ) {
@@ -297,19 +299,21 @@ class MemoryAskStore implements AskStore {
   /** A claimed or taken slot as the sender gets it, with its ask. */
   #claimed(slot: OutboxSlot): ClaimedOutboxEntry {
     const { askId, state, final, outcome, updatedAt } = (this.#asks.get(slot.askId) as Entry).row;
-    return {
+    const fields = {
       deliveryId: slot.deliveryId,
       askId: slot.askId,
       channel: slot.channel,
       dueAt: slot.dueAt as number,
-      ...(slot.whileOpen ? { whileOpen: true } : {}),
+      whileOpen: slot.whileOpen,
       payload: slot.payload,
       attempts: slot.attempts,
-      ask:
-        outcome === undefined
-          ? { askId, state, final, updatedAt }
-          : { askId, state, final, outcome, updatedAt },
     };
+    return claimedEntryOf(
+      fields,
+      outcome === undefined
+        ? { askId, state, final, updatedAt }
+        : { askId, state, final, outcome, updatedAt },
+    );
   }
 
   async completeOutbox(deliveryId: string, _at: number, event?: AskAuditEvent): Promise<boolean> {
@@ -329,7 +333,7 @@ class MemoryAskStore implements AskStore {
     if (slot === undefined || slot.done) return;
     slot.dueAt = retryAt;
     slot.claimedUntil = 0;
-    slot.lease = undefined;
+    slot.claimedBy = undefined;
     this.#claimableAt(slot);
   }
 
@@ -487,9 +491,13 @@ class MemoryAskStore implements AskStore {
     for (const row of rows) {
       if (this.#outbox.has(row.deliveryId)) continue;
       const slot: OutboxSlot = {
-        ...row,
-        attempts: row.lease === undefined ? 0 : 1,
-        claimedUntil: row.lease?.until ?? 0,
+        deliveryId: row.deliveryId,
+        askId: row.askId,
+        channel: row.channel,
+        dueAt: row.dueAt,
+        whileOpen: row.whileOpen,
+        payload: row.payload,
+        ...outboxRowStart(row),
         done: false,
         heapDeadline: 0,
         heapOrder: 0,
@@ -553,6 +561,15 @@ class MemoryAskStore implements AskStore {
 
   #isFinal(askId: string): boolean {
     return this.#asks.get(askId)?.row.final === true;
+  }
+
+  /** The open ask, other than `ask`, that holds the interaction id `ask` (open) would take. */
+  #openHolder(ask: StoredAsk): string | undefined {
+    if (ask.interactionId === undefined || ask.final) return undefined;
+    const holder = this.#byInteraction.get(ask.interactionId);
+    return holder !== undefined && holder !== ask.askId && !this.#isFinal(holder)
+      ? holder
+      : undefined;
   }
 
   /** Indexes `ask` (just written) under its interaction id. */

@@ -116,7 +116,10 @@ function rulesOn(target: () => Target): void {
       select(t, (v) => `${from} ${settleHeardBy(rules, 'a', t.owner(v('owner')))}`),
     ).resolves.toEqual([]);
     await expect(
-      select(t, () => `SELECT a.id FROM ${t.asks} a ORDER BY ${byInteractionOrder(rules, 'a')}`),
+      select(
+        t,
+        () => `SELECT a.id FROM ${t.asks} a ORDER BY ${byInteractionOrder(rules, 'a', 'a.id')}`,
+      ),
     ).resolves.toEqual([]);
   });
 

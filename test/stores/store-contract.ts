@@ -260,6 +260,18 @@ export function describeAskStoreContract(name: string, target: AskStoreContractT
         expect(await collect(store.history('ask-2'))).toHaveLength(1);
       });
 
+      it('refuses to create an ask under an id another open ask holds, naming the holder', async () => {
+        const first = await applied(deferWrite(await started({ askId: 'ask-1' }), 'thread-1'));
+        const second = deferWrite(startWrite({ askId: 'ask-2' }).ask, 'thread-1');
+        // Every store, in one wording (the memory store created it, PostgreSQL named no holder).
+        await expect(store.create(second)).rejects.toThrow(
+          'Cannot create ask ask-2: interaction id thread-1 belongs to ask ask-1, which is not final.',
+        );
+        expect(await store.get('ask-2')).toBeUndefined();
+        expect(await collect(store.history('ask-2'))).toEqual([]);
+        expect(await store.findByInteractionId('thread-1')).toEqual(first);
+      });
+
       it('lets the holder write its own interaction id again', async () => {
         const deferred = await applied(deferWrite(await started({ askId: 'ask-1' }), 'thread-1'));
         const again = deferWrite(deferred, 'thread-1');

@@ -3,9 +3,9 @@
  * LOCKED`, so senders claiming at once take disjoint entries), taken, completed, retried, renewed.
  */
 import type { AskAuditEvent } from '../../engine/audit.js';
-import { claimableEntry, leasedForTry } from '../ask-rules-sql.js';
+import { claimableEntry, leasedForTry, takenBy } from '../ask-rules-sql.js';
 import type { ClaimedOutboxEntry } from '../ask-store.js';
-import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake } from '../outbox.js';
+import { checkOutboxClaim, checkOutboxRenew, checkOutboxTake, claimedEntryOf } from '../outbox.js';
 import { json, type PostgresConnection } from './connection.js';
 import { CorruptAskRowError, EVENT_COLUMNS, parseClaimedAskRow, recordOf } from './rows.js';
 
@@ -60,7 +60,7 @@ export class PostgresOutbox {
         ${s.claimedAskColumns}
       from ${s.outbox} o join ${s.asks} a on a.id = o.ask_id
       where o.delivery_id in (select jsonb_array_elements_text(${sql.json(json(deliveryIds))}::jsonb))
-        and o.claimed_by = ${sender} and o.done_at is null and o.claimed_until > ${now}
+        and ${takenBy(this.#db.rules, 'o', sender, now)}
     `.values();
     return this.#claimedEntries(rows);
   }
@@ -70,16 +70,16 @@ export class PostgresOutbox {
     const claimed: ClaimedOutboxEntry[] = [];
     for (const [deliveryId, askId, channel, dueAt, whileOpen, payload, attempts, ...ask] of rows) {
       try {
-        claimed.push({
+        const fields = {
           deliveryId: String(deliveryId),
           askId: String(askId),
           channel: String(channel),
           dueAt: Number(dueAt),
-          ...(whileOpen === true ? { whileOpen: true } : {}),
+          whileOpen: whileOpen === true,
           payload: payload as unknown,
           attempts: Number(attempts),
-          ask: parseClaimedAskRow(ask),
-        });
+        };
+        claimed.push(claimedEntryOf(fields, parseClaimedAskRow(ask)));
       } catch (error) {
         // An ask row that cannot be read is reported; its entry waits out its lease.
         if (!(error instanceof CorruptAskRowError)) throw error;

@@ -2,6 +2,7 @@
  * The PostgreSQL store's owner leases: one row per service, renewed while it is open (the
  * sweep and the purge leave an ask to its live owner: `noLiveOwner` in `ask-rules-sql.ts`).
  */
+import { settleHeardBy } from '../ask-rules-sql.js';
 import { checkOwnerLease } from '../owner-lease.js';
 import { type PostgresConnection, retryRead } from './connection.js';
 
@@ -45,7 +46,8 @@ export class PostgresOwnerLeases {
     const s = this.#db.schema;
     // Not a transition: the version stays and no NOTIFY is sent.
     await sql`
-      update ${s.asks} set owner = null where id = ${askId} and final and owner = ${owner}
+      update ${s.asks} a set owner = null
+      where a.id = ${askId} and ${settleHeardBy(this.#db.rules, 'a', owner)}
     `;
   }
 }

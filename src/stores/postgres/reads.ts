@@ -9,6 +9,7 @@ import {
   pageOf,
   readAskQuery,
 } from '../ask-query.js';
+import { byInteractionOrder } from '../ask-rules-sql.js';
 import type { ListedAsk, StoredAsk } from '../ask-store.js';
 import { type ListDialect, listStatement } from '../list-sql.js';
 import { columnList, queryColumns, readListedPage } from '../row-columns.js';
@@ -44,10 +45,9 @@ export class PostgresReads {
   async findByInteractionId(interactionId: string): Promise<StoredAsk | undefined> {
     checkStoreText(interactionId, 'interactionId');
     const sql = await this.#db.open();
-    // The open ask first (false sorts before true), else the one that settled last.
-    return this.select(
-      sql`where interaction_id = ${interactionId} order by final, updated_at desc limit 1`,
-    );
+    // The open ask first, else the one that settled last; equal times go by the larger ask id.
+    const order = byInteractionOrder(this.#db.rules, 'asks', 'asks.id');
+    return this.select(sql`where interaction_id = ${interactionId} order by ${order} limit 1`);
   }
 
   async findByKey(key: string): Promise<StoredAsk | undefined> {

@@ -4,7 +4,8 @@
  */
 import type { Sql } from 'postgres';
 import type { AskAuditEvent } from '../../engine/audit.js';
-import type { AskCreateResult, AskUpdateResult, AskWrite } from '../ask-store.js';
+import { notInsertedAnswer } from '../ask-create.js';
+import type { AskCreateResult, AskUpdateResult, AskWrite, StoredAsk } from '../ask-store.js';
 import type { PostgresChangeFeed } from './change-feed.js';
 import { isUniqueViolation, json, type PostgresConnection, refuseNul } from './connection.js';
 import { quoteIdentifier } from './migrations.js';
@@ -88,15 +89,25 @@ export class PostgresWritePath {
         ? sql`where id = ${ask.askId}`
         : sql`where id = ${ask.askId} or key = ${ask.key} order by id = ${ask.askId} desc limit 1`,
     );
-    if (existing !== undefined) return { created: false, existing };
-    const [retired] =
-      await sql`select from ${this.#db.schema.purged} where id = ${ask.askId}`.values();
-    if (retired !== undefined) return { created: false, retired: true };
+    // Each fact is read only while the ones before it leave the answer open.
+    const retired =
+      existing === undefined &&
+      (await sql`select from ${this.#db.schema.purged} where id = ${ask.askId}`.values()).length >
+        0;
     // `on conflict do nothing` also yields to the open-interaction index, which the contract
     // does not let `create` report: a new ask is never created deferred by the service.
-    throw new Error(
-      `Ask ${ask.askId} was not created: interaction id ${ask.interactionId} belongs to another ask that is not final.`,
-    );
+    const holder =
+      existing === undefined && !retired ? await this.#openHolder(sql, ask) : undefined;
+    return notInsertedAnswer(ask, { existing, retired, holder });
+  }
+
+  /** The open ask, other than `ask`, that holds `ask`'s interaction id, if any. */
+  async #openHolder(sql: Sql, ask: StoredAsk): Promise<string | undefined> {
+    const [holder] = await sql`
+      select id from ${this.#db.schema.asks}
+      where interaction_id = ${ask.interactionId ?? null} and not final and id <> ${ask.askId}
+    `.values();
+    return holder === undefined ? undefined : String(holder[0]);
   }
 
   async #update(write: AskWrite, expectedVersion: number): Promise<AskUpdateResult> {
@@ -110,11 +121,8 @@ export class PostgresWritePath {
         return { ok: false, reason: 'version', current: await this.#reads.get(ask.askId) };
       } catch (error) {
         if (!isUniqueViolation(error, 'asks_open_interaction_id')) throw error;
-        const [holder] = await sql`
-          select id from ${this.#db.schema.asks} where interaction_id = ${ask.interactionId ?? null} and not final
-        `.values();
-        if (holder !== undefined)
-          return { ok: false, reason: 'interaction-id', holder: String(holder[0]) };
+        const holder = await this.#openHolder(sql, ask);
+        if (holder !== undefined) return { ok: false, reason: 'interaction-id', holder };
         // The holder settled between our write and this read: the interaction id is free now.
       }
     }

@@ -4,6 +4,7 @@
  */
 import { type AskAuditEvent, startDataOf } from '../../engine/audit.js';
 import { checkStoreText } from '../../rules/store-text.js';
+import { notInsertedAnswer } from '../ask-create.js';
 import type { AskCreateResult, AskUpdateResult, AskWrite, StoredAsk } from '../ask-store.js';
 import { startStandsFor } from '../lean-rows.js';
 import { CorruptAskRowError } from '../row-columns.js';
@@ -22,9 +23,6 @@ import {
 } from './rows.js';
 import type { Statements } from './statements.js';
 
-/** What `create`'s transaction returns for an id a purge retired. */
-const RETIRED = Symbol('retired');
-
 /** `create`: the ask, its start event (unless its row stands for it) and its outbox entries. */
 export async function createAsk(
   connection: StoreConnection,
@@ -36,17 +34,17 @@ export async function createAsk(
   let eventId: number | undefined;
   let seq: number | undefined;
   const named: string[] = [];
-  const existing = connection.write(opened, () => {
+  const refused = connection.write(opened, (): AskCreateResult | undefined => {
     connection.owner(statements, ask.owner, named);
     const inserted = statements.insertAsk.run(...askParams(ask), ask.askId);
     if (Number(inserted.changes) === 0) {
       const found = (statements.byId.get(ask.askId) ??
         (ask.key === undefined ? undefined : statements.byKey.get(ask.key))) as AskRow | undefined;
-      if (found !== undefined) return readAsk(found);
-      if (statements.retired.get(ask.askId) !== undefined) return RETIRED;
-      throw new Error(
-        `Cannot create ask ${ask.askId}: interaction id ${ask.interactionId} belongs to ask ${holder(statements, ask)}, which is not final.`,
-      );
+      return notInsertedAnswer(ask, {
+        existing: found === undefined ? undefined : readAsk(found),
+        retired: found === undefined && statements.retired.get(ask.askId) !== undefined,
+        holder: found === undefined ? holder(statements, ask) : undefined,
+      });
     }
     seq = rowId(inserted);
     // Most starts are the row's own (schema version 10): the history reads them from it.
@@ -57,8 +55,7 @@ export async function createAsk(
     return undefined;
   });
   connection.named(named);
-  if (existing === RETIRED) return { created: false, retired: true };
-  if (existing !== undefined) return { created: false, existing };
+  if (refused !== undefined) return refused;
   feed.written(ask.askId, ask.version, eventId, write.writer, seq);
   return { created: true };
 }
@@ -83,7 +80,11 @@ export async function updateAsk(
       );
     } catch (error) {
       if (!isOpenInteractionConflict(error)) throw error;
-      return { ok: false, reason: 'interaction-id', holder: holder(statements, ask) };
+      return {
+        ok: false,
+        reason: 'interaction-id',
+        holder: holder(statements, ask) ?? '(unknown)',
+      };
     }
     if (changes === 0) {
       const current = statements.byId.get(ask.askId) as AskRow | undefined;
@@ -178,12 +179,12 @@ function historyEvent(
 }
 
 /** The id of the open ask that holds `ask`'s interaction id. */
-function holder(statements: Statements, ask: StoredAsk): string {
+function holder(statements: Statements, ask: StoredAsk): string | undefined {
   const row = statements.openHolder.get(ask.interactionId ?? null, ask.askId) as
     | { id: string }
     | undefined;
   // The unique index said someone holds it; under the write lock it is still there.
-  return row?.id ?? '(unknown)';
+  return row?.id;
 }
 
 /** The ask of `row`, or undefined when the row cannot be read (a corrupt row). */

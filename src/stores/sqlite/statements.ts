@@ -94,7 +94,7 @@ export function prepare(db: SqliteDatabase): Statements {
     byId: db.prepare(`SELECT ${selected} FROM asks WHERE id = ?`),
     byKey: db.prepare(`SELECT ${selected} FROM asks WHERE "key" = ?`),
     byInteraction: db.prepare(
-      `SELECT ${selected} FROM asks WHERE interaction_id = ? ORDER BY ${byInteractionOrder(SQLITE_RULES, 'asks')}, seq DESC LIMIT 1`,
+      `SELECT ${selected} FROM asks WHERE interaction_id = ? ORDER BY ${byInteractionOrder(SQLITE_RULES, 'asks', 'asks.seq')} LIMIT 1`,
     ),
     openHolder: db.prepare(
       'SELECT id FROM asks WHERE interaction_id = ? AND final = 0 AND id <> ? LIMIT 1',
