@@ -49,7 +49,19 @@ describe('the fast lane is derived from what each test file imports', () => {
     expect(lane).toContain(join('test', 'machines', 'ask-table.test.ts'));
   });
 
-  it('is what npm run test:fast runs, and nothing else', () => {
-    expect(fastConfig.test?.include).toEqual(fastLane('test'));
+  it('is what npm run test:fast runs, and nothing else; files that change shared state run isolated', () => {
+    const projects = (fastConfig.test?.projects ?? []) as {
+      test: { name: string; include: string[]; isolate?: boolean };
+    }[];
+    expect(fastConfig.test?.include).toEqual([]);
+    expect(projects.flatMap((project) => project.test.include).sort()).toEqual(
+      fastLane('test').sort(),
+    );
+    const isolated = projects.find((project) => project.test.isolate !== false);
+    expect(isolated?.test.include).toContain(join('test', 'mcp', 'request-timeout.test.ts'));
+    expect(isolated?.test.include).toContain(join('test', 'engine', 'turn-slicer.test.ts'));
+    const shared = projects.find((project) => project.test.isolate === false);
+    expect(shared?.test.include).toContain(join('test', 'machines', 'ask-table.test.ts'));
+    expect(shared?.test.include).not.toContain(join('test', 'mcp', 'request-timeout.test.ts'));
   });
 });

@@ -65,6 +65,23 @@ export function fastLane(root: string): string[] {
   return testFiles(root).filter((file) => slowReason(file, testRoot) === undefined);
 }
 
+/**
+ * A test that changes what other files would share if they ran in its worker's module graph:
+ * fake timers, module mocks, stubbed globals or environment, spies (on globals or on modules).
+ * The fast lane runs these files isolated and the others sharing their modules.
+ */
+const CHANGES_SHARED_STATE = /\bvi\.(useFakeTimers|mock|doMock|stubGlobal|stubEnv|spyOn)\(/;
+
+/** The fast lane split by whether a file changes shared state (`CHANGES_SHARED_STATE`). */
+export function fastLaneParts(root: string): { shared: string[]; isolated: string[] } {
+  const shared: string[] = [];
+  const isolated: string[] = [];
+  for (const file of fastLane(root)) {
+    (CHANGES_SHARED_STATE.test(readFileSync(file, 'utf8')) ? isolated : shared).push(file);
+  }
+  return { shared, isolated };
+}
+
 function localModule(path: string): string | undefined {
   for (const candidate of [path, path.replace(/\.js$/, '.ts'), `${path}.ts`]) {
     if (candidate.endsWith('.ts') && existsSync(candidate)) return candidate;
