@@ -4,8 +4,8 @@
  * file is in (uncommitted changes included). A commit is checked out with `git worktree add`
  * in a temp folder (its node_modules a link to this project's). The same entry (the public
  * exports of `ask-engine`, `ask-engine/sqlite` and `ask-engine/postgres`) is bundled from each
- * tree with esbuild as bench/run.ts bundles (the project's code in, dependencies as imports,
- * resolved from this project's node_modules for both), and bench/ab-stores-run.ts imports both
+ * tree with esbuild as bench/run.ts bundles, by bundleForBench (the project's code in,
+ * dependencies as imports, resolved from this project's node_modules for both), and bench/ab-stores-run.ts imports both
  * bundles in one `node` process and times the workloads of bench/ab-workloads.ts on them,
  * interleaved. The worktrees and the temp folders are removed at the end, also on failure or
  * interruption.
@@ -19,8 +19,8 @@ import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { AbRunConfig, BuiltSide } from './ab-stores-run.js';
+import { bundleForBench } from './bundle.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -76,7 +76,7 @@ try {
   const before = await side('before', options.before);
   const after = await side('after', options.after);
   const runner = join(built, 'run.mjs');
-  await bundle({ entryPoints: [join(here, 'ab-stores-run.ts')], outfile: runner });
+  await bundleForBench({ entryPoints: [join(here, 'ab-stores-run.ts')], outfile: runner });
   const config: AbRunConfig = {
     before,
     after,
@@ -166,27 +166,11 @@ async function side(label: string, commit: string | undefined): Promise<BuiltSid
     symlinkSync(realpathSync(join(root, 'node_modules')), join(tree, 'node_modules'), 'dir');
   }
   const outfile = join(built, `${label}.mjs`);
-  await bundle({
+  await bundleForBench({
     stdin: { contents: ENTRY, resolveDir: tree, sourcefile: 'ab-entry.ts', loader: 'ts' },
     outfile,
   });
   return { bundle: outfile, source };
-}
-
-/** Bundles as bench/run.ts does: the project's code in, its dependencies left as imports. */
-async function bundle(
-  input: Pick<Parameters<typeof build>[0], 'entryPoints' | 'stdin' | 'outfile'>,
-) {
-  await build({
-    ...input,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    conditions: ['ask-engine:source'],
-    logLevel: 'warning',
-  });
 }
 
 /** `abc1234 Subject of the commit` (the subject cut at 72 characters). */

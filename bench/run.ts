@@ -10,8 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { readFigures, writeBenchDocs } from './bench-doc.js';
+import { bundleForBench } from './bundle.js';
 import { FILE_ENV, RESULTS_ENV } from './record.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,17 +41,7 @@ try {
   for (const file of files) {
     console.log(`\n# ${file}`);
     const outfile = join(out, file.replace(/\.ts$/, '.mjs'));
-    await build({
-      entryPoints: [join(here, file)],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      conditions: ['ask-engine:source'],
-      logLevel: 'warning',
-    });
+    await bundleForBench({ entryPoints: [join(here, file)], outfile });
     const run = spawnSync(process.execPath, ['--expose-gc', outfile], {
       stdio: 'inherit',
       env: { ...process.env, [RESULTS_ENV]: results, [FILE_ENV]: file.replace(/\.bench\.ts$/, '') },
