@@ -22,7 +22,7 @@ import { AskOutcomeSchema, QuorumResponseSchema } from '../contracts/outcome.js'
 import { AskUserQuestionSchema } from '../contracts/question.js';
 import { UserInteractionError } from '../rules/errors.js';
 import { MAX_QUESTIONS } from '../rules/limits.js';
-import { ASK_ROW, type RowField, type RowKind } from '../stores/ask-row.js';
+import { ASK_ROW, type RowField, type RowKind, UNLISTED_FIELDS } from '../stores/ask-row.js';
 import type { ListedAsk, PersistedAskSnapshot, StoredAsk } from '../stores/ask-store.js';
 import { sameData } from './ask-intake.js';
 import { ASK_STATES, type AskState, INITIAL_ASK_STATE } from './audit.js';
@@ -163,7 +163,7 @@ function describedSchema<
  * agent it held.
  */
 const ListedAskSchema = Type.Composite([
-  Type.Omit(StoredAskSchema, ['snapshot', 'attachment']),
+  Type.Omit(StoredAskSchema, UNLISTED_FIELDS),
   Type.Object({ sessionId: Type.Optional(Type.String()), agent: Type.Optional(Type.String()) }),
 ]);
 

@@ -43,6 +43,8 @@ export interface RowField {
   readonly fixed?: true;
   /** What `list` reads from it (a filter, or the creation time it orders by). */
   readonly query?: QueryName;
+  /** Left out of what `list` returns (`ListedAsk`): too large to list, read with `get`. */
+  readonly unlisted?: true;
 }
 
 /**
@@ -65,7 +67,7 @@ export const ASK_ROW = {
   askId: { column: 'id', kind: 'text', fixed: true },
   state: { column: 'state', kind: 'state', query: 'state' },
   version: { column: 'version', kind: 'version' },
-  snapshot: { column: 'snapshot', kind: 'object' },
+  snapshot: { column: 'snapshot', kind: 'object', unlisted: true },
   questions: { column: 'questions', kind: 'array', fixed: true },
   outcome: { column: 'outcome', kind: 'object', optional: true },
   interactionId: { column: 'interaction_id', kind: 'text', optional: true },
@@ -76,8 +78,17 @@ export const ASK_ROW = {
   createdAt: { column: 'created_at', kind: 'time', fixed: true, query: 'createdAt' },
   updatedAt: { column: 'updated_at', kind: 'time', query: 'updatedAt' },
   // What the caller kept with the ask (`start`'s `attachment`).
-  attachment: { column: 'attachment', kind: 'object', optional: true, fixed: true },
+  attachment: { column: 'attachment', kind: 'object', optional: true, fixed: true, unlisted: true },
 } as const satisfies Described<StoredAsk>;
+
+/** The fields of a row `list` leaves out (`unlisted`). */
+export type UnlistedField = {
+  [F in keyof typeof ASK_ROW]: (typeof ASK_ROW)[F] extends { unlisted: true } ? F : never;
+}[keyof typeof ASK_ROW];
+
+export const UNLISTED_FIELDS: readonly UnlistedField[] = (
+  Object.keys(ASK_ROW) as (keyof typeof ASK_ROW)[]
+).filter((field): field is UnlistedField => 'unlisted' in ASK_ROW[field]);
 
 /** The `asks` columns that copy what the row holds, for `list`'s filters. */
 export const ASK_COPIES: readonly CopiedField<StoredAsk>[] = [

@@ -17,7 +17,7 @@ import {
   type QueryName,
   type UnreadableAsk,
 } from './ask-query.js';
-import { FIXED_AT_CREATE } from './ask-row.js';
+import { FIXED_AT_CREATE, UNLISTED_FIELDS } from './ask-row.js';
 import type { ListedAsk, StoredAsk } from './ask-store.js';
 
 /** A column of a table holding rows of type `TRow` (an ask, or an audit event). */
@@ -131,9 +131,9 @@ export function updatedColumns(
 }
 
 /**
- * The columns `list` reads, from a store's ask columns: all but the snapshot (and what only
- * helps read it) and the attachment, with the session and agent columns read into fields of
- * their own.
+ * The columns `list` reads, from a store's ask columns: all but the fields the description
+ * leaves unlisted (`UNLISTED_FIELDS`: the snapshot, and what only helps read it, and the
+ * attachment), with the session and agent columns read into fields of their own.
  */
 export function listedColumns(columns: readonly Column<StoredAsk>[]): readonly Column<ListedAsk>[] {
   const listed: Column<ListedAsk>[] = [];
@@ -142,8 +142,7 @@ export function listedColumns(columns: readonly Column<StoredAsk>[]): readonly C
       listed.push({ ...column, field: column.query, read: readOptionalText } as Column<ListedAsk>);
     } else if (
       column.field !== undefined &&
-      column.field !== 'snapshot' &&
-      column.field !== 'attachment'
+      !(UNLISTED_FIELDS as readonly string[]).includes(column.field)
     ) {
       listed.push(column as unknown as Column<ListedAsk>);
     }

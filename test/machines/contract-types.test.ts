@@ -15,7 +15,8 @@ import type {
   AskUserQuestionAnswer,
   QuorumResponse,
 } from '../../src/index.js';
-import type { StoredAsk } from '../../src/stores/ask-store.js';
+import type { UnlistedField } from '../../src/stores/ask-row.js';
+import type { ListedAsk, StoredAsk } from '../../src/stores/ask-store.js';
 
 describe('machine types', () => {
   it('stay mutually assignable with the contract types', () => {
@@ -33,5 +34,9 @@ describe('stored types', () => {
     expectTypeOf<Omit<Static<typeof StoredAskSchema>, 'snapshot'>>().toEqualTypeOf<
       Omit<StoredAsk, 'snapshot'>
     >();
+  });
+
+  it('leave out of a listed row exactly what the row description marks unlisted', () => {
+    expectTypeOf<UnlistedField>().toEqualTypeOf<Exclude<keyof StoredAsk, keyof ListedAsk>>();
   });
 });
