@@ -19,6 +19,7 @@ import {
   postgresMissing,
   startPostgresCluster,
 } from '../support/postgres-cluster.js';
+import { until as waitUntil } from '../support/until.js';
 import { chatWith, deliver, silentLogger } from './chat-fixture.js';
 import { blockAction, type FakeSlack, signedSlackRequest, startFakeSlack } from './fake-slack.js';
 
@@ -29,15 +30,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function until<T>(read: () => T | Promise<T>, what: string, ms = 15_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined && value !== false) return value as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The hosts' news may take a while under load: 15 s. */
+const until = <T>(read: () => T | Promise<T>, what: string, ms = 15_000) =>
+  waitUntil(read, what, ms);
 
 /** One host on `store`: its service, web server, Chat SDK instance and chat provider. */
 async function startHost(store: AskStore, slack: FakeSlack) {

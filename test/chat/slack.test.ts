@@ -13,6 +13,7 @@ import { createChatProvider } from 'ask-engine/chat';
 import { createWebAnswerServer } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerThroughLink } from '../notify/answer-link.js';
+import { until } from '../support/until.js';
 import { chatWith, deliver, silentLogger } from './chat-fixture.js';
 import { blockAction, type FakeSlack, signedSlackRequest, startFakeSlack } from './fake-slack.js';
 
@@ -22,20 +23,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until<T>(
-  read: () => T | Promise<T>,
-  what: string,
-  ms = 10_000,
-): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 type Route = Parameters<typeof createChatProvider>[0]['route'];
 

@@ -7,6 +7,7 @@ import { type AskAuditEvent, createInteractionService } from 'ask-engine';
 import { createChatProvider } from 'ask-engine/chat';
 import { createWebAnswerServer } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../support/until.js';
 import { chatWith, deliver, silentLogger } from './chat-fixture.js';
 import {
   callbackUpdate,
@@ -23,16 +24,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until<T>(read: () => T | Promise<T>, what: string, ms = 10_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined && value !== false) return value as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function setUp(address = `telegram:${GROUP}`) {
   const telegram = await startFakeTelegram();

@@ -7,6 +7,7 @@ import { type AskAuditEvent, createInteractionService } from 'ask-engine';
 import { createChatProvider } from 'ask-engine/chat';
 import { createWebAnswerServer } from 'ask-engine/web';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../../support/until.js';
 import { chatWith, deliver as deliverTo } from '../chat-fixture.js';
 import { PLATFORM_DRIVERS, type PlatformDriver, type ShownCard } from './platform-drivers.js';
 
@@ -14,20 +15,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until<T>(
-  read: () => T | Promise<T>,
-  what: string,
-  ms = 10_000,
-): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined && value !== null && value !== false) return value as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 type Route = Parameters<typeof createChatProvider>[0]['route'];
 

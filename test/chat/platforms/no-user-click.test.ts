@@ -7,6 +7,7 @@ import { type AskAuditEvent, createInteractionService } from 'ask-engine';
 import { createChatProvider } from 'ask-engine/chat';
 import { createWebAnswerServer } from 'ask-engine/web';
 import { afterEach, expect, it } from 'vitest';
+import { until } from '../../support/until.js';
 import { chatWith, deliver } from '../chat-fixture.js';
 import { type ShownCard, startGoogleChatDriver } from './platform-drivers.js';
 
@@ -14,16 +15,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 it('refuses a Google Chat click without a user, even when anyone may answer', async () => {
   const driver = await startGoogleChatDriver();
